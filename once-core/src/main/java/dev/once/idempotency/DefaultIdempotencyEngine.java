@@ -1,0 +1,113 @@
+package dev.once.idempotency;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+final class DefaultIdempotencyEngine implements IdempotencyEngine {
+  private final IdempotencyStore store;
+  private final Clock clock;
+  private final Duration retention;
+  private final Duration retryAfter;
+
+  DefaultIdempotencyEngine(
+      IdempotencyStore store, Clock clock, Duration retention, Duration retryAfter) {
+    this.store = store;
+    this.clock = clock;
+    this.retention = retention;
+    this.retryAfter = retryAfter;
+  }
+
+  @Override
+  public ClaimResult claim(Connection tx, IdempotencyScope scope, Fingerprint fingerprint) {
+    try {
+      if (tx.getAutoCommit()) {
+        throw new IllegalStateException(
+            "claim must run inside a transaction: the connection is in auto-commit mode");
+      }
+      // The advisory lock is held by whichever transaction has the key in flight, so a duplicate
+      // learns "in use" at once instead of blocking on the uncommitted row.
+      if (!store.tryLock(tx, scope)) {
+        return new ClaimResult.InUse(scope, retryAfter);
+      }
+      Instant now = clock.instant();
+      Optional<StoredKey> existing = store.insertIfAbsent(tx, scope, fingerprint, now);
+      if (existing.isEmpty()) {
+        return new ClaimResult.Acquired(scope, fingerprint);
+      }
+      return decide(tx, existing.get(), fingerprint, now);
+    } catch (SQLException e) {
+      throw new IdempotencyStoreException("Could not claim an idempotency key.", e);
+    }
+  }
+
+  private ClaimResult decide(
+      Connection tx, StoredKey existing, Fingerprint fingerprint, Instant now) throws SQLException {
+    IdempotencyScope scope = existing.scope();
+    if (existing.state() == KeyState.IN_PROGRESS) {
+      // Only reachable if some writer committed an unfinished key outside this protocol.
+      return new ClaimResult.InUse(scope, retryAfter);
+    }
+    if (existing.isExpiredAt(now)) {
+      // Past retention the key is forgotten, even if the purge has not run yet.
+      return store.reclaimExpired(tx, scope, fingerprint, now)
+          ? new ClaimResult.Acquired(scope, fingerprint)
+          : new ClaimResult.InUse(scope, retryAfter);
+    }
+    if (!existing.fingerprint().equals(fingerprint)) {
+      return new ClaimResult.Mismatch(scope);
+    }
+    return new ClaimResult.Replay(existing.response());
+  }
+
+  @Override
+  public void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
+    if (!isStorable(response.status())) {
+      throw new IllegalArgumentException(
+          "status " + response.status() + " is not stored; roll the transaction back instead");
+    }
+    Instant now = clock.instant();
+    try {
+      if (!store.complete(tx, claim.scope(), response, now, now.plus(retention))) {
+        throw new IllegalStateException(
+            "the key is not in progress in this transaction; was the claim rolled back?");
+      }
+    } catch (SQLException e) {
+      throw new IdempotencyStoreException("Could not store the answer of an idempotency key.", e);
+    }
+  }
+
+  @Override
+  public boolean isStorable(int status) {
+    if (status >= 200 && status <= 299) {
+      return true;
+    }
+    if (status < 400 || status > 499) {
+      return false;
+    }
+    return switch (status) {
+      case 401, 403, 408, 409, 413, 415, 425, 429 -> false;
+      default -> true;
+    };
+  }
+
+  @Override
+  public int purgeExpired(Connection connection, int batchSize) {
+    if (batchSize < 1) {
+      throw new IllegalArgumentException("batchSize must be at least 1, was " + batchSize);
+    }
+    try {
+      return store.deleteExpired(connection, clock.instant(), batchSize);
+    } catch (SQLException e) {
+      throw new IdempotencyStoreException("Could not purge expired idempotency keys.", e);
+    }
+  }
+
+  @Override
+  public Duration retention() {
+    return retention;
+  }
+}

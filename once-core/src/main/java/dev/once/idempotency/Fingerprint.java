@@ -1,0 +1,117 @@
+package dev.once.idempotency;
+
+import dev.once.json.JsonCanonicalizer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * SHA-256 over a request's method, path with query, and body, so that a key sent again with a
+ * different request is recognised as reused.
+ *
+ * <p>A JSON body ({@code application/json} or any {@code +json} media type) is hashed in its RFC
+ * 8785 canonical form: whitespace, member order and number spelling do not change the fingerprint.
+ * Other bodies are hashed as raw bytes. Immutable.
+ */
+public final class Fingerprint {
+
+  /** Length of a fingerprint in bytes. */
+  public static final int LENGTH = 32;
+
+  private final byte[] sha256;
+
+  private Fingerprint(byte[] sha256) {
+    this.sha256 = sha256;
+  }
+
+  /**
+   * Computes the fingerprint of one request.
+   *
+   * @param method the HTTP method, e.g. {@code POST} (case-insensitive)
+   * @param pathWithQuery the request path and, if present, {@code ?} and the raw query string
+   * @param contentType the request's {@code Content-Type}, or {@code null}
+   * @param body the raw request body, possibly empty
+   * @param canonicalizer the canonicalizer (and its depth limit) for JSON bodies
+   * @throws dev.once.json.MalformedJsonException if the body is declared JSON but is not
+   */
+  public static Fingerprint of(
+      String method,
+      String pathWithQuery,
+      String contentType,
+      byte[] body,
+      JsonCanonicalizer canonicalizer) {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(pathWithQuery, "pathWithQuery");
+    Objects.requireNonNull(body, "body");
+    byte[] hashed =
+        body.length > 0 && isJson(contentType) ? canonicalizer.canonicalize(body) : body;
+    MessageDigest sha = sha256();
+    // Method and path cannot contain a line feed, so it separates them unambiguously.
+    sha.update(method.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+    sha.update((byte) '\n');
+    sha.update(pathWithQuery.getBytes(StandardCharsets.UTF_8));
+    sha.update((byte) '\n');
+    sha.update(hashed);
+    return new Fingerprint(sha.digest());
+  }
+
+  /** Rebuilds a fingerprint read from storage. */
+  public static Fingerprint fromBytes(byte[] sha256) {
+    if (sha256 == null || sha256.length != LENGTH) {
+      throw new IllegalArgumentException("a fingerprint is exactly " + LENGTH + " bytes");
+    }
+    return new Fingerprint(sha256.clone());
+  }
+
+  /**
+   * Whether a {@code Content-Type} names JSON: {@code application/json} or a {@code +json} suffix,
+   * parameters ignored.
+   */
+  public static boolean isJson(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    int semicolon = contentType.indexOf(';');
+    String type =
+        (semicolon >= 0 ? contentType.substring(0, semicolon) : contentType)
+            .trim()
+            .toLowerCase(Locale.ROOT);
+    return type.equals("application/json")
+        || (type.startsWith("application/") && type.endsWith("+json"));
+  }
+
+  public byte[] toBytes() {
+    return sha256.clone();
+  }
+
+  public String toHex() {
+    return HexFormat.of().formatHex(sha256);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Fingerprint other && MessageDigest.isEqual(sha256, other.sha256);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(sha256);
+  }
+
+  @Override
+  public String toString() {
+    return "Fingerprint[" + toHex() + "]";
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+    }
+  }
+}

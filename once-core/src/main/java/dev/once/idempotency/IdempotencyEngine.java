@@ -1,0 +1,132 @@
+package dev.once.idempotency;
+
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * The rules of the HTTP idempotency contract, applied inside the caller's database transaction.
+ *
+ * <p>Use it in one transaction per request:
+ *
+ * <pre>{@code
+ * connection.setAutoCommit(false);
+ * switch (engine.claim(connection, scope, fingerprint)) {
+ *   case ClaimResult.Acquired acquired -> {
+ *     Response r = handler.handle(connection);          // business writes on the same connection
+ *     if (engine.isStorable(r.status())) {
+ *       engine.complete(connection, acquired, stored(r));
+ *       connection.commit();                            // claim + effect + answer, atomically
+ *     } else {
+ *       connection.rollback();                          // nothing happened; the key is free
+ *     }
+ *   }
+ *   case ClaimResult.Replay replay -> connection.rollback();   // answer replay.response()
+ *   case ClaimResult.Mismatch mismatch -> connection.rollback(); // 422
+ *   case ClaimResult.InUse inUse -> connection.rollback();       // 409 + Retry-After
+ * }
+ * }</pre>
+ *
+ * <p>Guarantees, given that the claim, the business writes and {@link #complete} share one
+ * transaction: a key takes effect at most once per scope; a crash or rollback at any instant leaves
+ * no trace of the request, so no key is ever stuck; a concurrent duplicate gets {@link
+ * ClaimResult.InUse} at once instead of waiting on the first request's row lock. Implementations
+ * are thread-safe and hold no per-request state.
+ */
+public interface IdempotencyEngine {
+
+  /** Default time a completed key is kept: 24 hours. */
+  Duration DEFAULT_RETENTION = Duration.ofHours(24);
+
+  /** Default {@code Retry-After} suggested to a duplicate that arrives while the key is in use. */
+  Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+  /**
+   * Claims the key for this request, or tells why not.
+   *
+   * @param tx a connection with auto-commit off; the claim lasts until its transaction ends
+   * @throws IllegalStateException if {@code tx} is in auto-commit mode
+   * @throws IdempotencyStoreException if the database fails
+   */
+  ClaimResult claim(Connection tx, IdempotencyScope scope, Fingerprint fingerprint);
+
+  /**
+   * Stores the answer of a claimed key, in the same transaction as the claim.
+   *
+   * @throws IllegalArgumentException if the response status is not storable
+   * @throws IllegalStateException if the key is not in progress in this transaction
+   * @throws IdempotencyStoreException if the database fails
+   */
+  void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
+
+  /**
+   * Whether an answer with this status is stored and replayed: every 2xx, and the handler's own 4xx
+   * except 401, 403, 408, 409, 413, 415, 425 and 429 (answers that depend on timing, authentication
+   * or transport rather than on the request). Never 1xx, 3xx or 5xx.
+   */
+  boolean isStorable(int status);
+
+  /**
+   * Deletes one batch of keys whose retention has passed.
+   *
+   * @param connection any connection; in auto-commit mode the batch commits by itself
+   * @return how many keys were deleted; fewer than {@code batchSize} means none are left
+   */
+  int purgeExpired(Connection connection, int batchSize);
+
+  /** How long completed keys are kept. */
+  Duration retention();
+
+  /** A builder with the defaults: 24 h retention, 1 s retry-after, system UTC clock. */
+  static Builder builder(IdempotencyStore store) {
+    return new Builder(store);
+  }
+
+  /** Builds an {@link IdempotencyEngine}; validates every setting when {@link #build()} runs. */
+  final class Builder {
+    private final IdempotencyStore store;
+    private Clock clock = Clock.systemUTC();
+    private Duration retention = DEFAULT_RETENTION;
+    private Duration retryAfter = DEFAULT_RETRY_AFTER;
+
+    private Builder(IdempotencyStore store) {
+      if (store == null) {
+        throw new IllegalArgumentException("store must not be null");
+      }
+      this.store = store;
+    }
+
+    /** The clock for claim, completion and expiry times. */
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** How long a completed key is kept before it may be purged; at least one second. */
+    public Builder retention(Duration retention) {
+      this.retention = retention;
+      return this;
+    }
+
+    /** The wait suggested to a duplicate that finds the key in use; at least one second. */
+    public Builder retryAfter(Duration retryAfter) {
+      this.retryAfter = retryAfter;
+      return this;
+    }
+
+    public IdempotencyEngine build() {
+      if (clock == null) {
+        throw new IllegalArgumentException("clock must not be null");
+      }
+      requireAtLeastOneSecond("retention", retention);
+      requireAtLeastOneSecond("retryAfter", retryAfter);
+      return new DefaultIdempotencyEngine(store, clock, retention, retryAfter);
+    }
+
+    private static void requireAtLeastOneSecond(String name, Duration value) {
+      if (value == null || value.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException(name + " must be at least 1 second, was " + value);
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package dev.once.idempotency;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Persistence of idempotency keys. A store only locks, inserts-or-returns, compares-and-sets and
+ * deletes; every rule (fingerprints, expiry, state transitions) lives in {@link IdempotencyEngine}.
+ *
+ * <p>Every method runs on the caller's connection and inside the caller's transaction; a store
+ * never commits, rolls back or changes auto-commit.
+ */
+public interface IdempotencyStore {
+
+  /**
+   * Tries to take a lock on the scope that lasts until the caller's transaction ends, without
+   * waiting.
+   *
+   * @return {@code false} at once if another transaction holds it
+   */
+  boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException;
+
+  /**
+   * Inserts the key as {@link KeyState#IN_PROGRESS} unless it exists.
+   *
+   * @return empty if this call inserted it, otherwise the existing key
+   */
+  Optional<StoredKey> insertIfAbsent(
+      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now)
+      throws SQLException;
+
+  /**
+   * Moves an expired completed key back to in progress for a new request (compare-and-set on the
+   * expiry).
+   *
+   * @return whether the key was expired at {@code now} and is now claimed
+   */
+  boolean reclaimExpired(
+      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now)
+      throws SQLException;
+
+  /**
+   * Stores the answer of an in-progress key (compare-and-set on the state).
+   *
+   * @return whether the key was in progress and is now completed
+   */
+  boolean complete(
+      Connection tx,
+      IdempotencyScope scope,
+      StoredResponse response,
+      Instant completedAt,
+      Instant expiresAt)
+      throws SQLException;
+
+  /**
+   * Deletes up to {@code limit} completed keys whose expiry is at or before {@code now}, skipping
+   * rows other transactions hold.
+   *
+   * @return how many were deleted
+   */
+  int deleteExpired(Connection connection, Instant now, int limit) throws SQLException;
+}

@@ -1,0 +1,24 @@
+package dev.once.postgres;
+
+import dev.once.idempotency.IdempotencyStore;
+import dev.once.outbox.Outbox;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * Factories for the PostgreSQL implementations. The tables they use are created by the scripts
+ * listed in {@link OnceSchema}.
+ */
+public final class PostgresStores {
+  private PostgresStores() {}
+
+  /** The idempotency-key store on {@code once.idempotency_key}. Stateless and thread-safe. */
+  public static IdempotencyStore idempotencyStore() {
+    return new PostgresIdempotencyStore();
+  }
+
+  /** The outbox on {@code once.outbox}, stamping rows with {@code clock}. Thread-safe. */
+  public static Outbox outbox(Clock clock) {
+    return new PostgresOutbox(Objects.requireNonNull(clock, "clock"));
+  }
+}

@@ -1,0 +1,26 @@
+-- Once: idempotency keys, one row per (client, key).
+-- A row is inserted by the claim and completed in the SAME transaction as the request's effect, so a
+-- committed row is always completed; 'in_progress' is visible only inside the claiming transaction.
+CREATE SCHEMA IF NOT EXISTS once;
+
+CREATE TABLE once.idempotency_key (
+    client_id     text        NOT NULL,
+    idem_key      text        NOT NULL,
+    fingerprint   bytea       NOT NULL CHECK (octet_length(fingerprint) = 32),
+    state         text        NOT NULL CHECK (state IN ('in_progress', 'completed')),
+    status_code   integer     CHECK (status_code BETWEEN 100 AND 599),
+    content_type  text,
+    location      text,
+    body          bytea,
+    created_at    timestamptz NOT NULL,
+    completed_at  timestamptz,
+    expires_at    timestamptz,
+    CONSTRAINT idempotency_key_pk PRIMARY KEY (client_id, idem_key),
+    CONSTRAINT idempotency_key_completed_has_answer CHECK (
+        (state = 'completed') = (status_code IS NOT NULL AND body IS NOT NULL
+                                 AND completed_at IS NOT NULL AND expires_at IS NOT NULL))
+);
+
+-- The purge walks expired keys in expiry order; in-progress rows have no expiry and are not indexed.
+CREATE INDEX idempotency_key_expires_at_idx ON once.idempotency_key (expires_at)
+    WHERE expires_at IS NOT NULL;

@@ -1,0 +1,276 @@
+package dev.once.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.once.idempotency.ClaimResult;
+import dev.once.idempotency.Fingerprint;
+import dev.once.idempotency.IdempotencyEngine;
+import dev.once.idempotency.IdempotencyKey;
+import dev.once.idempotency.IdempotencyScope;
+import dev.once.idempotency.StoredResponse;
+import dev.once.json.JsonCanonicalizer;
+import dev.once.testing.MutableClock;
+import dev.once.testing.TestDatabase;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** The idempotency engine on its PostgreSQL store, against a real database. */
+class PostgresIdempotencyEngineTest {
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final IdempotencyEngine engine =
+      IdempotencyEngine.builder(PostgresStores.idempotencyStore())
+          .clock(clock)
+          .retention(Duration.ofHours(24))
+          .build();
+  private final String client = "client-" + UUID.randomUUID();
+
+  private static Fingerprint fingerprint(String body) {
+    return Fingerprint.of(
+        "POST",
+        "/v1/payments",
+        "application/json",
+        body.getBytes(StandardCharsets.UTF_8),
+        JsonCanonicalizer.create());
+  }
+
+  private IdempotencyScope scope(String key) {
+    return new IdempotencyScope(client, new IdempotencyKey(key));
+  }
+
+  private static StoredResponse created(String body) {
+    return StoredResponse.of(
+        201, "application/json", "/v1/payments/p1", body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Claims and completes in one committed transaction, as a successful request does. */
+  private void completeOnce(IdempotencyScope scope, Fingerprint fp, StoredResponse answer)
+      throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      ClaimResult claim = engine.claim(tx, scope, fp);
+      assertThat(claim).isInstanceOf(ClaimResult.Acquired.class);
+      engine.complete(tx, (ClaimResult.Acquired) claim, answer);
+      tx.commit();
+    }
+  }
+
+  private ClaimResult claimAndRollback(IdempotencyScope scope, Fingerprint fp) throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      try {
+        return engine.claim(tx, scope, fp);
+      } finally {
+        tx.rollback();
+      }
+    }
+  }
+
+  @Test
+  void newKeyIsAcquired() throws SQLException {
+    assertThat(claimAndRollback(scope("k1"), fingerprint("{}")))
+        .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
+  void completedKeyWithSameFingerprintReplaysTheStoredAnswer() throws SQLException {
+    StoredResponse answer = created("{\"id\":\"p1\"}");
+    completeOnce(scope("k2"), fingerprint("{\"a\":1}"), answer);
+
+    ClaimResult again = claimAndRollback(scope("k2"), fingerprint("{ \"a\" : 1.0 }"));
+
+    assertThat(again).isEqualTo(new ClaimResult.Replay(answer));
+  }
+
+  @Test
+  void completedKeyWithDifferentFingerprintIsAMismatch() throws SQLException {
+    completeOnce(scope("k3"), fingerprint("{\"a\":1}"), created("{}"));
+
+    assertThat(claimAndRollback(scope("k3"), fingerprint("{\"a\":2}")))
+        .isInstanceOf(ClaimResult.Mismatch.class);
+  }
+
+  @Test
+  void sameKeyOfAnotherClientIsIndependent() throws SQLException {
+    completeOnce(scope("shared"), fingerprint("{\"a\":1}"), created("{\"mine\":true}"));
+    IdempotencyScope other = new IdempotencyScope("other-" + client, new IdempotencyKey("shared"));
+
+    assertThat(claimAndRollback(other, fingerprint("{\"a\":1}")))
+        .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
+  void rolledBackClaimLeavesNothingAndTheKeyIsFree() throws SQLException {
+    assertThat(claimAndRollback(scope("k4"), fingerprint("{}")))
+        .isInstanceOf(ClaimResult.Acquired.class);
+    assertThat(rowCount("k4")).isZero();
+    assertThat(claimAndRollback(scope("k4"), fingerprint("{\"different\":true}")))
+        .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
+  void duplicateWhileFirstIsInFlightIsInUseAtOnceWithoutWaitingOnALock() throws SQLException {
+    try (Connection first = TestDatabase.transaction();
+        Connection second = TestDatabase.transaction()) {
+      assertThat(engine.claim(first, scope("k5"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      // Had the duplicate waited on the first transaction's row lock, this would fail with
+      // lock_not_available (55P03) instead of answering.
+      try (Statement s = second.createStatement()) {
+        s.execute("SET LOCAL lock_timeout = '2s'");
+      }
+      ClaimResult duplicate = engine.claim(second, scope("k5"), fingerprint("{}"));
+      assertThat(duplicate)
+          .isEqualTo(new ClaimResult.InUse(scope("k5"), IdempotencyEngine.DEFAULT_RETRY_AFTER));
+      second.rollback();
+      first.rollback();
+    }
+  }
+
+  @Test
+  void manyConcurrentClaimsOfOneKeyAcquireExactlyOnce() throws Exception {
+    int threads = 32;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch ready = new CountDownLatch(threads);
+    CountDownLatch go = new CountDownLatch(1);
+    StoredResponse answer = created("{\"id\":\"once\"}");
+    List<Future<ClaimResult>> results = new ArrayList<>();
+    try {
+      for (int i = 0; i < threads; i++) {
+        results.add(
+            pool.submit(
+                () -> {
+                  try (Connection tx = TestDatabase.transaction()) {
+                    ready.countDown();
+                    go.await();
+                    ClaimResult claim = engine.claim(tx, scope("k6"), fingerprint("{}"));
+                    if (claim instanceof ClaimResult.Acquired acquired) {
+                      engine.complete(tx, acquired, answer);
+                      tx.commit();
+                    } else {
+                      tx.rollback();
+                    }
+                    return claim;
+                  }
+                }));
+      }
+      ready.await();
+      go.countDown();
+      int acquired = 0;
+      for (Future<ClaimResult> result : results) {
+        ClaimResult claim = result.get();
+        if (claim instanceof ClaimResult.Acquired) {
+          acquired++;
+        } else if (claim instanceof ClaimResult.Replay replay) {
+          assertThat(replay.response()).isEqualTo(answer);
+        } else {
+          assertThat(claim).isInstanceOf(ClaimResult.InUse.class);
+        }
+      }
+      assertThat(acquired).isEqualTo(1);
+      assertThat(rowCount("k6")).isEqualTo(1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void expiredKeyIsANewRequestEvenBeforeThePurge() throws SQLException {
+    completeOnce(scope("k7"), fingerprint("{\"a\":1}"), created("{}"));
+    clock.advance(Duration.ofHours(24));
+
+    completeOnce(scope("k7"), fingerprint("{\"a\":2}"), created("{\"second\":true}"));
+
+    assertThat(claimAndRollback(scope("k7"), fingerprint("{\"a\":2}")))
+        .isEqualTo(new ClaimResult.Replay(created("{\"second\":true}")));
+  }
+
+  @Test
+  void keyIsKeptUntilItsRetentionEnds() throws SQLException {
+    completeOnce(scope("k8"), fingerprint("{}"), created("{}"));
+    clock.advance(Duration.ofHours(24).minusSeconds(1));
+    assertThat(claimAndRollback(scope("k8"), fingerprint("{}")))
+        .isInstanceOf(ClaimResult.Replay.class);
+  }
+
+  @Test
+  void purgeDeletesOnlyExpiredKeysInBatches() throws SQLException {
+    for (int i = 0; i < 5; i++) {
+      completeOnce(scope("old-" + i), fingerprint("{}"), created("{}"));
+    }
+    clock.advance(Duration.ofHours(25));
+    completeOnce(scope("fresh"), fingerprint("{}"), created("{}"));
+    try (Connection c = TestDatabase.dataSource().getConnection()) {
+      int total = 0;
+      int batch;
+      do {
+        batch = engine.purgeExpired(c, 2);
+        assertThat(batch).isLessThanOrEqualTo(2);
+        total += batch;
+      } while (batch == 2);
+      assertThat(total).isGreaterThanOrEqualTo(5);
+    }
+    for (int i = 0; i < 5; i++) {
+      assertThat(rowCount("old-" + i)).isZero();
+    }
+    assertThat(rowCount("fresh")).isEqualTo(1);
+  }
+
+  @Test
+  void claimOutsideATransactionIsRefused() throws SQLException {
+    try (Connection c = TestDatabase.dataSource().getConnection()) {
+      c.setAutoCommit(true);
+      assertThatThrownBy(() -> engine.claim(c, scope("k9"), fingerprint("{}")))
+          .isInstanceOf(IllegalStateException.class);
+    }
+  }
+
+  @Test
+  void serverErrorsAreNeverStored() throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k10"), fingerprint("{}"));
+      assertThatThrownBy(
+              () -> engine.complete(tx, claim, StoredResponse.of(500, null, null, new byte[0])))
+          .isInstanceOf(IllegalArgumentException.class);
+      tx.rollback();
+    }
+  }
+
+  @Test
+  void storagePolicyFollowsTheContract() {
+    assertThat(engine.isStorable(200)).isTrue();
+    assertThat(engine.isStorable(201)).isTrue();
+    assertThat(engine.isStorable(404)).isTrue();
+    assertThat(engine.isStorable(422)).isTrue();
+    for (int status : new int[] {101, 302, 401, 403, 408, 409, 413, 415, 425, 429, 500, 503}) {
+      assertThat(engine.isStorable(status)).as("status %d", status).isFalse();
+    }
+  }
+
+  private long rowCount(String key) throws SQLException {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM once.idempotency_key WHERE client_id = ? AND idem_key = ?")) {
+      ps.setString(1, client);
+      ps.setString(2, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package dev.once.spring;
+
+import dev.once.idempotency.IdempotencyEngine;
+import dev.once.idempotency.IdempotencyStore;
+import dev.once.json.JsonCanonicalizer;
+import dev.once.outbox.Outbox;
+import dev.once.postgres.PostgresStores;
+import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.spring.web.IdempotencyClientResolver;
+import dev.once.spring.web.IdempotencyFilter;
+import dev.once.spring.web.IdempotentEndpoints;
+import dev.once.spring.web.IdempotentExecution;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.ResourceTransactionManager;
+
+/**
+ * Auto-configuration of Once on the application's {@link DataSource} and transaction manager: the
+ * idempotency engine and its PostgreSQL store, the {@code Idempotency-Key} servlet filter, the
+ * transactional outbox, the purge of expired keys and the migration of Once's tables.
+ */
+@AutoConfiguration(
+    after = {
+      DataSourceAutoConfiguration.class,
+      DataSourceTransactionManagerAutoConfiguration.class
+    })
+@ConditionalOnBean(DataSource.class)
+@EnableConfigurationProperties(OnceProperties.class)
+public class OnceAutoConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  Clock onceClock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  IdempotencyStore onceIdempotencyStore() {
+    return PostgresStores.idempotencyStore();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  IdempotencyEngine onceIdempotencyEngine(
+      OnceProperties properties,
+      IdempotencyStore store,
+      Clock clock,
+      ObjectProvider<OnceSchemaMigration> migration) {
+    properties.validate();
+    // The tables must exist before the engine is used.
+    migration.ifAvailable(m -> {});
+    return IdempotencyEngine.builder(store)
+        .clock(clock)
+        .retention(properties.getIdempotency().getRetention())
+        .retryAfter(properties.getIdempotency().getRetryAfter())
+        .build();
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Outbox onceOutbox(Clock clock, ObjectProvider<OnceSchemaMigration> migration) {
+    migration.ifAvailable(m -> {});
+    return PostgresStores.outbox(clock);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  TransactionalOutbox onceTransactionalOutbox(Outbox outbox, DataSource dataSource) {
+    return new TransactionalOutbox(outbox, dataSource);
+  }
+
+  @Bean
+  @ConditionalOnBooleanProperty(name = "once.idempotency.purge.enabled", matchIfMissing = true)
+  IdempotencyKeyPurger onceIdempotencyKeyPurger(
+      IdempotencyEngine engine, DataSource dataSource, OnceProperties properties) {
+    OnceProperties.Purge purge = properties.getIdempotency().getPurge();
+    return new IdempotencyKeyPurger(engine, dataSource, purge.getInterval(), purge.getBatchSize());
+  }
+
+  /** Once's own Flyway migration, when Flyway is present and not turned off. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.flywaydb.core.Flyway")
+  @ConditionalOnBooleanProperty(name = "once.schema.migrate", matchIfMissing = true)
+  static class SchemaConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    OnceSchemaMigration onceSchemaMigration(DataSource dataSource) {
+      return new OnceSchemaMigration(dataSource);
+    }
+  }
+
+  /** The servlet filter, in servlet web applications. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  @ConditionalOnBean(PlatformTransactionManager.class)
+  @ConditionalOnBooleanProperty(name = "once.idempotency.http.enabled", matchIfMissing = true)
+  static class WebConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotencyClientResolver onceIdempotencyClientResolver() {
+      return IdempotencyClientResolver.standard();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotentExecution onceIdempotentExecution(
+        IdempotencyEngine engine,
+        PlatformTransactionManager transactions,
+        DataSource dataSource,
+        OnceProperties properties) {
+      if (transactions instanceof ResourceTransactionManager resources
+          && resources.getResourceFactory() != dataSource) {
+        throw new IllegalStateException(
+            "Once needs the transaction manager to manage the same DataSource as the idempotency"
+                + " store, so that the key claim and the handler's writes share one transaction.");
+      }
+      return new IdempotentExecution(
+          engine,
+          transactions,
+          dataSource,
+          properties.getIdempotency().getHttp().getProblemTypeBase());
+    }
+
+    @Bean
+    FilterRegistrationBean<IdempotencyFilter> onceIdempotencyFilter(
+        OnceProperties properties,
+        IdempotencyClientResolver clients,
+        IdempotentExecution execution) {
+      properties.validate();
+      OnceProperties.Http http = properties.getIdempotency().getHttp();
+      IdempotencyFilter filter =
+          new IdempotencyFilter(
+              IdempotentEndpoints.of(http.getMethods(), http.getPaths()),
+              clients,
+              JsonCanonicalizer.withMaxDepth(http.getMaxJsonDepth()),
+              execution,
+              http.getProblemTypeBase(),
+              (int) http.getMaxBodySize().toBytes(),
+              http.getFilterOrder());
+      FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(filter);
+      registration.setName("onceIdempotencyFilter");
+      registration.setOrder(http.getFilterOrder());
+      return registration;
+    }
+  }
+}

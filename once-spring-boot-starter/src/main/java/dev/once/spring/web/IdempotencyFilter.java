@@ -1,0 +1,169 @@
+package dev.once.spring.web;
+
+import dev.once.idempotency.Fingerprint;
+import dev.once.idempotency.IdempotencyKey;
+import dev.once.idempotency.IdempotencyScope;
+import dev.once.idempotency.InvalidIdempotencyKeyException;
+import dev.once.json.JsonCanonicalizer;
+import dev.once.json.JsonTooDeepException;
+import dev.once.json.MalformedJsonException;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Collections;
+import java.util.Optional;
+import org.springframework.core.Ordered;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Servlet filter that implements the HTTP idempotency contract for the endpoints the application
+ * marks idempotent.
+ *
+ * <p>Before anything is looked up it checks, in this order: the authenticated client (401), the
+ * {@code Idempotency-Key} header (400), the body size (413) and, for JSON bodies, the syntax and
+ * nesting depth (400). None of these answers is stored. It then hands the request to {@link
+ * IdempotentExecution}, which claims the key, runs the handler and stores its answer in one
+ * transaction. Thread-safe; holds no per-request state.
+ */
+public final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
+
+  private final IdempotentEndpoints endpoints;
+  private final IdempotencyClientResolver clients;
+  private final JsonCanonicalizer canonicalizer;
+  private final IdempotentExecution execution;
+  private final ProblemResponses problems;
+  private final int maxBodyBytes;
+  private final int order;
+
+  /**
+   * @param maxBodyBytes largest accepted body; larger bodies are answered 413 without being read
+   * @param order the filter's order; it must come after the application's authentication
+   */
+  public IdempotencyFilter(
+      IdempotentEndpoints endpoints,
+      IdempotencyClientResolver clients,
+      JsonCanonicalizer canonicalizer,
+      IdempotentExecution execution,
+      String problemTypeBase,
+      int maxBodyBytes,
+      int order) {
+    this.endpoints = endpoints;
+    this.clients = clients;
+    this.canonicalizer = canonicalizer;
+    this.execution = execution;
+    this.problems = new ProblemResponses(problemTypeBase);
+    this.maxBodyBytes = maxBodyBytes;
+    this.order = order;
+  }
+
+  @Override
+  public int getOrder() {
+    return order;
+  }
+
+  @Override
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    if (!endpoints.matches(request)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    Optional<String> client = clients.clientId(request);
+    if (client.isEmpty()) {
+      problems.write(
+          response,
+          401,
+          "unauthorized",
+          "Unauthorized",
+          "This endpoint needs an authenticated client.");
+      return;
+    }
+    IdempotencyKey key;
+    try {
+      key =
+          IdempotencyKey.fromHeaderValues(
+              Collections.list(request.getHeaders(IdempotencyKey.HEADER)));
+    } catch (InvalidIdempotencyKeyException e) {
+      boolean missing = e.reason() == InvalidIdempotencyKeyException.Reason.MISSING;
+      problems.write(
+          response,
+          400,
+          missing ? "idempotency-key-missing" : "idempotency-key-invalid",
+          missing ? "Idempotency-Key missing" : "Idempotency-Key invalid",
+          e.getMessage());
+      return;
+    }
+    byte[] body = readBody(request);
+    if (body == null) {
+      problems.write(
+          response,
+          413,
+          "payload-too-large",
+          "Payload too large",
+          "The request body is larger than " + maxBodyBytes + " bytes.");
+      return;
+    }
+    Fingerprint fingerprint;
+    try {
+      fingerprint =
+          Fingerprint.of(
+              request.getMethod(),
+              pathWithQuery(request),
+              request.getContentType(),
+              body,
+              canonicalizer);
+    } catch (JsonTooDeepException e) {
+      problems.write(
+          response,
+          400,
+          "json-too-deep",
+          "JSON nested too deeply",
+          "The JSON body is nested deeper than " + e.maxDepth() + " levels.");
+      return;
+    } catch (MalformedJsonException e) {
+      problems.write(
+          response,
+          400,
+          "malformed-json",
+          "Malformed JSON",
+          "The request body is not valid JSON: " + e.getMessage());
+      return;
+    }
+    execution.execute(
+        new IdempotencyScope(client.get(), key),
+        fingerprint,
+        new CachedBodyRequest(request, body),
+        response,
+        chain);
+  }
+
+  /** The body, or {@code null} if it is larger than the limit. */
+  private byte[] readBody(HttpServletRequest request) throws IOException {
+    long declared = request.getContentLengthLong();
+    if (declared > maxBodyBytes) {
+      return null;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 256);
+    byte[] buffer = new byte[8192];
+    try (InputStream in = request.getInputStream()) {
+      int n;
+      while ((n = in.read(buffer)) != -1) {
+        if (out.size() + n > maxBodyBytes) {
+          return null;
+        }
+        out.write(buffer, 0, n);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static String pathWithQuery(HttpServletRequest request) {
+    String query = request.getQueryString();
+    return query == null ? request.getRequestURI() : request.getRequestURI() + "?" + query;
+  }
+}

@@ -1,0 +1,222 @@
+package dev.once.spring.web;
+
+import dev.once.idempotency.ClaimResult;
+import dev.once.idempotency.Fingerprint;
+import dev.once.idempotency.IdempotencyEngine;
+import dev.once.idempotency.IdempotencyScope;
+import dev.once.idempotency.StoredResponse;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.sql.Connection;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
+import org.springframework.web.util.ContentCachingResponseWrapper;
+
+/**
+ * Runs one idempotent request in ONE database transaction: the key claim, every write of the
+ * handler that joins the Spring transaction, and the stored answer commit together or not at all.
+ *
+ * <ul>
+ *   <li>2xx: the answer is stored, then the transaction commits, then the answer is sent — a client
+ *       never sees an answer that is not durable.
+ *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim,
+ *       then the answer is stored and committed, so a rejected request leaves nothing but its
+ *       answer.
+ *   <li>5xx, a non-storable status, or an exception: everything rolls back and the key is free.
+ * </ul>
+ *
+ * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
+ * duplicate never holds a connection while the first request runs.
+ */
+public final class IdempotentExecution {
+  private static final Logger log = LoggerFactory.getLogger(IdempotentExecution.class);
+
+  /** Response header set on every replayed answer. */
+  public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+  private final IdempotencyEngine engine;
+  private final PlatformTransactionManager transactions;
+  private final DataSource dataSource;
+  private final ProblemResponses problems;
+
+  public IdempotentExecution(
+      IdempotencyEngine engine,
+      PlatformTransactionManager transactions,
+      DataSource dataSource,
+      String problemTypeBase) {
+    this.engine = engine;
+    this.transactions = transactions;
+    this.dataSource = dataSource;
+    this.problems = new ProblemResponses(problemTypeBase);
+  }
+
+  void execute(
+      IdempotencyScope scope,
+      Fingerprint fingerprint,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain)
+      throws IOException, ServletException {
+    DefaultTransactionDefinition definition =
+        new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+    definition.setName("once-idempotent-request");
+    TransactionStatus tx;
+    ClaimResult claim;
+    try {
+      tx = transactions.getTransaction(definition);
+    } catch (RuntimeException e) {
+      log.warn("Could not begin the transaction of an idempotent request", e);
+      unavailable(response);
+      return;
+    }
+    try {
+      Connection connection = DataSourceUtils.getConnection(dataSource);
+      claim = engine.claim(connection, scope, fingerprint);
+    } catch (RuntimeException e) {
+      rollbackQuietly(tx);
+      log.warn("Could not claim an idempotency key", e);
+      unavailable(response);
+      return;
+    }
+    if (!(claim instanceof ClaimResult.Acquired acquired)) {
+      rollbackQuietly(tx);
+      answerWithoutExecuting(claim, response);
+      return;
+    }
+    runHandler(acquired, tx, request, response, chain);
+  }
+
+  private void runHandler(
+      ClaimResult.Acquired acquired,
+      TransactionStatus tx,
+      HttpServletRequest request,
+      HttpServletResponse response,
+      FilterChain chain)
+      throws IOException, ServletException {
+    ContentCachingResponseWrapper buffered = new ContentCachingResponseWrapper(response);
+    Object savepoint;
+    try {
+      savepoint = tx.createSavepoint();
+    } catch (RuntimeException e) {
+      rollbackQuietly(tx);
+      log.warn("Could not create the savepoint of an idempotent request", e);
+      unavailable(response);
+      return;
+    }
+    try {
+      chain.doFilter(request, buffered);
+    } catch (IOException | ServletException | RuntimeException | Error e) {
+      rollbackQuietly(tx);
+      throw e;
+    }
+    int status = buffered.getStatus();
+    if (!engine.isStorable(status)) {
+      rollbackQuietly(tx);
+      buffered.copyBodyToResponse();
+      return;
+    }
+    try {
+      if (status >= 400) {
+        // A rejected request keeps its answer but none of the handler's writes; this also clears
+        // a rollback-only mark that the handler's own @Transactional boundary may have set.
+        tx.rollbackToSavepoint(savepoint);
+      }
+      if (tx.isRollbackOnly()) {
+        rollbackQuietly(tx);
+        problems.write(
+            response,
+            500,
+            "internal-error",
+            "Internal error",
+            "The request could not be completed; nothing was changed. Retry with the same key.");
+        return;
+      }
+      engine.complete(
+          DataSourceUtils.getConnection(dataSource),
+          acquired,
+          StoredResponse.of(
+              status,
+              buffered.getContentType(),
+              buffered.getHeader("Location"),
+              buffered.getContentAsByteArray()));
+      transactions.commit(tx);
+    } catch (RuntimeException e) {
+      // Includes a failed commit: the outcome is then unknown to us, and a retry with the same
+      // key either replays the committed answer or executes anew — never twice.
+      if (!tx.isCompleted()) {
+        rollbackQuietly(tx);
+      }
+      log.warn("Could not complete an idempotent request", e);
+      unavailable(response);
+      return;
+    }
+    buffered.copyBodyToResponse();
+  }
+
+  private void answerWithoutExecuting(ClaimResult claim, HttpServletResponse response)
+      throws IOException {
+    if (claim instanceof ClaimResult.Replay replay) {
+      replay(replay.response(), response);
+    } else if (claim instanceof ClaimResult.Mismatch) {
+      problems.write(
+          response,
+          422,
+          "idempotency-key-reused",
+          "Idempotency-Key reused",
+          "This Idempotency-Key was already used for a different request.");
+    } else if (claim instanceof ClaimResult.InUse inUse) {
+      problems.write(
+          response,
+          409,
+          "idempotency-key-in-use",
+          "Idempotency-Key in use",
+          "A request with this Idempotency-Key is still being processed; retry later.",
+          inUse.retryAfter().toSeconds());
+    } else {
+      throw new IllegalStateException("an acquired claim executes the request");
+    }
+  }
+
+  private static void replay(StoredResponse stored, HttpServletResponse response)
+      throws IOException {
+    response.setStatus(stored.status());
+    if (stored.contentType() != null) {
+      response.setContentType(stored.contentType());
+    }
+    if (stored.location() != null) {
+      response.setHeader("Location", stored.location());
+    }
+    response.setHeader(REPLAYED_HEADER, "true");
+    byte[] body = stored.body();
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  private void unavailable(HttpServletResponse response) throws IOException {
+    problems.write(
+        response,
+        503,
+        "service-unavailable",
+        "Service unavailable",
+        "The request could not be completed and nothing was changed; retry with the same key.",
+        1);
+  }
+
+  private void rollbackQuietly(TransactionStatus tx) {
+    try {
+      transactions.rollback(tx);
+    } catch (RuntimeException e) {
+      // The connection may be gone (killed backend); the database rolls back on its own then.
+      log.debug("Rollback of an idempotent request failed", e);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.once.spring;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
+
+/** Bad configuration stops the start with a message that names the property and the value. */
+class OncePropertiesTest {
+
+  @Test
+  void defaultsAreValid() {
+    new OnceProperties().validate();
+  }
+
+  @Test
+  void retentionBelowOneSecondIsRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().setRetention(Duration.ZERO);
+    assertThatThrownBy(p::validate)
+        .hasMessageContaining("once.idempotency.retention")
+        .hasMessageContaining("PT0S");
+  }
+
+  @Test
+  void emptyPathsAreRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().getHttp().setPaths(List.of());
+    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.http.paths");
+  }
+
+  @Test
+  void zeroBodyLimitIsRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().getHttp().setMaxBodySize(DataSize.ofBytes(0));
+    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.http.max-body-size");
+  }
+
+  @Test
+  void depthAndBatchBoundsAreRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().getHttp().setMaxJsonDepth(0);
+    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.http.max-json-depth");
+    OnceProperties q = new OnceProperties();
+    q.getIdempotency().getPurge().setBatchSize(0);
+    assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.batch-size");
+  }
+}

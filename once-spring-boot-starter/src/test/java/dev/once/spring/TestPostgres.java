@@ -1,0 +1,24 @@
+package dev.once.spring;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** One real embedded PostgreSQL per test JVM. */
+public final class TestPostgres {
+  private static final EmbeddedPostgres SERVER = start();
+
+  private TestPostgres() {}
+
+  private static EmbeddedPostgres start() {
+    try {
+      return EmbeddedPostgres.builder().setServerConfig("max_connections", "200").start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not start embedded PostgreSQL", e);
+    }
+  }
+
+  public static String jdbcUrl() {
+    return SERVER.getJdbcUrl("postgres", "postgres");
+  }
+}

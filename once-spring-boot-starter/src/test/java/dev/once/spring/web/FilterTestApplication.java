@@ -1,0 +1,127 @@
+package dev.once.spring.web;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * A tiny application whose handlers write to the database through JdbcClient, to prove that their
+ * writes join the filter's transaction.
+ */
+@SpringBootApplication
+public class FilterTestApplication {
+
+  /** Stands in for the application's authentication: the X-Client header names the client. */
+  @Bean
+  FilterRegistrationBean<OncePerRequestFilter> fakeAuthentication() {
+    FilterRegistrationBean<OncePerRequestFilter> registration =
+        new FilterRegistrationBean<>(
+            new OncePerRequestFilter() {
+              @Override
+              protected void doFilterInternal(
+                  HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                  throws ServletException, IOException {
+                String client = request.getHeader("X-Client");
+                if (client != null) {
+                  request.setAttribute(IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, client);
+                }
+                chain.doFilter(request, response);
+              }
+            });
+    registration.setOrder(-10);
+    return registration;
+  }
+
+  /** Latches a test can use to hold a handler in the middle of its transaction. */
+  public static final Map<String, CountDownLatch> ENTERED = new ConcurrentHashMap<>();
+
+  public static final Map<String, CountDownLatch> RELEASE = new ConcurrentHashMap<>();
+
+  /** The database backend that served a held handler, so a test can terminate it. */
+  public static final Map<String, Integer> BACKEND_PID = new ConcurrentHashMap<>();
+
+  @RestController
+  static class Handlers {
+    private final JdbcClient jdbc;
+
+    Handlers(JdbcClient jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    private void record(String tag) {
+      jdbc.sql("INSERT INTO effect (tag) VALUES (:tag)").param("tag", tag).update();
+    }
+
+    @PostMapping(path = "/api/effects/{tag}", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<String> create(
+        @PathVariable String tag,
+        @RequestBody(required = false) String body,
+        @RequestHeader(name = "X-Client", required = false) String client)
+        throws InterruptedException {
+      record(tag);
+      CountDownLatch entered = ENTERED.get(tag);
+      if (entered != null) {
+        BACKEND_PID.put(tag, jdbc.sql("SELECT pg_backend_pid()").query(Integer.class).single());
+        entered.countDown();
+        RELEASE.get(tag).await();
+      }
+      String id = UUID.randomUUID().toString();
+      return ResponseEntity.status(HttpStatus.CREATED)
+          .header("Location", "/api/effects/" + tag + "/" + id)
+          .header("X-Not-Replayed", "yes")
+          .body("{\"id\":\"" + id + "\",\"tag\":\"" + tag + "\"}");
+    }
+
+    @PostMapping("/api/fail/{tag}")
+    String fail(@PathVariable String tag) {
+      record(tag);
+      throw new IllegalStateException("handler failed after writing");
+    }
+
+    @PostMapping("/api/server-error/{tag}")
+    ResponseEntity<String> serverError(@PathVariable String tag) {
+      record(tag);
+      return ResponseEntity.status(503).body("{\"error\":\"later\"}");
+    }
+
+    @PostMapping(path = "/api/reject/{tag}", produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<String> reject(@PathVariable String tag) {
+      record(tag);
+      return ResponseEntity.unprocessableEntity().body("{\"error\":\"rejected\"}");
+    }
+
+    @PostMapping("/api/too-many/{tag}")
+    ResponseEntity<String> tooMany(@PathVariable String tag) {
+      record(tag);
+      return ResponseEntity.status(429).body("{}");
+    }
+
+    @GetMapping("/api/effects/{tag}")
+    long count(@PathVariable String tag) {
+      return jdbc.sql("SELECT count(*) FROM effect WHERE tag = :tag")
+          .param("tag", tag)
+          .query(Long.class)
+          .single();
+    }
+  }
+}

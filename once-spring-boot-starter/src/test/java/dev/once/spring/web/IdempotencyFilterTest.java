@@ -1,0 +1,354 @@
+package dev.once.spring.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.once.spring.TestPostgres;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/** The HTTP idempotency contract, end to end through a real server and a real database. */
+@SpringBootTest(
+    classes = FilterTestApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class IdempotencyFilterTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** Real threads for concurrent requests (the common pool has one thread on two cores). */
+  private static final ExecutorService THREADS = Executors.newCachedThreadPool();
+
+  @AfterAll
+  static void stopThreads() {
+    THREADS.shutdownNow();
+  }
+
+  @DynamicPropertySource
+  static void database(DynamicPropertyRegistry registry) {
+    registry.add("spring.datasource.url", TestPostgres::jdbcUrl);
+    registry.add("spring.datasource.username", () -> "postgres");
+    registry.add("spring.datasource.password", () -> "postgres");
+  }
+
+  @LocalServerPort int port;
+  @Autowired JdbcClient jdbc;
+
+  private final String client = "client-" + UUID.randomUUID();
+
+  private HttpRequest.Builder post(String path, String key, String body) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+            .header("Content-Type", "application/json")
+            .header("X-Client", client)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (key != null) {
+      b.header("Idempotency-Key", key);
+    }
+    return b;
+  }
+
+  private static HttpResponse<String> send(HttpRequest.Builder request) {
+    try {
+      return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private long effects(String tag) {
+    return jdbc.sql("SELECT count(*) FROM effect WHERE tag = ?")
+        .param(tag)
+        .query(Long.class)
+        .single();
+  }
+
+  private long storedKeys(String key) {
+    return jdbc.sql(
+            "SELECT count(*) FROM once.idempotency_key WHERE client_id = ? AND idem_key = ?")
+        .param(client)
+        .param(key)
+        .query(Long.class)
+        .single();
+  }
+
+  private static void assertProblem(HttpResponse<String> r, int status, String slug) {
+    assertThat(r.statusCode()).isEqualTo(status);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(r.body()).contains("\"type\":\"https://once.dev/problems/" + slug + "\"");
+    assertThat(r.body()).doesNotContain("Exception").doesNotContain("at dev.");
+  }
+
+  /**
+   * Sends a request whose handler writes, then waits inside the open transaction until released.
+   */
+  private CompletableFuture<HttpResponse<String>> startAndHoldInHandler(String tag, String key)
+      throws InterruptedException {
+    CountDownLatch entered = new CountDownLatch(1);
+    FilterTestApplication.ENTERED.put(tag, entered);
+    FilterTestApplication.RELEASE.put(tag, new CountDownLatch(1));
+    CompletableFuture<HttpResponse<String>> request =
+        CompletableFuture.supplyAsync(() -> send(post("/api/effects/" + tag, key, "{}")), THREADS);
+    entered.await();
+    return request;
+  }
+
+  private static String tag() {
+    return "t" + UUID.randomUUID().toString().replace("-", "");
+  }
+
+  @Test
+  void newKeyExecutesAndRetryReplaysStatusBodyAndHeaders() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/effects/" + tag, "k-1", "{\"a\":1,\"b\":[1,2]}"));
+    HttpResponse<String> retry =
+        send(post("/api/effects/" + tag, "k-1", "{ \"b\" : [1.0, 2], \"a\" : 1 }"));
+
+    assertThat(first.statusCode()).isEqualTo(201);
+    assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.body()).isEqualTo(first.body());
+    assertThat(retry.headers().firstValue("Location"))
+        .isEqualTo(first.headers().firstValue("Location"));
+    assertThat(retry.headers().firstValue("Content-Type"))
+        .isEqualTo(first.headers().firstValue("Content-Type"));
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.headers().firstValue("X-Not-Replayed")).isEmpty();
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void sameKeyDifferentBodyIs422AndExecutesNothing() {
+    String tag = tag();
+    send(post("/api/effects/" + tag, "k-2", "{\"amount\":\"1.00\"}"));
+    HttpResponse<String> reused = send(post("/api/effects/" + tag, "k-2", "{\"amount\":\"2.00\"}"));
+
+    assertProblem(reused, 422, "idempotency-key-reused");
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void sameKeyOnAnotherPathIs422() {
+    String tag = tag();
+    send(post("/api/effects/" + tag, "k-path", "{}"));
+    HttpResponse<String> reused = send(post("/api/effects/" + tag + "x", "k-path", "{}"));
+    assertProblem(reused, 422, "idempotency-key-reused");
+  }
+
+  @Test
+  void duplicateWhileFirstRunsIs409WithRetryAfterAndFirstStillCompletes() throws Exception {
+    String tag = tag();
+    CompletableFuture<HttpResponse<String>> first = startAndHoldInHandler(tag, "k-3");
+
+    HttpResponse<String> duplicate = send(post("/api/effects/" + tag, "k-3", "{}"));
+    FilterTestApplication.RELEASE.get(tag).countDown();
+
+    assertProblem(duplicate, 409, "idempotency-key-in-use");
+    assertThat(duplicate.headers().firstValue("Retry-After")).hasValue("1");
+    assertThat(first.get().statusCode()).isEqualTo(201);
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void handlerExceptionRollsBackEverythingAndFreesTheKey() {
+    String tag = tag();
+    HttpResponse<String> failed = send(post("/api/fail/" + tag, "k-4", "{}"));
+    assertThat(failed.statusCode()).isEqualTo(500);
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-4")).isZero();
+  }
+
+  @Test
+  void serverErrorAnswerRollsBackAndTheRetryExecutesAgain() {
+    String tag = tag();
+    assertThat(send(post("/api/server-error/" + tag, "k-5", "{}")).statusCode()).isEqualTo(503);
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-5")).isZero();
+    assertThat(send(post("/api/server-error/" + tag, "k-5", "{}")).statusCode()).isEqualTo(503);
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
+  void nonStorableClientErrorRollsBackAndIsNotStored() {
+    String tag = tag();
+    assertThat(send(post("/api/too-many/" + tag, "k-6", "{}")).statusCode()).isEqualTo(429);
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-6")).isZero();
+  }
+
+  @Test
+  void storedClientErrorKeepsTheAnswerButNoneOfTheHandlersWrites() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/reject/" + tag, "k-7", "{}"));
+    HttpResponse<String> retry = send(post("/api/reject/" + tag, "k-7", "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(422);
+    assertThat(retry.statusCode()).isEqualTo(422);
+    assertThat(retry.body()).isEqualTo(first.body());
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-7")).isEqualTo(1);
+  }
+
+  @Test
+  void keyErrorsAre400AndNothingExecutes() {
+    String tag = tag();
+    assertProblem(send(post("/api/effects/" + tag, null, "{}")), 400, "idempotency-key-missing");
+    assertProblem(send(post("/api/effects/" + tag, "", "{}")), 400, "idempotency-key-invalid");
+    assertProblem(
+        send(post("/api/effects/" + tag, "k".repeat(256), "{}")), 400, "idempotency-key-invalid");
+    assertProblem(send(post("/api/effects/" + tag, "a b", "{}")), 400, "idempotency-key-invalid");
+    assertProblem(
+        send(post("/api/effects/" + tag, "\"unterminated", "{}")), 400, "idempotency-key-invalid");
+    assertProblem(
+        send(post("/api/effects/" + tag, "k-8", "{}").header("Idempotency-Key", "k-8")),
+        400,
+        "idempotency-key-invalid");
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
+  void quotedKeyIsTheSameKeyAsItsBareForm() {
+    String tag = tag();
+    send(post("/api/effects/" + tag, "\"k-9\"", "{}"));
+    HttpResponse<String> bare = send(post("/api/effects/" + tag, "k-9", "{}"));
+    assertThat(bare.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(effects(tag)).isEqualTo(1);
+    assertThat(send(post("/api/effects/" + tag, "k".repeat(255), "{}")).statusCode())
+        .isEqualTo(201);
+  }
+
+  @Test
+  void unauthenticatedRequestIs401BeforeAnyLookup() {
+    String tag = tag();
+    HttpRequest.Builder anonymous =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/effects/" + tag))
+            .header("Content-Type", "application/json")
+            .header("Idempotency-Key", "k-10")
+            .POST(HttpRequest.BodyPublishers.ofString("{}"));
+    assertProblem(send(anonymous), 401, "unauthorized");
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
+  void clientsWithTheSameKeyAreIndependent() {
+    String tag = tag();
+    HttpResponse<String> mine = send(post("/api/effects/" + tag, "shared-key", "{}"));
+    HttpResponse<String> theirs =
+        send(
+            post("/api/effects/" + tag, "shared-key", "{}")
+                .setHeader("X-Client", "other-" + client));
+    assertThat(theirs.statusCode()).isEqualTo(201);
+    assertThat(theirs.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(theirs.body()).isNotEqualTo(mine.body());
+    assertThat(effects(tag)).isEqualTo(2);
+  }
+
+  @Test
+  void badBodiesAreRejectedBeforeAnythingExecutes() {
+    String tag = tag();
+    assertProblem(send(post("/api/effects/" + tag, "k-11", "{\"a\":")), 400, "malformed-json");
+    assertProblem(
+        send(post("/api/effects/" + tag, "k-12", "{\"a\":1,\"a\":2}")), 400, "malformed-json");
+    String deep = "[".repeat(65) + "]".repeat(65);
+    assertProblem(send(post("/api/effects/" + tag, "k-13", deep)), 400, "json-too-deep");
+    String ok = "[".repeat(64) + "]".repeat(64);
+    assertThat(send(post("/api/effects/" + tag, "k-14", ok)).statusCode()).isEqualTo(201);
+    String big = "{\"a\":\"" + "x".repeat(1024 * 1024) + "\"}";
+    assertProblem(send(post("/api/effects/" + tag, "k-15", big)), 413, "payload-too-large");
+    assertThat(effects(tag)).isEqualTo(1);
+    assertThat(storedKeys("k-11") + storedKeys("k-13") + storedKeys("k-15")).isZero();
+  }
+
+  @Test
+  void malformedJsonIsNotStoredSoAFixedRetryExecutes() {
+    String tag = tag();
+    assertProblem(send(post("/api/effects/" + tag, "k-16", "{oops")), 400, "malformed-json");
+    assertThat(send(post("/api/effects/" + tag, "k-16", "{}")).statusCode()).isEqualTo(201);
+  }
+
+  @Test
+  void terminatedDatabaseSessionCommitsNothingAndTheRetryExecutesOnce() throws Exception {
+    String tag = tag();
+    CompletableFuture<HttpResponse<String>> first = startAndHoldInHandler(tag, "k-17");
+
+    boolean terminated =
+        jdbc.sql("SELECT pg_terminate_backend(?)")
+            .param(FilterTestApplication.BACKEND_PID.get(tag))
+            .query(Boolean.class)
+            .single();
+    FilterTestApplication.RELEASE.get(tag).countDown();
+
+    assertThat(terminated).isTrue();
+    assertProblem(first.get(), 503, "service-unavailable");
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-17")).isZero();
+
+    FilterTestApplication.ENTERED.remove(tag);
+    HttpResponse<String> retry = send(post("/api/effects/" + tag, "k-17", "{}"));
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void requestsOutsideTheConfiguredEndpointsPassThrough() {
+    String tag = tag();
+    HttpResponse<String> get =
+        send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/effects/" + tag))
+                .header("X-Client", client)
+                .GET());
+    assertThat(get.statusCode()).isEqualTo(200);
+    assertThat(get.body()).isEqualTo("0");
+  }
+
+  @Test
+  void concurrentRequestsWithOneKeyExecuteOnce() throws Exception {
+    String tag = tag();
+    int threads = 16;
+    CountDownLatch go = new CountDownLatch(1);
+    List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
+    for (int i = 0; i < threads; i++) {
+      all.add(
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  go.await();
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+                return send(post("/api/effects/" + tag, "k-18", "{}"));
+              },
+              THREADS));
+    }
+    go.countDown();
+    String createdBody = null;
+    for (CompletableFuture<HttpResponse<String>> f : all) {
+      HttpResponse<String> r = f.get();
+      assertThat(r.statusCode()).isIn(201, 409);
+      if (r.statusCode() == 201) {
+        if (createdBody == null) {
+          createdBody = r.body();
+        }
+        assertThat(r.body()).isEqualTo(createdBody);
+      }
+    }
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+}
