@@ -1,0 +1,105 @@
+package dev.once.shop.database;
+
+import static dev.once.shop.database.EmbeddedPostgresSettingsTest.environment;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.logging.DeferredLogs;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+/** The post-processor on plain environments, without a SpringApplication. */
+class EmbeddedPostgresEnvironmentPostProcessorTest {
+
+  @TempDir static Path temp;
+
+  private final EmbeddedPostgresEnvironmentPostProcessor postProcessor =
+      new EmbeddedPostgresEnvironmentPostProcessor(new DeferredLogs());
+
+  @AfterAll
+  static void stopServer() {
+    EmbeddedPostgresServers.stop(temp.resolve("pg"));
+  }
+
+  @Test
+  void withoutADatasourceUrlItStartsTheServerAndPointsSpringDatasourceAtIt() throws Exception {
+    Map<String, Object> properties =
+        Map.of("shop.embedded-postgres.data-dir", temp.resolve("pg").toString());
+    StandardEnvironment environment = environment(properties);
+
+    postProcessor.postProcessEnvironment(environment, null);
+
+    EmbeddedPostgresServer server = EmbeddedPostgresServers.find(temp.resolve("pg")).orElseThrow();
+    PropertySource<?> added = environment.getPropertySources().iterator().next();
+    assertThat(added.getName())
+        .isEqualTo(EmbeddedPostgresEnvironmentPostProcessor.PROPERTY_SOURCE_NAME);
+    assertThat(environment.getProperty("spring.datasource.url"))
+        .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/postgres");
+    assertThat(environment.getProperty("spring.datasource.username")).isEqualTo("postgres");
+    assertThat(environment.getProperty("spring.datasource.password")).isEmpty();
+    try (Connection connection =
+            DriverManager.getConnection(
+                environment.getProperty("spring.datasource.url"),
+                environment.getProperty("spring.datasource.username"),
+                environment.getProperty("spring.datasource.password"));
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT current_database()")) {
+      assertThat(rows.next()).isTrue();
+      assertThat(rows.getString(1)).isEqualTo("postgres");
+    }
+
+    // A second context in the same JVM gets the same server.
+    StandardEnvironment second = environment(properties);
+    postProcessor.postProcessEnvironment(second, null);
+    assertThat(second.getProperty("spring.datasource.url"))
+        .isEqualTo(environment.getProperty("spring.datasource.url"));
+  }
+
+  @Test
+  void withADatasourceUrlItAddsNothingAndStartsNothing() {
+    Path untouched = temp.resolve("never-created");
+    StandardEnvironment environment =
+        environment(Map.of("shop.embedded-postgres.data-dir", untouched.toString()));
+    environment
+        .getPropertySources()
+        .addLast(
+            new SystemEnvironmentPropertySource(
+                "env", Map.of("SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/shop")));
+    int sourcesBefore = environment.getPropertySources().size();
+
+    postProcessor.postProcessEnvironment(environment, null);
+
+    assertThat(environment.getPropertySources().size()).isEqualTo(sourcesBefore);
+    assertThat(environment.getProperty("spring.datasource.url"))
+        .isEqualTo("jdbc:postgresql://db:5432/shop");
+    assertThat(untouched).doesNotExist();
+  }
+
+  @Test
+  void disabledItAddsNothingAndStartsNothing() {
+    Path untouched = temp.resolve("disabled");
+    StandardEnvironment environment =
+        environment(
+            Map.of(
+                "shop.embedded-postgres.data-dir",
+                untouched.toString(),
+                "shop.embedded-postgres.enabled",
+                "false"));
+    int sourcesBefore = environment.getPropertySources().size();
+
+    postProcessor.postProcessEnvironment(environment, null);
+
+    assertThat(environment.getPropertySources().size()).isEqualTo(sourcesBefore);
+    assertThat(environment.getProperty("spring.datasource.url")).isNull();
+    assertThat(untouched).doesNotExist();
+  }
+}

@@ -1,0 +1,152 @@
+package dev.once.shop.database;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.commons.logging.LogFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A JVM killed with {@code kill -9} leaves its embedded PostgreSQL running; the next start on the
+ * same data directory must stop that orphan cleanly and keep the committed data. Real processes
+ * throughout: a child JVM, SIGKILL, the orphaned postmaster.
+ */
+class EmbeddedPostgresKillTest {
+
+  private static final Pattern MARKER =
+      Pattern.compile(Pattern.quote(KilledJvmChild.MARKER) + " pid=(\\d+) port=(\\d+)");
+
+  @TempDir Path temp;
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void restartAfterKillNineStopsTheOrphanAndKeepsCommittedRows() throws Exception {
+    Path dataDirectory = temp.resolve("pgdata");
+    Process child = startChild(dataDirectory);
+    long orphanPid = -1;
+    try {
+      Matcher ready = awaitMarker(child);
+      orphanPid = Long.parseLong(ready.group(1));
+
+      child.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child JVM ends after SIGKILL").isTrue();
+      ProcessHandle orphan = ProcessHandle.of(orphanPid).orElseThrow();
+      assertThat(LeftoverPostmaster.isRunning(orphan))
+          .as("postmaster %d outlives the killed JVM", orphanPid)
+          .isTrue();
+
+      EmbeddedPostgresServer server = EmbeddedPostgresServers.obtain(settings(dataDirectory));
+
+      assertThat(LeftoverPostmaster.isRunning(orphan))
+          .as("orphaned postmaster %d was stopped", orphanPid)
+          .isFalse();
+      assertThat(server.postmasterPid()).isNotEqualTo(orphanPid);
+      assertThat(survivorNote(server)).isEqualTo("committed before kill -9");
+
+      // Second scenario on the same cluster: a stale postmaster.pid whose PID now belongs to an
+      // unrelated live process (here this JVM). PostgreSQL alone would refuse to start.
+      Path pidFile = dataDirectory.resolve(LeftoverPostmaster.PID_FILE);
+      List<String> pidLines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
+      assertThat(EmbeddedPostgresServers.stop(dataDirectory)).isTrue();
+      assertThat(pidFile).doesNotExist(); // a clean shutdown removes it
+      pidLines.set(0, Long.toString(ProcessHandle.current().pid()));
+      Files.write(pidFile, pidLines, StandardCharsets.UTF_8);
+
+      EmbeddedPostgresServer restarted = EmbeddedPostgresServers.obtain(settings(dataDirectory));
+
+      assertThat(restarted.postmasterPid()).isNotEqualTo(ProcessHandle.current().pid());
+      assertThat(survivorNote(restarted)).isEqualTo("committed before kill -9");
+    } finally {
+      child.destroyForcibly();
+      EmbeddedPostgresServers.stop(dataDirectory);
+      if (orphanPid > 0
+          && ProcessHandle.of(orphanPid).map(LeftoverPostmaster::isRunning).orElse(false)) {
+        // The test failed before the restart did it: stop the orphan the same clean way.
+        LeftoverPostmaster.clear(
+            dataDirectory.toRealPath(),
+            EmbeddedPostgresServers.LEFTOVER_STOP_TIMEOUT,
+            LogFactory.getLog(EmbeddedPostgresKillTest.class));
+      }
+    }
+  }
+
+  private static EmbeddedPostgresSettings settings(Path dataDirectory) {
+    return new EmbeddedPostgresSettings(dataDirectory, 0, false);
+  }
+
+  private static Process startChild(Path dataDirectory) throws IOException {
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new ProcessBuilder(
+            java,
+            "-cp",
+            System.getProperty("java.class.path"),
+            KilledJvmChild.class.getName(),
+            dataDirectory.toString())
+        .redirectErrorStream(true)
+        .start();
+  }
+
+  /** Reads the child's output until the marker line, bounded; the output explains a failure. */
+  private static Matcher awaitMarker(Process child) throws Exception {
+    StringBuffer output = new StringBuffer();
+    CompletableFuture<Matcher> marker = new CompletableFuture<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader lines =
+                  new BufferedReader(
+                      new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null) {
+                  output.append(line).append('\n');
+                  Matcher matcher = MARKER.matcher(line);
+                  if (matcher.find()) {
+                    marker.complete(matcher);
+                    return;
+                  }
+                }
+                marker.completeExceptionally(
+                    new AssertionError("child JVM ended without the marker:\n" + output));
+              } catch (IOException e) {
+                marker.completeExceptionally(new UncheckedIOException(e));
+              }
+            },
+            "killed-jvm-child-output");
+    reader.setDaemon(true);
+    reader.start();
+    try {
+      return marker.get(3, TimeUnit.MINUTES);
+    } catch (TimeoutException e) {
+      throw new AssertionError("no marker from the child JVM in time:\n" + output, e);
+    }
+  }
+
+  private static String survivorNote(EmbeddedPostgresServer server) throws SQLException {
+    try (Connection connection =
+            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT note FROM survivor WHERE id = 1")) {
+      assertThat(rows.next()).as("the committed row survived").isTrue();
+      return rows.getString(1);
+    }
+  }
+}
