@@ -1,0 +1,109 @@
+package dev.once.shop.accounts;
+
+import dev.once.shop.web.Ids;
+import dev.once.shop.web.InvalidRequestException;
+import dev.once.shop.web.NotFoundException;
+import dev.once.shop.web.ShopProblem;
+import dev.once.shop.web.Timestamps;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Accounts and their ledger. Methods join the caller's transaction — inside an idempotent request
+ * that is the one Once opened for the key — or open their own. Thread-safe; concurrency on one
+ * account is serialized by the database's row lock, not in Java.
+ */
+@Service
+public class AccountService {
+  private final AccountRepository accounts;
+  private final Clock clock;
+
+  AccountService(AccountRepository accounts, Clock clock) {
+    this.accounts = accounts;
+    this.clock = clock;
+  }
+
+  /** Opens an empty account in {@code currency} for {@code client}. */
+  @Transactional
+  public Account open(String client, String currency) {
+    return accounts.insert(Ids.next(Ids.ACCOUNT), client, currency, now());
+  }
+
+  /**
+   * The client's account.
+   *
+   * @throws NotFoundException {@code account-not-found}, also for another client's account
+   */
+  @Transactional(readOnly = true)
+  public Account get(String client, String accountId) {
+    return accounts.find(accountId, client).orElseThrow(AccountService::accountNotFound);
+  }
+
+  /**
+   * Pays {@code amount} into the account: one journal row and the new balance, in one statement.
+   *
+   * @return the journal row; its {@code balanceAfter} is the account's new balance
+   * @throws NotFoundException {@code account-not-found}
+   */
+  @Transactional
+  public Operation deposit(String client, String accountId, BigDecimal amount) {
+    return accounts
+        .deposit(accountId, client, Ids.next(Ids.OPERATION), amount, now())
+        .orElseThrow(AccountService::accountNotFound);
+  }
+
+  /**
+   * A page of the account's journal in the order it was written, after the operation {@code after}
+   * (an id from a previous page) if given.
+   *
+   * @throws NotFoundException {@code account-not-found}
+   * @throws InvalidRequestException {@code invalid-parameter} if {@code after} is not an operation
+   *     of this account
+   */
+  @Transactional(readOnly = true)
+  public OperationPage operations(
+      String client, String accountId, int limit, Optional<String> after) {
+    get(client, accountId);
+    long afterSeq = 0;
+    if (after.isPresent()) {
+      afterSeq =
+          accounts
+              .cursorSeq(accountId, after.get())
+              .orElseThrow(
+                  () ->
+                      new InvalidRequestException(
+                          ShopProblem.INVALID_PARAMETER,
+                          "after",
+                          "Parameter 'after' must be the id of an operation of this account."));
+    }
+    // One row more than asked tells whether another page exists without a count.
+    List<Operation> rows = accounts.page(accountId, afterSeq, limit + 1);
+    if (rows.size() <= limit) {
+      return new OperationPage(rows, Optional.empty());
+    }
+    List<Operation> items = rows.subList(0, limit);
+    return new OperationPage(List.copyOf(items), Optional.of(items.get(limit - 1).id()));
+  }
+
+  static NotFoundException accountNotFound() {
+    return new NotFoundException(
+        ShopProblem.ACCOUNT_NOT_FOUND, "No account with this id exists for this client.");
+  }
+
+  private Instant now() {
+    return Timestamps.truncate(clock.instant());
+  }
+
+  /**
+   * A page of journal rows.
+   *
+   * @param items the rows, oldest first
+   * @param next the id to pass as {@code after} for the next page, or empty on the last page
+   */
+  public record OperationPage(List<Operation> items, Optional<String> next) {}
+}

@@ -1,0 +1,73 @@
+package dev.once.shop.clients;
+
+import dev.once.shop.web.Problems;
+import dev.once.shop.web.ShopProblem;
+import dev.once.spring.web.IdempotencyClientResolver;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Authenticates every {@code /v1} request by its API key ({@code Authorization: Bearer <key>})
+ * before Once's filter runs, and hands the client id to Once and to the controllers through the
+ * request attribute {@link IdempotencyClientResolver#CLIENT_ID_ATTRIBUTE}. A missing, unknown or
+ * disabled key is answered 401 before any idempotency key is looked up, as the contract requires.
+ * The key is never logged. Thread-safe.
+ */
+final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
+  private static final Logger log = LoggerFactory.getLogger(ApiKeyAuthenticationFilter.class);
+
+  private final ClientService clients;
+  private final Problems problems;
+
+  ApiKeyAuthenticationFilter(ClientService clients, Problems problems) {
+    this.clients = clients;
+    this.problems = problems;
+  }
+
+  @Override
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+      throws ServletException, IOException {
+    Optional<String> key = BearerTokens.from(request);
+    if (key.isEmpty()) {
+      unauthorized(response, "Bearer realm=\"shop\"");
+      return;
+    }
+    Optional<String> client;
+    try {
+      client = clients.authenticate(key.get());
+    } catch (DataAccessException e) {
+      // Class only: the message could quote the statement, never worth the risk next to a key.
+      log.warn("Could not authenticate a request: {}", e.getClass().getSimpleName());
+      response.setHeader(HttpHeaders.RETRY_AFTER, "1");
+      problems.write(
+          response,
+          ShopProblem.SERVICE_UNAVAILABLE,
+          "The service is briefly unable to authenticate requests; retry the request.");
+      return;
+    }
+    if (client.isEmpty()) {
+      unauthorized(response, "Bearer realm=\"shop\", error=\"invalid_token\"");
+      return;
+    }
+    request.setAttribute(IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, client.get());
+    chain.doFilter(request, response);
+  }
+
+  private void unauthorized(HttpServletResponse response, String challenge) throws IOException {
+    response.setHeader(HttpHeaders.WWW_AUTHENTICATE, challenge);
+    problems.write(
+        response,
+        ShopProblem.UNAUTHORIZED,
+        "A valid API key is required: send 'Authorization: Bearer <api key>'.");
+  }
+}

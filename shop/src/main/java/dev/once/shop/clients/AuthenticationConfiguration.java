@@ -1,0 +1,83 @@
+package dev.once.shop.clients;
+
+import dev.once.shop.web.Problems;
+import dev.once.spring.web.IdempotencyClientResolver;
+import java.util.List;
+import org.springdoc.core.utils.SpringDocUtils;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.MethodParameter;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.context.request.RequestAttributes;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * Registers the two authentication filters and the {@link AuthenticatedClient} parameter. Both
+ * filters run at order {@value #FILTER_ORDER}, before Once's idempotency filter (order 0), which
+ * scopes keys by the client id they set.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AuthenticationConfiguration implements WebMvcConfigurer {
+  /** Servlet filter order of authentication: before Once's filter. */
+  public static final int FILTER_ORDER = -10;
+
+  static {
+    // A resolved parameter, not part of the HTTP API: keep it out of the OpenAPI description.
+    SpringDocUtils.getConfig().addRequestWrapperToIgnore(AuthenticatedClient.class);
+  }
+
+  @Bean
+  FilterRegistrationBean<ApiKeyAuthenticationFilter> shopApiKeyAuthenticationFilter(
+      ClientService clients, Problems problems) {
+    FilterRegistrationBean<ApiKeyAuthenticationFilter> registration =
+        new FilterRegistrationBean<>(new ApiKeyAuthenticationFilter(clients, problems));
+    registration.setName("shopApiKeyAuthenticationFilter");
+    registration.addUrlPatterns("/v1/*");
+    registration.setOrder(FILTER_ORDER);
+    return registration;
+  }
+
+  @Bean
+  FilterRegistrationBean<AdminAuthenticationFilter> shopAdminAuthenticationFilter(
+      AdminToken adminToken, Problems problems) {
+    FilterRegistrationBean<AdminAuthenticationFilter> registration =
+        new FilterRegistrationBean<>(new AdminAuthenticationFilter(adminToken, problems));
+    registration.setName("shopAdminAuthenticationFilter");
+    registration.addUrlPatterns("/admin/*");
+    registration.setOrder(FILTER_ORDER);
+    return registration;
+  }
+
+  @Override
+  public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+    resolvers.add(new AuthenticatedClientResolver());
+  }
+
+  /** Reads the id that {@link ApiKeyAuthenticationFilter} put on the request. */
+  private static final class AuthenticatedClientResolver implements HandlerMethodArgumentResolver {
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+      return parameter.getParameterType() == AuthenticatedClient.class;
+    }
+
+    @Override
+    public AuthenticatedClient resolveArgument(
+        MethodParameter parameter,
+        ModelAndViewContainer mavContainer,
+        NativeWebRequest webRequest,
+        WebDataBinderFactory binderFactory) {
+      Object id =
+          webRequest.getAttribute(
+              IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, RequestAttributes.SCOPE_REQUEST);
+      if (!(id instanceof String clientId)) {
+        // Only reachable if a /v1 controller were mapped outside the filter's URL pattern.
+        throw new IllegalStateException("no authenticated client on a request that needs one");
+      }
+      return new AuthenticatedClient(clientId);
+    }
+  }
+}

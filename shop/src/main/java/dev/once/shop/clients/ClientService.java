@@ -1,0 +1,70 @@
+package dev.once.shop.clients;
+
+import dev.once.shop.web.Ids;
+import dev.once.shop.web.NotFoundException;
+import dev.once.shop.web.ShopProblem;
+import dev.once.shop.web.Timestamps;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Creates and disables API clients and authenticates their keys. Authentication reads the database
+ * on every request, without a cache, so that disabling a client takes effect on its very next
+ * request. Thread-safe.
+ */
+@Service
+public class ClientService {
+  private final ClientRepository clients;
+  private final Clock clock;
+
+  ClientService(ClientRepository clients, Clock clock) {
+    this.clients = clients;
+    this.clock = clock;
+  }
+
+  /**
+   * A new client and its API key, the only time the key is ever available: only its hash is kept.
+   */
+  @Transactional
+  public NewClient create(String name) {
+    String id = Ids.next(Ids.CLIENT);
+    String apiKey = ApiKeys.generate();
+    clients.insert(id, name, ApiKeys.hash(apiKey), now());
+    return new NewClient(new Client(id, name, Optional.empty()), apiKey);
+  }
+
+  /**
+   * Disables the client: its keys fail from the next request on. Disabling twice is harmless.
+   *
+   * @throws NotFoundException {@code client-not-found}
+   */
+  @Transactional
+  public Client disable(String clientId) {
+    return clients
+        .disable(clientId, now())
+        .orElseThrow(
+            () ->
+                new NotFoundException(
+                    ShopProblem.CLIENT_NOT_FOUND, "No client exists with id '" + clientId + "'."));
+  }
+
+  /** The id of the active client that owns {@code apiKey}, or empty. */
+  public Optional<String> authenticate(String apiKey) {
+    return clients.activeClientByKeyHash(ApiKeys.hash(apiKey));
+  }
+
+  private Instant now() {
+    return Timestamps.truncate(clock.instant());
+  }
+
+  /**
+   * A client just created, with its key in clear.
+   *
+   * @param client the client
+   * @param apiKey the key, shown once
+   */
+  public record NewClient(Client client, String apiKey) {}
+}

@@ -1,0 +1,120 @@
+package dev.once.shop.payments;
+
+import dev.once.shop.accounts.Money;
+import dev.once.shop.clients.AuthenticatedClient;
+import dev.once.shop.web.JsonBody;
+import dev.once.shop.web.OpenApiConfiguration;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /v1/payments}: charge an account, read a payment, refund it. */
+@RestController
+@RequestMapping(path = "/v1/payments", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "payments", description = "Payments through the provider, and their refunds")
+@SecurityRequirement(name = OpenApiConfiguration.API_KEY_SCHEME)
+class PaymentController {
+  static final int MAX_ID_LENGTH = 100;
+  static final int MAX_DESCRIPTION_LENGTH = 500;
+
+  private final PaymentService payments;
+
+  PaymentController(PaymentService payments) {
+    this.payments = payments;
+  }
+
+  @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(
+      summary = "Charge an account; the provider is asked after commit",
+      requestBody =
+          @RequestBody(content = @Content(schema = @Schema(implementation = PaymentRequest.class))))
+  ResponseEntity<PaymentView> create(AuthenticatedClient client, JsonBody body) {
+    body.allowOnly("accountId", "amount", "currency", "description");
+    String accountId = body.requiredString("accountId", MAX_ID_LENGTH);
+    BigDecimal amount = Money.parseAmount("amount", body.required("amount"));
+    String currency = Money.parseCurrency("currency", body.required("currency"));
+    Optional<String> description = body.optionalString("description", MAX_DESCRIPTION_LENGTH);
+    Payment payment = payments.create(client.id(), accountId, amount, currency, description);
+    return ResponseEntity.created(URI.create("/v1/payments/" + payment.id()))
+        .body(PaymentView.of(payment));
+  }
+
+  @GetMapping("/{id}")
+  @Operation(summary = "Read a payment")
+  PaymentView get(AuthenticatedClient client, @PathVariable String id) {
+    return PaymentView.of(payments.get(client.id(), id));
+  }
+
+  @PostMapping(path = "/{id}/refunds", consumes = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(
+      summary = "Refund part or all of a succeeded payment",
+      requestBody =
+          @RequestBody(content = @Content(schema = @Schema(implementation = RefundRequest.class))))
+  ResponseEntity<RefundView> refund(
+      AuthenticatedClient client, @PathVariable String id, JsonBody body) {
+    body.allowOnly("amount");
+    BigDecimal amount = Money.parseAmount("amount", body.required("amount"));
+    Refund refund = payments.refund(client.id(), id, amount);
+    return ResponseEntity.status(HttpStatus.CREATED)
+        .body(
+            new RefundView(
+                refund.id(),
+                refund.paymentId(),
+                Money.format(refund.amount()),
+                refund.status().wireName(),
+                refund.operationId()));
+  }
+
+  /** Body of a payment. */
+  record PaymentRequest(
+      @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w") String accountId,
+      @Schema(example = "12.50") String amount,
+      @Schema(example = "EUR") String currency,
+      @Schema(
+              example = "Order 42",
+              maxLength = 500,
+              requiredMode = Schema.RequiredMode.NOT_REQUIRED)
+          String description) {}
+
+  /** Body of a refund. */
+  record RefundRequest(@Schema(example = "2.50") String amount) {}
+
+  /** A payment on the wire; {@code operationId} is the charge's journal row. */
+  record PaymentView(
+      String id,
+      String accountId,
+      String amount,
+      String currency,
+      String status,
+      String operationId,
+      String refunded) {
+    static PaymentView of(Payment payment) {
+      return new PaymentView(
+          payment.id(),
+          payment.accountId(),
+          Money.format(payment.amount()),
+          payment.currency(),
+          payment.status().wireName(),
+          payment.chargeOperationId(),
+          Money.format(payment.refunded()));
+    }
+  }
+
+  /** A refund on the wire; {@code operationId} is the credit's journal row. */
+  record RefundView(
+      String id, String paymentId, String amount, String status, String operationId) {}
+}

@@ -1,0 +1,186 @@
+package dev.once.shop.payments;
+
+import dev.once.outbox.OutboxMessage;
+import dev.once.shop.accounts.CurrencyMismatchException;
+import dev.once.shop.accounts.InsufficientFundsException;
+import dev.once.shop.accounts.Money;
+import dev.once.shop.web.Ids;
+import dev.once.shop.web.NotFoundException;
+import dev.once.shop.web.ShopProblem;
+import dev.once.shop.web.Timestamps;
+import dev.once.spring.outbox.TransactionalOutbox;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Payments and refunds. Each public method is one transaction (joined to the request's when Once
+ * opened one): the money movement, the payment or refund row and the outbox message for the
+ * provider commit together or not at all, and the provider is never called from here (G3).
+ * Thread-safe; concurrent requests on one account or payment are serialized by row locks.
+ */
+@Service
+public class PaymentService {
+  /** Outbox message type of a charge for the provider. */
+  public static final String PROVIDER_CHARGE = "provider.charge";
+
+  /** Outbox message type of a refund for the provider. */
+  public static final String PROVIDER_REFUND = "provider.refund";
+
+  private final PaymentRepository payments;
+  private final TransactionalOutbox outbox;
+  private final JsonMapper json;
+  private final Clock clock;
+
+  PaymentService(
+      PaymentRepository payments, TransactionalOutbox outbox, JsonMapper json, Clock clock) {
+    this.payments = payments;
+    this.outbox = outbox;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  /**
+   * Charges the account and records a pending payment, with a {@value #PROVIDER_CHARGE} message.
+   *
+   * @throws NotFoundException {@code account-not-found}, also for another client's account
+   * @throws CurrencyMismatchException if the account holds another currency
+   * @throws InsufficientFundsException if the balance is below {@code amount}
+   */
+  @Transactional
+  public Payment create(
+      String client,
+      String accountId,
+      BigDecimal amount,
+      String currency,
+      Optional<String> description) {
+    Payment payment =
+        payments
+            .charge(
+                client,
+                accountId,
+                amount,
+                currency,
+                description,
+                Ids.next(Ids.PAYMENT),
+                Ids.next(Ids.OPERATION),
+                now())
+            .orElseThrow(() -> whyNoCharge(client, accountId, currency));
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put("paymentId", payment.id());
+    payload.put("accountId", payment.accountId());
+    payload.put("amount", Money.format(payment.amount()));
+    payload.put("currency", payment.currency());
+    payload.put("chargeOperationId", payment.chargeOperationId());
+    outbox.append(
+        new OutboxMessage(PROVIDER_CHARGE, payment.id(), json.writeValueAsString(payload)));
+    return payment;
+  }
+
+  /**
+   * The client's payment.
+   *
+   * @throws NotFoundException {@code payment-not-found}, also for another client's payment
+   */
+  @Transactional(readOnly = true)
+  public Payment get(String client, String paymentId) {
+    return payments.find(client, paymentId).orElseThrow(PaymentService::paymentNotFound);
+  }
+
+  /**
+   * Refunds part or all of a succeeded payment: credits the account, records a pending refund and a
+   * {@value #PROVIDER_REFUND} message.
+   *
+   * @throws NotFoundException {@code payment-not-found}
+   * @throws RefundRejectedException if the payment is not succeeded, or the refunds would exceed
+   *     its amount
+   */
+  @Transactional
+  public Refund refund(String client, String paymentId, BigDecimal amount) {
+    PaymentRepository.AcceptedRefund accepted =
+        payments
+            .refund(client, paymentId, amount, Ids.next(Ids.REFUND), Ids.next(Ids.OPERATION), now())
+            .orElseThrow(() -> whyNoRefund(client, paymentId));
+    Refund refund = accepted.refund();
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put("refundId", refund.id());
+    payload.put("paymentId", refund.paymentId());
+    payload.put("amount", Money.format(refund.amount()));
+    payload.put("currency", accepted.currency());
+    outbox.append(
+        new OutboxMessage(PROVIDER_REFUND, refund.paymentId(), json.writeValueAsString(payload)));
+    return refund;
+  }
+
+  /**
+   * Records the provider's final answer for a payment: {@code succeeded}, or {@code failed} with a
+   * reversal row that gives the whole charge back, in one statement. Repeating the same answer is a
+   * no-op (a redelivered provider answer must not reverse twice); any other change from a final
+   * status is refused.
+   *
+   * @throws IllegalArgumentException if {@code outcome} is {@code pending}
+   * @throws NotFoundException {@code payment-not-found}
+   * @throws IllegalPaymentTransitionException if the payment already has the other outcome
+   */
+  @Transactional
+  public Payment settle(String paymentId, PaymentStatus outcome) {
+    if (!outcome.isTerminal()) {
+      throw new IllegalArgumentException("a provider outcome is succeeded or failed");
+    }
+    Optional<Payment> moved =
+        outcome == PaymentStatus.SUCCEEDED
+            ? payments.markSucceeded(paymentId, now())
+            : payments.markFailed(paymentId, Ids.next(Ids.OPERATION), now());
+    if (moved.isPresent()) {
+      return moved.get();
+    }
+    Payment current = payments.state(paymentId).orElseThrow(PaymentService::paymentNotFound);
+    if (current.status() == outcome) {
+      return current;
+    }
+    if (!current.status().canTransitionTo(outcome)) {
+      throw new IllegalPaymentTransitionException(paymentId, current.status(), outcome);
+    }
+    // Pending, yet the compare-and-set missed: impossible under the row lock it takes.
+    throw new IllegalStateException("payment " + paymentId + " is pending but was not moved");
+  }
+
+  private RuntimeException whyNoCharge(String client, String accountId, String currency) {
+    Optional<String> accountCurrency = payments.accountCurrency(client, accountId);
+    if (accountCurrency.isEmpty()) {
+      return new NotFoundException(
+          ShopProblem.ACCOUNT_NOT_FOUND, "No account with this id exists for this client.");
+    }
+    if (!accountCurrency.get().equals(currency)) {
+      return new CurrencyMismatchException(accountId, accountCurrency.get(), currency);
+    }
+    return new InsufficientFundsException(accountId);
+  }
+
+  private RuntimeException whyNoRefund(String client, String paymentId) {
+    Payment payment = payments.find(client, paymentId).orElse(null);
+    if (payment == null) {
+      return paymentNotFound();
+    }
+    if (payment.status() != PaymentStatus.SUCCEEDED) {
+      return RefundRejectedException.notRefundable(payment.status());
+    }
+    return RefundRejectedException.exceedsPayment(
+        Money.format(payment.amount().subtract(payment.refunded())));
+  }
+
+  private static NotFoundException paymentNotFound() {
+    return new NotFoundException(
+        ShopProblem.PAYMENT_NOT_FOUND, "No payment with this id exists for this client.");
+  }
+
+  private Instant now() {
+    return Timestamps.truncate(clock.instant());
+  }
+}

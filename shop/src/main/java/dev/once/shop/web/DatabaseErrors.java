@@ -1,0 +1,84 @@
+package dev.once.shop.web;
+
+import java.sql.SQLException;
+import java.util.Optional;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.ServerErrorMessage;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.TransientDataAccessException;
+
+/**
+ * Classifies database failures by SQLSTATE and, for constraint violations, by constraint name —
+ * never by message text — into the problem a client should see. Anything not recognised is an
+ * internal error: it is logged and answered 500 with a generic sentence.
+ */
+public final class DatabaseErrors {
+  /** SQLSTATE raised by the trigger that keeps {@code operation} append-only. */
+  public static final String APPEND_ONLY_VIOLATION = "LG001";
+
+  private DatabaseErrors() {}
+
+  /**
+   * The problem for {@code e}, if it is one the client can act on: a transient condition (retry
+   * with the same key; nothing was committed) or a rule that a constraint enforced as a backstop.
+   */
+  public static Optional<ShopProblem> classify(DataAccessException e) {
+    String state = sqlState(e).orElse("");
+    if (isTransient(state)
+        || e instanceof TransientDataAccessException
+        || e instanceof DataAccessResourceFailureException) {
+      return Optional.of(ShopProblem.SERVICE_UNAVAILABLE);
+    }
+    return switch (state) {
+      // numeric_value_out_of_range: a balance or sum beyond numeric(28, 4)
+      case "22003" -> Optional.of(ShopProblem.AMOUNT_OUT_OF_RANGE);
+      // check_violation: the statements check these rules first; the constraints are backstops
+      case "23514" ->
+          switch (constraint(e).orElse("")) {
+            case "account_balance_non_negative", "operation_balance_after_non_negative" ->
+                Optional.of(ShopProblem.INSUFFICIENT_FUNDS);
+            case "payment_refunded_within_amount" ->
+                Optional.of(ShopProblem.REFUND_EXCEEDS_PAYMENT);
+            default -> Optional.empty();
+          };
+      default -> Optional.empty();
+    };
+  }
+
+  /** Whether a retry of the whole transaction may succeed. */
+  static boolean isTransient(String sqlState) {
+    return sqlState.equals("40001") // serialization_failure
+        || sqlState.equals("40P01") // deadlock_detected
+        || sqlState.equals("55P03") // lock_not_available
+        || sqlState.equals("57014") // query_canceled (statement timeout)
+        || sqlState.equals("53300") // too_many_connections
+        || sqlState.startsWith("08") // connection exceptions
+        || sqlState.startsWith("57P"); // operator intervention (shutdown, crash)
+  }
+
+  /** The SQLSTATE of the first {@link SQLException} in the cause chain. */
+  public static Optional<String> sqlState(Throwable e) {
+    return sqlException(e).map(SQLException::getSQLState);
+  }
+
+  /** The name of the violated constraint, as the server reported it. */
+  public static Optional<String> constraint(Throwable e) {
+    return sqlException(e)
+        .filter(PSQLException.class::isInstance)
+        .map(s -> ((PSQLException) s).getServerErrorMessage())
+        .map(ServerErrorMessage::getConstraint);
+  }
+
+  private static Optional<SQLException> sqlException(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        return Optional.of(sql);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return Optional.empty();
+  }
+}

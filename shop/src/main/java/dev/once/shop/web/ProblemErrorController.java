@@ -1,0 +1,48 @@
+package dev.once.shop.web;
+
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Replaces Boot's error page, which the container forwards to for failures outside Spring MVC (e.g.
+ * a filter that throws), so that those too are {@code application/problem+json} with a generic
+ * detail and no stack trace.
+ */
+@RestController
+public class ProblemErrorController implements ErrorController {
+  private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
+
+  private final Problems problems;
+
+  public ProblemErrorController(Problems problems) {
+    this.problems = problems;
+  }
+
+  @RequestMapping("${server.error.path:${error.path:/error}}")
+  ResponseEntity<Object> error(HttpServletRequest request) {
+    Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+    // Asked for directly rather than forwarded to: there is no error page to show.
+    int forwarded = code instanceof Integer i ? i : 404;
+    int status = forwarded >= 400 && forwarded <= 599 ? forwarded : 500;
+    if (status >= 500
+        && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable t) {
+      log.error("Unhandled failure outside Spring MVC", t);
+    }
+    HttpStatusCode statusCode = HttpStatusCode.valueOf(status);
+    String detail = ProblemExceptionHandler.genericDetail(status);
+    return ShopProblem.forStatus(status)
+        .map(p -> problems.of(statusCode, new HttpHeaders(), p.slug(), p.title(), detail))
+        .orElseGet(
+            () ->
+                problems.of(
+                    statusCode, new HttpHeaders(), "http-" + status, "HTTP " + status, detail));
+  }
+}

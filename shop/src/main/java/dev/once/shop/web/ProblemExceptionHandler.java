@@ -1,0 +1,115 @@
+package dev.once.shop.web;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Turns every exception a handler raises into an RFC 9457 problem: the shop's own conditions with
+ * their slug and detail, Spring MVC's (unknown route, wrong method, wrong media type, ...) with a
+ * generic slug per status, recognised database conditions through {@link DatabaseErrors}, and
+ * anything else into a 500 {@code internal-error} whose detail says nothing about the cause; the
+ * cause is logged here instead.
+ */
+@RestControllerAdvice
+public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
+  private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
+
+  private final Problems problems;
+
+  public ProblemExceptionHandler(Problems problems) {
+    this.problems = problems;
+  }
+
+  @ExceptionHandler(ShopException.class)
+  ResponseEntity<Object> shopException(ShopException e) {
+    log.debug("Request refused: {} ({})", e.problem().slug(), e.getMessage());
+    return problems.of(e);
+  }
+
+  @ExceptionHandler(DataAccessException.class)
+  ResponseEntity<Object> databaseException(DataAccessException e) {
+    return DatabaseErrors.classify(e)
+        .map(
+            problem -> {
+              log.warn("Database refused a request: {} (SQLSTATE {})", problem.slug(), state(e));
+              return problems.of(problem, detailOf(problem));
+            })
+        .orElseGet(() -> internalError(e));
+  }
+
+  @ExceptionHandler(Exception.class)
+  ResponseEntity<Object> unexpected(Exception e) {
+    return internalError(e);
+  }
+
+  @Override
+  protected ResponseEntity<Object> handleHttpMessageNotReadable(
+      HttpMessageNotReadableException ex,
+      HttpHeaders headers,
+      HttpStatusCode status,
+      WebRequest request) {
+    return problems.of(ShopProblem.MALFORMED_JSON, "The request body is not valid JSON.");
+  }
+
+  /** Every Spring MVC exception ends here: rewrite its problem in the shop's terms. */
+  @Override
+  protected ResponseEntity<Object> createResponseEntity(
+      Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    return ShopProblem.forStatus(status.value())
+        .map(p -> problems.of(status, headers, p.slug(), p.title(), genericDetail(status.value())))
+        .orElseGet(
+            () ->
+                problems.of(
+                    status,
+                    headers,
+                    "http-" + status.value(),
+                    "HTTP " + status.value(),
+                    genericDetail(status.value())));
+  }
+
+  private ResponseEntity<Object> internalError(Exception e) {
+    log.error("Unexpected failure while handling a request", e);
+    return problems.of(ShopProblem.INTERNAL_ERROR, detailOf(ShopProblem.INTERNAL_ERROR));
+  }
+
+  private static String state(DataAccessException e) {
+    return DatabaseErrors.sqlState(e).orElse("none");
+  }
+
+  private static String detailOf(ShopProblem problem) {
+    return switch (problem) {
+      case SERVICE_UNAVAILABLE ->
+          "The service is briefly unable to complete the request and nothing was changed; retry it.";
+      case AMOUNT_OUT_OF_RANGE -> "The resulting amount is larger than the shop supports.";
+      case INSUFFICIENT_FUNDS -> "The account's balance is too low for this operation.";
+      case REFUND_EXCEEDS_PAYMENT ->
+          "The refunds of a payment may not add up to more than its amount.";
+      default -> "The request could not be completed because of an internal error.";
+    };
+  }
+
+  static String genericDetail(int status) {
+    return switch (status) {
+      case 400 -> "The request is not valid.";
+      case 404 -> "No resource exists at this path.";
+      case 405 -> "This path does not support the request's HTTP method.";
+      case 406 -> "The requested media type cannot be produced; accept application/json.";
+      case 413 -> "The request body is too large.";
+      case 415 -> "Send the request body as application/json.";
+      case 503 -> "The service is briefly unavailable; retry the request.";
+      default ->
+          status >= 500
+              ? "The request could not be completed because of an internal error."
+              : "The request cannot be processed.";
+    };
+  }
+}

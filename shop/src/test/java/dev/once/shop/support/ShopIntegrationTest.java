@@ -1,0 +1,56 @@
+package dev.once.shop.support;
+
+import dev.once.shop.ShopApplication;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * Base of every test that runs the whole shop: one Spring context on a random port and one embedded
+ * PostgreSQL (wiped once per JVM), shared by all subclasses because they declare exactly this
+ * configuration. Tests talk to the shop over real HTTP and check the database directly. After every
+ * test the ledger invariants are checked over all accounts.
+ */
+@SpringBootTest(
+    classes = ShopApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "shop.embedded-postgres.clean=true",
+      "shop.embedded-postgres.data-dir=target/embedded-pg",
+      "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN
+    })
+public abstract class ShopIntegrationTest {
+  /** The admin token the test context is configured with. */
+  public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+  @LocalServerPort private int port;
+
+  /** Direct access to the shop's database, for setup and for checking what was written. */
+  @Autowired protected JdbcClient jdbc;
+
+  /** The shop over HTTP. */
+  protected ShopHttp http;
+
+  @BeforeEach
+  void connect() {
+    http = new ShopHttp(port, ADMIN_TOKEN);
+  }
+
+  @AfterEach
+  void ledgerInvariantsHold() {
+    LedgerInvariants.assertHold(jdbc);
+  }
+
+  /** A new API client with its key, created through the admin API. */
+  protected TestClient newClient() {
+    return TestClient.create(http);
+  }
+
+  /** How many rows the shop's and Once's tables hold now. */
+  protected RowCounts rowCounts() {
+    return RowCounts.of(jdbc);
+  }
+}
