@@ -1,0 +1,76 @@
+package dev.once.shop.idempotency;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Finds a PostgreSQL backend that waits on a row lock, by polling with a bound. */
+final class BlockedBackends {
+  private BlockedBackends() {}
+
+  /** Generous bound for a loaded CI machine; the wait normally ends within milliseconds. */
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+
+  /**
+   * Waits until some backend's current statement, which mentions {@code table}, is waiting on a
+   * lock, and returns its pid.
+   */
+  static int awaitBlockedOn(JdbcClient jdbc, String table) throws InterruptedException {
+    Instant deadline = Instant.now().plus(LIMIT);
+    while (Instant.now().isBefore(deadline)) {
+      Optional<Integer> pid =
+          jdbc.sql(
+                  """
+                  SELECT pid FROM pg_stat_activity
+                   WHERE wait_event_type = 'Lock' AND query ILIKE '%' || ? || '%'
+                     AND pid <> pg_backend_pid()
+                   LIMIT 1
+                  """)
+              .param(table)
+              .query(Integer.class)
+              .optional();
+      if (pid.isPresent()) {
+        return pid.get();
+      }
+      Thread.onSpinWait();
+    }
+    throw new AssertionError("no backend blocked on " + table + " within " + LIMIT);
+  }
+
+  /**
+   * Opens a transaction that locks the account row, so a payment on it stops right after its
+   * Idempotency-Key claim and waits inside its transaction. Roll back or close to release.
+   */
+  static Connection lockAccount(DataSource dataSource, String account) throws SQLException {
+    Connection blocker = dataSource.getConnection();
+    blocker.setAutoCommit(false);
+    try (PreparedStatement lock =
+        blocker.prepareStatement("SELECT 1 FROM account WHERE id = ? FOR UPDATE")) {
+      lock.setString(1, account);
+      lock.executeQuery().close();
+    }
+    return blocker;
+  }
+
+  /** Waits until the backend {@code pid} has ended. */
+  static void awaitGone(JdbcClient jdbc, int pid) {
+    Instant deadline = Instant.now().plus(LIMIT);
+    while (Instant.now().isBefore(deadline)) {
+      boolean alive =
+          jdbc.sql("SELECT count(*) > 0 FROM pg_stat_activity WHERE pid = ?")
+              .param(pid)
+              .query(Boolean.class)
+              .single();
+      if (!alive) {
+        return;
+      }
+      Thread.onSpinWait();
+    }
+    throw new AssertionError("backend " + pid + " still alive after " + LIMIT);
+  }
+}
