@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The DDL of Once's tables, as versioned SQL scripts that Flyway can run from {@link #LOCATION}
- * (with its own history table in schema {@link #SCHEMA}), or that a team which owns its migrations
- * copies into its own.
+ * (with its own history table in schema {@link #SCHEMA}, which Flyway creates), or that a team
+ * which owns its migrations copies into its own after {@code CREATE SCHEMA once}.
  */
 public final class OnceSchema {
   private OnceSchema() {}

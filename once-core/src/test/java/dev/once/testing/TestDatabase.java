@@ -24,6 +24,7 @@ public final class TestDatabase {
           EmbeddedPostgres.builder().setServerConfig("max_connections", "200").start();
       try (Connection c = server.getPostgresDatabase().getConnection();
           Statement s = c.createStatement()) {
+        s.execute("CREATE SCHEMA " + OnceSchema.SCHEMA);
         for (String script : OnceSchema.SCRIPTS) {
           s.execute(OnceSchema.script(script));
         }

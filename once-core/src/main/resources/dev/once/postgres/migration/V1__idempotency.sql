@@ -1,8 +1,8 @@
 -- Once: idempotency keys, one row per (client, key).
 -- A row is inserted by the claim and completed in the SAME transaction as the request's effect, so a
 -- committed row is always completed; 'in_progress' is visible only inside the claiming transaction.
-CREATE SCHEMA IF NOT EXISTS once;
-
+-- Schema "once" must exist: the starter's Flyway run creates it; if you apply these scripts in
+-- your own migrations, run CREATE SCHEMA once; first.
 CREATE TABLE once.idempotency_key (
     client_id     text        NOT NULL,
     idem_key      text        NOT NULL,
