@@ -19,7 +19,6 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
-import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
  * Runs one idempotent request in ONE database transaction: the key claim, every write of the
@@ -31,7 +30,9 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim,
  *       then the answer is stored and committed, so a rejected request leaves nothing but its
  *       answer.
- *   <li>5xx, a non-storable status, or an exception: everything rolls back and the key is free.
+ *   <li>5xx, a non-storable status, an exception, or an answer the handler gave through {@code
+ *       sendError}/{@code sendRedirect} (its body is written by the container later, so it cannot
+ *       be stored faithfully): everything rolls back and the key is free.
  * </ul>
  *
  * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
@@ -102,7 +103,7 @@ public final class IdempotentExecution {
       HttpServletResponse response,
       FilterChain chain)
       throws IOException, ServletException {
-    ContentCachingResponseWrapper buffered = new ContentCachingResponseWrapper(response);
+    BufferedResponse buffered = new BufferedResponse(response);
     Object savepoint;
     try {
       savepoint = tx.createSavepoint();
@@ -119,7 +120,7 @@ public final class IdempotentExecution {
       throw e;
     }
     int status = buffered.getStatus();
-    if (!engine.isStorable(status)) {
+    if (!engine.isStorable(status) || buffered.handedToContainer()) {
       rollbackQuietly(tx);
       buffered.copyBodyToResponse();
       return;

@@ -23,6 +23,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.server.ResponseStatusException;
 
 /**
  * A tiny application whose handlers write to the database through JdbcClient, to prove that their
@@ -108,6 +109,13 @@ public class FilterTestApplication {
     ResponseEntity<String> reject(@PathVariable String tag) {
       record(tag);
       return ResponseEntity.unprocessableEntity().body("{\"error\":\"rejected\"}");
+    }
+
+    @PostMapping("/api/send-error/{tag}")
+    String sendError(@PathVariable String tag) {
+      record(tag);
+      // Spring answers this through response.sendError: the container writes the body later.
+      throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no such thing");
     }
 
     @PostMapping("/api/too-many/{tag}")

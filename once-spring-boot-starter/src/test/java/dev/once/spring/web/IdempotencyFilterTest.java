@@ -192,6 +192,19 @@ class IdempotencyFilterTest {
   }
 
   @Test
+  void answerGivenThroughSendErrorIsNotStoredAndRollsBack() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/send-error/" + tag, "k-19", "{}"));
+    HttpResponse<String> retry = send(post("/api/send-error/" + tag, "k-19", "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(404);
+    assertThat(retry.statusCode()).isEqualTo(404);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-19")).isZero();
+  }
+
+  @Test
   void storedClientErrorKeepsTheAnswerButNoneOfTheHandlersWrites() {
     String tag = tag();
     HttpResponse<String> first = send(post("/api/reject/" + tag, "k-7", "{}"));
