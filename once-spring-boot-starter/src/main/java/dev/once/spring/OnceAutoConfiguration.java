@@ -5,11 +5,14 @@ import dev.once.idempotency.IdempotencyStore;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.outbox.Outbox;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.metrics.IdempotencyMetrics;
+import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import dev.once.spring.outbox.TransactionalOutbox;
 import dev.once.spring.web.IdempotencyClientResolver;
 import dev.once.spring.web.IdempotencyFilter;
 import dev.once.spring.web.IdempotentEndpoints;
 import dev.once.spring.web.IdempotentExecution;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -92,6 +95,24 @@ public class OnceAutoConfiguration {
     return new IdempotencyKeyPurger(engine, dataSource, purge.getInterval(), purge.getBatchSize());
   }
 
+  /** Outcome counters in Micrometer, when it is present and the application has a registry. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+  static class MicrometerConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    IdempotencyMetrics onceIdempotencyMetrics(ObjectProvider<MeterRegistry> registry) {
+      MeterRegistry meters = registry.getIfAvailable();
+      return meters == null ? IdempotencyMetrics.NONE : new MicrometerIdempotencyMetrics(meters);
+    }
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  IdempotencyMetrics onceNoIdempotencyMetrics() {
+    return IdempotencyMetrics.NONE;
+  }
+
   /** Once's own Flyway migration, when Flyway is present and not turned off. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "org.flywaydb.core.Flyway")
@@ -123,7 +144,8 @@ public class OnceAutoConfiguration {
         IdempotencyEngine engine,
         PlatformTransactionManager transactions,
         DataSource dataSource,
-        OnceProperties properties) {
+        OnceProperties properties,
+        IdempotencyMetrics metrics) {
       if (transactions instanceof ResourceTransactionManager resources
           && resources.getResourceFactory() != dataSource) {
         throw new IllegalStateException(
@@ -134,14 +156,16 @@ public class OnceAutoConfiguration {
           engine,
           transactions,
           dataSource,
-          properties.getIdempotency().getHttp().getProblemTypeBase());
+          properties.getIdempotency().getHttp().getProblemTypeBase(),
+          metrics);
     }
 
     @Bean
     FilterRegistrationBean<IdempotencyFilter> onceIdempotencyFilter(
         OnceProperties properties,
         IdempotencyClientResolver clients,
-        IdempotentExecution execution) {
+        IdempotentExecution execution,
+        IdempotencyMetrics metrics) {
       properties.validate();
       OnceProperties.Http http = properties.getIdempotency().getHttp();
       IdempotencyFilter filter =
@@ -151,6 +175,7 @@ public class OnceAutoConfiguration {
               JsonCanonicalizer.withMaxDepth(http.getMaxJsonDepth()),
               execution,
               http.getProblemTypeBase(),
+              metrics,
               (int) http.getMaxBodySize().toBytes(),
               http.getFilterOrder());
       FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(filter);

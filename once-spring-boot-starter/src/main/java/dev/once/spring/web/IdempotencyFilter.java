@@ -7,6 +7,7 @@ import dev.once.idempotency.InvalidIdempotencyKeyException;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.JsonTooDeepException;
 import dev.once.json.MalformedJsonException;
+import dev.once.spring.metrics.IdempotencyMetrics;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -36,6 +37,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
   private final JsonCanonicalizer canonicalizer;
   private final IdempotentExecution execution;
   private final ProblemResponses problems;
+  private final IdempotencyMetrics metrics;
   private final int maxBodyBytes;
   private final int order;
 
@@ -49,6 +51,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
       JsonCanonicalizer canonicalizer,
       IdempotentExecution execution,
       String problemTypeBase,
+      IdempotencyMetrics metrics,
       int maxBodyBytes,
       int order) {
     this.endpoints = endpoints;
@@ -56,6 +59,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     this.canonicalizer = canonicalizer;
     this.execution = execution;
     this.problems = new ProblemResponses(problemTypeBase);
+    this.metrics = metrics;
     this.maxBodyBytes = maxBodyBytes;
     this.order = order;
   }
@@ -75,7 +79,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     }
     Optional<String> client = clients.clientId(request);
     if (client.isEmpty()) {
-      problems.write(
+      reject(
           response,
           401,
           "unauthorized",
@@ -90,7 +94,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
               Collections.list(request.getHeaders(IdempotencyKey.HEADER)));
     } catch (InvalidIdempotencyKeyException e) {
       boolean missing = e.reason() == InvalidIdempotencyKeyException.Reason.MISSING;
-      problems.write(
+      reject(
           response,
           400,
           missing ? "idempotency-key-missing" : "idempotency-key-invalid",
@@ -100,7 +104,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     }
     byte[] body = readBody(request);
     if (body == null) {
-      problems.write(
+      reject(
           response,
           413,
           "payload-too-large",
@@ -118,7 +122,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
               body,
               canonicalizer);
     } catch (JsonTooDeepException e) {
-      problems.write(
+      reject(
           response,
           400,
           "json-too-deep",
@@ -126,7 +130,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
           "The JSON body is nested deeper than " + e.maxDepth() + " levels.");
       return;
     } catch (MalformedJsonException e) {
-      problems.write(
+      reject(
           response,
           400,
           "malformed-json",
@@ -140,6 +144,13 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
         new CachedBodyRequest(request, body),
         response,
         chain);
+  }
+
+  private void reject(
+      HttpServletResponse response, int status, String slug, String title, String detail)
+      throws IOException {
+    metrics.requestFinished(IdempotencyMetrics.Outcome.REJECTED);
+    problems.write(response, status, slug, title, detail);
   }
 
   /** The body, or {@code null} if it is larger than the limit. */

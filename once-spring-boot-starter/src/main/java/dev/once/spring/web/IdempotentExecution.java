@@ -5,6 +5,8 @@ import dev.once.idempotency.Fingerprint;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyScope;
 import dev.once.idempotency.StoredResponse;
+import dev.once.spring.metrics.IdempotencyMetrics;
+import dev.once.spring.metrics.IdempotencyMetrics.Outcome;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -48,16 +50,19 @@ public final class IdempotentExecution {
   private final PlatformTransactionManager transactions;
   private final DataSource dataSource;
   private final ProblemResponses problems;
+  private final IdempotencyMetrics metrics;
 
   public IdempotentExecution(
       IdempotencyEngine engine,
       PlatformTransactionManager transactions,
       DataSource dataSource,
-      String problemTypeBase) {
+      String problemTypeBase,
+      IdempotencyMetrics metrics) {
     this.engine = engine;
     this.transactions = transactions;
     this.dataSource = dataSource;
     this.problems = new ProblemResponses(problemTypeBase);
+    this.metrics = metrics;
   }
 
   void execute(
@@ -117,11 +122,13 @@ public final class IdempotentExecution {
       chain.doFilter(request, buffered);
     } catch (IOException | ServletException | RuntimeException | Error e) {
       rollbackQuietly(tx);
+      metrics.requestFinished(Outcome.ROLLED_BACK);
       throw e;
     }
     int status = buffered.getStatus();
     if (!engine.isStorable(status) || buffered.handedToContainer()) {
       rollbackQuietly(tx);
+      metrics.requestFinished(Outcome.ROLLED_BACK);
       buffered.copyBodyToResponse();
       return;
     }
@@ -133,6 +140,7 @@ public final class IdempotentExecution {
       }
       if (tx.isRollbackOnly()) {
         rollbackQuietly(tx);
+        metrics.requestFinished(Outcome.ROLLED_BACK);
         problems.write(
             response,
             500,
@@ -150,6 +158,7 @@ public final class IdempotentExecution {
               buffered.getHeader("Location"),
               buffered.getContentAsByteArray()));
       transactions.commit(tx);
+      metrics.requestFinished(Outcome.EXECUTED);
     } catch (RuntimeException e) {
       // Includes a failed commit: the outcome is then unknown to us, and a retry with the same
       // key either replays the committed answer or executes anew — never twice.
@@ -166,8 +175,10 @@ public final class IdempotentExecution {
   private void answerWithoutExecuting(ClaimResult claim, HttpServletResponse response)
       throws IOException {
     if (claim instanceof ClaimResult.Replay replay) {
+      metrics.requestFinished(Outcome.REPLAYED);
       replay(replay.response(), response);
     } else if (claim instanceof ClaimResult.Mismatch) {
+      metrics.requestFinished(Outcome.KEY_REUSED);
       problems.write(
           response,
           422,
@@ -175,6 +186,7 @@ public final class IdempotentExecution {
           "Idempotency-Key reused",
           "This Idempotency-Key was already used for a different request.");
     } else if (claim instanceof ClaimResult.InUse inUse) {
+      metrics.requestFinished(Outcome.IN_USE);
       problems.write(
           response,
           409,
@@ -203,6 +215,7 @@ public final class IdempotentExecution {
   }
 
   private void unavailable(HttpServletResponse response) throws IOException {
+    metrics.requestFinished(Outcome.UNAVAILABLE);
     problems.write(
         response,
         503,

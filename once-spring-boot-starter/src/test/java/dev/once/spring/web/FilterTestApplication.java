@@ -1,5 +1,6 @@
 package dev.once.spring.web;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -31,6 +32,12 @@ import org.springframework.web.server.ResponseStatusException;
  */
 @SpringBootApplication
 public class FilterTestApplication {
+
+  /** A registry, as an application with Micrometer has: Once counts its outcomes in it. */
+  @Bean
+  SimpleMeterRegistry meterRegistry() {
+    return new SimpleMeterRegistry();
+  }
 
   /** Stands in for the application's authentication: the X-Client header names the client. */
   @Bean

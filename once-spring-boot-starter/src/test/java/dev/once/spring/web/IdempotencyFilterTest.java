@@ -3,6 +3,8 @@ package dev.once.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.spring.TestPostgres;
+import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,6 +50,11 @@ class IdempotencyFilterTest {
 
   @LocalServerPort int port;
   @Autowired JdbcClient jdbc;
+  @Autowired MeterRegistry meters;
+
+  private double outcomes(String outcome) {
+    return meters.counter(MicrometerIdempotencyMetrics.REQUESTS, "outcome", outcome).count();
+  }
 
   private final String client = "client-" + UUID.randomUUID();
 
@@ -130,6 +137,25 @@ class IdempotencyFilterTest {
     assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
     assertThat(retry.headers().firstValue("X-Not-Replayed")).isEmpty();
     assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void outcomesAreCountedInMicrometer() {
+    String tag = tag();
+    double executed = outcomes("executed");
+    double replayed = outcomes("replayed");
+    double reused = outcomes("key_reused");
+    double rejected = outcomes("rejected");
+
+    send(post("/api/effects/" + tag, "k-m", "{}"));
+    send(post("/api/effects/" + tag, "k-m", "{}"));
+    send(post("/api/effects/" + tag, "k-m", "{\"other\":1}"));
+    send(post("/api/effects/" + tag, null, "{}"));
+
+    assertThat(outcomes("executed") - executed).isEqualTo(1);
+    assertThat(outcomes("replayed") - replayed).isEqualTo(1);
+    assertThat(outcomes("key_reused") - reused).isEqualTo(1);
+    assertThat(outcomes("rejected") - rejected).isEqualTo(1);
   }
 
   @Test
