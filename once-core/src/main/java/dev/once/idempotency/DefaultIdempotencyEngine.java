@@ -28,16 +28,23 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
         throw new IllegalStateException(
             "claim must run inside a transaction: the connection is in auto-commit mode");
       }
-      // The advisory lock is held by whichever transaction has the key in flight, so a duplicate
-      // learns "in use" at once instead of blocking on the uncommitted row.
-      if (!store.tryLock(tx, scope)) {
+      // A committed key is read without locking, so retries of a completed request replay in
+      // parallel. Only an unknown key takes the advisory lock, which whichever transaction has
+      // the key in flight holds: a duplicate learns "in use" at once instead of blocking on the
+      // uncommitted row.
+      IdempotencyStore.Lookup lookup = store.findOrTryLock(tx, scope);
+      Instant now = clock.instant();
+      if (lookup instanceof IdempotencyStore.Lookup.Found found) {
+        return decide(tx, found.key(), fingerprint, now);
+      }
+      if (lookup instanceof IdempotencyStore.Lookup.LockedOut) {
         return new ClaimResult.InUse(scope, retryAfter);
       }
-      Instant now = clock.instant();
       Optional<StoredKey> existing = store.insertIfAbsent(tx, scope, fingerprint, now);
       if (existing.isEmpty()) {
         return new ClaimResult.Acquired(scope, fingerprint);
       }
+      // Committed by another transaction between our read and our lock.
       return decide(tx, existing.get(), fingerprint, now);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not claim an idempotency key.", e);
@@ -52,8 +59,9 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       return new ClaimResult.InUse(scope, retryAfter);
     }
     if (existing.isExpiredAt(now)) {
-      // Past retention the key is forgotten, even if the purge has not run yet.
-      return store.reclaimExpired(tx, scope, fingerprint, now)
+      // Past retention the key is forgotten, even if the purge has not run yet. Whoever holds the
+      // lock may reclaim it; a concurrent reclaimer is a request in flight.
+      return store.tryLock(tx, scope) && store.reclaimExpired(tx, scope, fingerprint, now)
           ? new ClaimResult.Acquired(scope, fingerprint)
           : new ClaimResult.InUse(scope, retryAfter);
     }

@@ -15,12 +15,32 @@ import java.util.Optional;
 public interface IdempotencyStore {
 
   /**
+   * Reads the committed key of the scope; only if there is none, tries to take the scope's lock
+   * (held until the caller's transaction ends) without waiting. Both happen in one round trip, and
+   * a key that exists is read without any lock, so concurrent retries of a completed key never get
+   * in each other's way.
+   */
+  Lookup findOrTryLock(Connection tx, IdempotencyScope scope) throws SQLException;
+
+  /**
    * Tries to take a lock on the scope that lasts until the caller's transaction ends, without
    * waiting.
    *
    * @return {@code false} at once if another transaction holds it
    */
   boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException;
+
+  /** What {@link #findOrTryLock} found. */
+  sealed interface Lookup permits Lookup.Found, Lookup.Locked, Lookup.LockedOut {
+    /** The key exists (committed); no lock was attempted. */
+    record Found(StoredKey key) implements Lookup {}
+
+    /** No key, and this transaction now holds the scope's lock. */
+    record Locked() implements Lookup {}
+
+    /** No committed key, and another transaction holds the lock: a request is in flight. */
+    record LockedOut() implements Lookup {}
+  }
 
   /**
    * Inserts the key as {@link KeyState#IN_PROGRESS} unless it exists.

@@ -7,6 +7,19 @@ final class IdempotencySql {
   /** Non-blocking, released when the transaction ends. */
   static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
 
+  /**
+   * The committed key, if any; otherwise the result of a non-blocking try of the advisory lock.
+   * CASE evaluates the volatile lock function only when no row was found.
+   */
+  static final String FIND_OR_TRY_LOCK =
+      """
+      SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body,
+             k.expires_at,
+             CASE WHEN k.idem_key IS NULL THEN pg_try_advisory_xact_lock(?) END AS locked
+        FROM (SELECT 1) AS one
+        LEFT JOIN once.idempotency_key k ON k.client_id = ? AND k.idem_key = ?
+      """;
+
   static final String INSERT_IF_ABSENT =
       """
       INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, created_at)

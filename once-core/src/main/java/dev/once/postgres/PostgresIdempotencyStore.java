@@ -19,6 +19,22 @@ import java.util.Optional;
 final class PostgresIdempotencyStore implements IdempotencyStore {
 
   @Override
+  public Lookup findOrTryLock(Connection tx, IdempotencyScope scope) throws SQLException {
+    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.FIND_OR_TRY_LOCK)) {
+      ps.setLong(1, scope.lockId());
+      ps.setString(2, scope.clientId());
+      ps.setString(3, scope.key().value());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        if (rs.getString("state") != null) {
+          return new Lookup.Found(storedKey(scope, rs));
+        }
+        return rs.getBoolean("locked") ? new Lookup.Locked() : new Lookup.LockedOut();
+      }
+    }
+  }
+
+  @Override
   public boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.TRY_LOCK)) {
       ps.setLong(1, scope.lockId());
@@ -57,22 +73,26 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
           // caller's lock makes this a benign race that the client resolves by retrying.
           throw new SQLException("idempotency key vanished during claim", "40001");
         }
-        KeyState state = KeyState.fromDb(rs.getString("state"));
-        StoredResponse response = null;
-        Instant expiresAt = null;
-        if (state == KeyState.COMPLETED) {
-          response =
-              StoredResponse.of(
-                  rs.getInt("status_code"),
-                  rs.getString("content_type"),
-                  rs.getString("location"),
-                  rs.getBytes("body"));
-          expiresAt = rs.getObject("expires_at", OffsetDateTime.class).toInstant();
-        }
-        return new StoredKey(
-            scope, Fingerprint.fromBytes(rs.getBytes("fingerprint")), state, response, expiresAt);
+        return storedKey(scope, rs);
       }
     }
+  }
+
+  private static StoredKey storedKey(IdempotencyScope scope, ResultSet rs) throws SQLException {
+    KeyState state = KeyState.fromDb(rs.getString("state"));
+    StoredResponse response = null;
+    Instant expiresAt = null;
+    if (state == KeyState.COMPLETED) {
+      response =
+          StoredResponse.of(
+              rs.getInt("status_code"),
+              rs.getString("content_type"),
+              rs.getString("location"),
+              rs.getBytes("body"));
+      expiresAt = rs.getObject("expires_at", OffsetDateTime.class).toInstant();
+    }
+    return new StoredKey(
+        scope, Fingerprint.fromBytes(rs.getBytes("fingerprint")), state, response, expiresAt);
   }
 
   @Override

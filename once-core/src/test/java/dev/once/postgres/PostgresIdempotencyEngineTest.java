@@ -140,6 +140,42 @@ class PostgresIdempotencyEngineTest {
   }
 
   @Test
+  void retriesOfACompletedKeyReplayInParallelWithoutLocking() throws SQLException {
+    StoredResponse answer = created("{\"id\":\"p9\"}");
+    completeOnce(scope("k-par"), fingerprint("{}"), answer);
+    try (Connection first = TestDatabase.transaction();
+        Connection second = TestDatabase.transaction()) {
+      // The first retry's transaction stays open while the second one claims.
+      assertThat(engine.claim(first, scope("k-par"), fingerprint("{}")))
+          .isEqualTo(new ClaimResult.Replay(answer));
+      assertThat(engine.claim(second, scope("k-par"), fingerprint("{}")))
+          .isEqualTo(new ClaimResult.Replay(answer));
+      assertThat(engine.claim(second, scope("k-par"), fingerprint("{\"x\":1}")))
+          .isInstanceOf(ClaimResult.Mismatch.class);
+      second.rollback();
+      first.rollback();
+    }
+  }
+
+  @Test
+  void expiredKeyBeingReclaimedIsInUseForAConcurrentReclaimer() throws SQLException {
+    completeOnce(scope("k-exp"), fingerprint("{}"), created("{}"));
+    clock.advance(Duration.ofDays(2));
+    try (Connection first = TestDatabase.transaction();
+        Connection second = TestDatabase.transaction()) {
+      assertThat(engine.claim(first, scope("k-exp"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      try (Statement s = second.createStatement()) {
+        s.execute("SET LOCAL lock_timeout = '2s'");
+      }
+      assertThat(engine.claim(second, scope("k-exp"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.InUse.class);
+      second.rollback();
+      first.rollback();
+    }
+  }
+
+  @Test
   void manyConcurrentClaimsOfOneKeyAcquireExactlyOnce() throws Exception {
     int threads = 32;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
