@@ -97,7 +97,7 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       return false;
     }
     return switch (status) {
-      case 401, 403, 408, 409, 413, 415, 425, 429 -> false;
+      case 401, 403, 405, 406, 408, 409, 413, 415, 425, 429 -> false;
       default -> true;
     };
   }

@@ -36,7 +36,8 @@ public final class Fingerprint {
    * @param contentType the request's {@code Content-Type}, or {@code null}
    * @param body the raw request body, possibly empty
    * @param canonicalizer the canonicalizer (and its depth limit) for JSON bodies
-   * @throws dev.once.json.MalformedJsonException if the body is declared JSON but is not
+   * @throws dev.once.json.MalformedJsonException if the body is declared JSON but is not (an empty
+   *     body included)
    */
   public static Fingerprint of(
       String method,
@@ -47,8 +48,9 @@ public final class Fingerprint {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(pathWithQuery, "pathWithQuery");
     Objects.requireNonNull(body, "body");
-    byte[] hashed =
-        body.length > 0 && isJson(contentType) ? canonicalizer.canonicalize(body) : body;
+    // An empty body declared as JSON is malformed JSON, not "no body": the handler would refuse it,
+    // and a refusal of malformed input must never be stored under the key.
+    byte[] hashed = isJson(contentType) ? canonicalizer.canonicalize(body) : body;
     MessageDigest sha = sha256();
     // Method and path cannot contain a line feed, so it separates them unambiguously.
     sha.update(method.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));

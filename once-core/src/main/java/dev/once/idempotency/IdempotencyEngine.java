@@ -61,8 +61,9 @@ public interface IdempotencyEngine {
 
   /**
    * Whether an answer with this status is stored and replayed: every 2xx, and the handler's own 4xx
-   * except 401, 403, 408, 409, 413, 415, 425 and 429 (answers that depend on timing, authentication
-   * or transport rather than on the request). Never 1xx, 3xx or 5xx.
+   * except 401, 403, 405, 406, 408, 409, 413, 415, 425 and 429 (answers that depend on timing,
+   * authentication, content negotiation or transport rather than on the request's fingerprint).
+   * Never 1xx, 3xx or 5xx.
    */
   boolean isStorable(int status);
 

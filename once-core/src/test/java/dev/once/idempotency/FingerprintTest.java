@@ -70,9 +70,17 @@ class FingerprintTest {
   }
 
   @Test
-  void emptyBodyIsFingerprintedAsNoBody() {
-    assertThat(Fingerprint.of("POST", "/p", "application/json", new byte[0], JCS))
-        .isEqualTo(Fingerprint.of("POST", "/p", null, new byte[0], JCS));
+  void emptyBodyDeclaredAsJsonIsMalformed() {
+    assertThatThrownBy(() -> Fingerprint.of("POST", "/p", "application/json", new byte[0], JCS))
+        .isInstanceOf(MalformedJsonException.class);
+    assertThatThrownBy(() -> json("POST", "/p", "  ")).isInstanceOf(MalformedJsonException.class);
+  }
+
+  @Test
+  void emptyBodyWithoutJsonTypeIsFingerprintedAsIs() {
+    assertThat(Fingerprint.of("POST", "/p", null, new byte[0], JCS))
+        .isEqualTo(Fingerprint.of("POST", "/p", "text/plain", new byte[0], JCS))
+        .isNotEqualTo(Fingerprint.of("POST", "/q", null, new byte[0], JCS));
   }
 
   @Test

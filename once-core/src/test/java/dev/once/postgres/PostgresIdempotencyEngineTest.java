@@ -291,7 +291,8 @@ class PostgresIdempotencyEngineTest {
     assertThat(engine.isStorable(201)).isTrue();
     assertThat(engine.isStorable(404)).isTrue();
     assertThat(engine.isStorable(422)).isTrue();
-    for (int status : new int[] {101, 302, 401, 403, 408, 409, 413, 415, 425, 429, 500, 503}) {
+    for (int status :
+        new int[] {101, 302, 401, 403, 405, 406, 408, 409, 413, 415, 425, 429, 500, 503}) {
       assertThat(engine.isStorable(status)).as("status %d", status).isFalse();
     }
   }

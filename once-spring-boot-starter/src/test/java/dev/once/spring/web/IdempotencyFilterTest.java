@@ -315,6 +315,14 @@ class IdempotencyFilterTest {
   }
 
   @Test
+  void emptyJsonBodyIsMalformedAndNotStored() {
+    String tag = tag();
+    assertProblem(send(post("/api/effects/" + tag, "k-20", "")), 400, "malformed-json");
+    assertThat(storedKeys("k-20")).isZero();
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
   void malformedJsonIsNotStoredSoAFixedRetryExecutes() {
     String tag = tag();
     assertProblem(send(post("/api/effects/" + tag, "k-16", "{oops")), 400, "malformed-json");
