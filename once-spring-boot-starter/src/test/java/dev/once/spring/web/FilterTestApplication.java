@@ -22,6 +22,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.server.ResponseStatusException;
@@ -98,6 +99,14 @@ public class FilterTestApplication {
           .header("Location", "/api/effects/" + tag + "/" + id)
           .header("X-Not-Replayed", "yes")
           .body("{\"id\":\"" + id + "\",\"tag\":\"" + tag + "\"}");
+    }
+
+    @PostMapping(path = "/api/form/{tag}", consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    ResponseEntity<String> form(
+        @PathVariable String tag, @RequestParam String amount, @RequestParam String q) {
+      record(tag);
+      return ResponseEntity.status(HttpStatus.CREATED)
+          .body("{\"amount\":\"" + amount + "\",\"q\":\"" + q + "\"}");
     }
 
     @PostMapping("/api/fail/{tag}")

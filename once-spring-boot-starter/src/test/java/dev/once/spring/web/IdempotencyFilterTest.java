@@ -315,6 +315,22 @@ class IdempotencyFilterTest {
   }
 
   @Test
+  void formBodyParametersReachTheHandlerAfterTheFilterReadTheBody() {
+    String tag = tag();
+    HttpRequest.Builder form =
+        post("/api/form/" + tag + "?q=from-query", "k-form", "amount=12.50&bad=%zz")
+            .setHeader("Content-Type", "application/x-www-form-urlencoded");
+
+    HttpResponse<String> first = send(form);
+    HttpResponse<String> retry = send(form);
+
+    assertThat(first.statusCode()).isEqualTo(201);
+    assertThat(first.body()).isEqualTo("{\"amount\":\"12.50\",\"q\":\"from-query\"}");
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
   void emptyJsonBodyIsMalformedAndNotStored() {
     String tag = tag();
     assertProblem(send(post("/api/effects/" + tag, "k-20", "")), 400, "malformed-json");
