@@ -12,13 +12,19 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
   private final Clock clock;
   private final Duration retention;
   private final Duration retryAfter;
+  private final Duration lease;
 
   DefaultIdempotencyEngine(
-      IdempotencyStore store, Clock clock, Duration retention, Duration retryAfter) {
+      IdempotencyStore store,
+      Clock clock,
+      Duration retention,
+      Duration retryAfter,
+      Duration lease) {
     this.store = store;
     this.clock = clock;
     this.retention = retention;
     this.retryAfter = retryAfter;
+    this.lease = lease;
   }
 
   @Override
@@ -32,7 +38,7 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       // parallel. Only an unknown key takes the advisory lock, which whichever transaction has
       // the key in flight holds: a duplicate learns "in use" at once instead of blocking on the
       // uncommitted row.
-      IdempotencyStore.Lookup lookup = store.findOrTryLock(tx, scope);
+      IdempotencyStore.Lookup lookup = store.findOrTryLock(tx, scope, lease);
       Instant now = clock.instant();
       if (lookup instanceof IdempotencyStore.Lookup.Found found) {
         return decide(tx, found.key(), fingerprint, now);

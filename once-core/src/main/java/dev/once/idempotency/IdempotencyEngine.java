@@ -38,6 +38,12 @@ public interface IdempotencyEngine {
   /** Default time a completed key is kept: 24 hours. */
   Duration DEFAULT_RETENTION = Duration.ofHours(24);
 
+  /**
+   * Default lease of a claimed key: the longest its transaction may sit idle (between statements)
+   * before the database ends it and frees the key.
+   */
+  Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+
   /** Default {@code Retry-After} suggested to a duplicate that arrives while the key is in use. */
   Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
 
@@ -89,6 +95,7 @@ public interface IdempotencyEngine {
     private Clock clock = Clock.systemUTC();
     private Duration retention = DEFAULT_RETENTION;
     private Duration retryAfter = DEFAULT_RETRY_AFTER;
+    private Duration lease = DEFAULT_LEASE;
 
     private Builder(IdempotencyStore store) {
       if (store == null) {
@@ -115,13 +122,25 @@ public interface IdempotencyEngine {
       return this;
     }
 
+    /**
+     * The longest a claiming transaction may stay idle between two statements before the database
+     * ends it (rolling it back and freeing the key); at least one second. This bounds how long a
+     * hung request can keep its key in use even while its process lives; a dead process frees it as
+     * soon as the database notices the broken connection.
+     */
+    public Builder lease(Duration lease) {
+      this.lease = lease;
+      return this;
+    }
+
     public IdempotencyEngine build() {
       if (clock == null) {
         throw new IllegalArgumentException("clock must not be null");
       }
       requireAtLeastOneSecond("retention", retention);
       requireAtLeastOneSecond("retryAfter", retryAfter);
-      return new DefaultIdempotencyEngine(store, clock, retention, retryAfter);
+      requireAtLeastOneSecond("lease", lease);
+      return new DefaultIdempotencyEngine(store, clock, retention, retryAfter, lease);
     }
 
     private static void requireAtLeastOneSecond(String name, Duration value) {

@@ -2,6 +2,7 @@ package dev.once.idempotency;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -18,9 +19,11 @@ public interface IdempotencyStore {
    * Reads the committed key of the scope; only if there is none, tries to take the scope's lock
    * (held until the caller's transaction ends) without waiting. Both happen in one round trip, and
    * a key that exists is read without any lock, so concurrent retries of a completed key never get
-   * in each other's way.
+   * in each other's way. In the same round trip it bounds the caller's transaction: if it stays
+   * idle (no statement running) for longer than {@code lease}, the database ends it, rolling it
+   * back and releasing the lock, so a hung request can never keep its key in use for longer.
    */
-  Lookup findOrTryLock(Connection tx, IdempotencyScope scope) throws SQLException;
+  Lookup findOrTryLock(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException;
 
   /**
    * Tries to take a lock on the scope that lasts until the caller's transaction ends, without

@@ -9,13 +9,15 @@ final class IdempotencySql {
 
   /**
    * The committed key, if any; otherwise the result of a non-blocking try of the advisory lock.
-   * CASE evaluates the volatile lock function only when no row was found.
+   * CASE evaluates the volatile lock function only when no row was found. set_config(..., true)
+   * sets the transaction's idle timeout (the key's lease) for this transaction only.
    */
   static final String FIND_OR_TRY_LOCK =
       """
       SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body,
              k.expires_at,
-             CASE WHEN k.idem_key IS NULL THEN pg_try_advisory_xact_lock(?) END AS locked
+             CASE WHEN k.idem_key IS NULL THEN pg_try_advisory_xact_lock(?) END AS locked,
+             set_config('idle_in_transaction_session_timeout', ?, true) AS lease
         FROM (SELECT 1) AS one
         LEFT JOIN once.idempotency_key k ON k.client_id = ? AND k.idem_key = ?
       """;

@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -19,11 +20,13 @@ import java.util.Optional;
 final class PostgresIdempotencyStore implements IdempotencyStore {
 
   @Override
-  public Lookup findOrTryLock(Connection tx, IdempotencyScope scope) throws SQLException {
+  public Lookup findOrTryLock(Connection tx, IdempotencyScope scope, Duration lease)
+      throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.FIND_OR_TRY_LOCK)) {
       ps.setLong(1, scope.lockId());
-      ps.setString(2, scope.clientId());
-      ps.setString(3, scope.key().value());
+      ps.setString(2, lease.toMillis() + "ms");
+      ps.setString(3, scope.clientId());
+      ps.setString(4, scope.key().value());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getString("state") != null) {

@@ -223,6 +223,34 @@ class PostgresIdempotencyEngineTest {
   }
 
   @Test
+  void aHungRequestLosesItsKeyWhenItsLeaseEnds() throws Exception {
+    IdempotencyEngine shortLease =
+        IdempotencyEngine.builder(PostgresStores.idempotencyStore())
+            .clock(clock)
+            .lease(Duration.ofSeconds(1))
+            .build();
+    try (Connection hung = TestDatabase.transaction()) {
+      assertThat(shortLease.claim(hung, scope("k-lease"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      // The hung request now sits idle in its transaction. Retries get "in use" until the
+      // database ends that transaction; then a retry acquires the key. Bounded poll, no sleep.
+      Instant deadline = Instant.now().plusSeconds(60);
+      ClaimResult retry;
+      do {
+        try (Connection tx = TestDatabase.transaction()) {
+          retry = engine.claim(tx, scope("k-lease"), fingerprint("{}"));
+          tx.rollback();
+        }
+      } while (retry instanceof ClaimResult.InUse && Instant.now().isBefore(deadline));
+
+      assertThat(retry).isInstanceOf(ClaimResult.Acquired.class);
+      assertThatThrownBy(() -> hung.createStatement().execute("SELECT 1"))
+          .isInstanceOf(SQLException.class);
+    }
+    assertThat(rowCount("k-lease")).isZero();
+  }
+
+  @Test
   void expiredKeyIsANewRequestEvenBeforeThePurge() throws SQLException {
     completeOnce(scope("k7"), fingerprint("{\"a\":1}"), created("{}"));
     clock.advance(Duration.ofHours(24));

@@ -71,6 +71,7 @@ public class OnceAutoConfiguration {
         .clock(clock)
         .retention(properties.getIdempotency().getRetention())
         .retryAfter(properties.getIdempotency().getRetryAfter())
+        .lease(properties.getIdempotency().getLease())
         .build();
   }
 

@@ -30,6 +30,7 @@ public class OnceProperties {
     Idempotency i = idempotency;
     requireAtLeast("once.idempotency.retention", i.retention, Duration.ofSeconds(1));
     requireAtLeast("once.idempotency.retry-after", i.retryAfter, Duration.ofSeconds(1));
+    requireAtLeast("once.idempotency.lease", i.lease, Duration.ofSeconds(1));
     requireAtLeast("once.idempotency.purge.interval", i.purge.interval, Duration.ofSeconds(1));
     if (i.purge.batchSize < 1 || i.purge.batchSize > 100_000) {
       throw bad("once.idempotency.purge.batch-size", i.purge.batchSize, "must be 1 to 100000");
@@ -73,6 +74,12 @@ public class OnceProperties {
     /** The Retry-After sent with a 409 to a duplicate that arrives while the key is in use. */
     private Duration retryAfter = Duration.ofSeconds(1);
 
+    /**
+     * Longest time a request's transaction may sit idle between two statements before the database
+     * ends it, rolls it back and frees the key, so a hung handler cannot hold its key for longer.
+     */
+    private Duration lease = Duration.ofSeconds(60);
+
     private final Http http = new Http();
     private final Purge purge = new Purge();
 
@@ -90,6 +97,14 @@ public class OnceProperties {
 
     public void setRetryAfter(Duration retryAfter) {
       this.retryAfter = retryAfter;
+    }
+
+    public Duration getLease() {
+      return lease;
+    }
+
+    public void setLease(Duration lease) {
+      this.lease = lease;
     }
 
     public Http getHttp() {
