@@ -42,7 +42,9 @@ CREATE INDEX account_client_idx ON account (client_id);
 
 -- The journal: insert-only (trigger below). seq orders an account's rows; it is taken while the
 -- statement holds the account's row lock, so per account seq order is also commit order and a
--- cursor (seq > :after) never skips a row that commits later.
+-- cursor (seq > :after) never skips a row that commits later. seq needs no unique constraint of
+-- its own: the identity never repeats a value (GENERATED ALWAYS refuses explicit ones), and the
+-- unique (account_id, seq) index below, which every query by seq uses, backs that up per account.
 CREATE TABLE operation (
     seq           bigint GENERATED ALWAYS AS IDENTITY,
     id            text           NOT NULL,
@@ -53,7 +55,6 @@ CREATE TABLE operation (
     reverses      text,
     created_at    timestamptz    NOT NULL,
     CONSTRAINT operation_pk PRIMARY KEY (id),
-    CONSTRAINT operation_seq_uq UNIQUE (seq),
     CONSTRAINT operation_account_fk FOREIGN KEY (account_id) REFERENCES account (id),
     CONSTRAINT operation_reverses_fk FOREIGN KEY (reverses) REFERENCES operation (id),
     CONSTRAINT operation_kind CHECK (kind IN ('deposit', 'charge', 'refund', 'reversal')),

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
@@ -35,12 +36,16 @@ public class AccountService {
   }
 
   /**
-   * The client's account.
+   * The client's account. One statement, so no transaction of its own (it joins the caller's, if
+   * any): BEGIN and COMMIT would double the round trips of a single-row read.
    *
-   * @throws NotFoundException {@code account-not-found}, also for another client's account
+   * @throws NotFoundException {@code account-not-found}, also for another client's account and for
+   *     an id that is not an account id at all
    */
-  @Transactional(readOnly = true)
   public Account get(String client, String accountId) {
+    if (!Ids.isWellFormed(Ids.ACCOUNT, accountId)) {
+      throw accountNotFound();
+    }
     return accounts.find(accountId, client).orElseThrow(AccountService::accountNotFound);
   }
 
@@ -52,6 +57,9 @@ public class AccountService {
    */
   @Transactional
   public Operation deposit(String client, String accountId, BigDecimal amount) {
+    if (!Ids.isWellFormed(Ids.ACCOUNT, accountId)) {
+      throw accountNotFound();
+    }
     return accounts
         .deposit(accountId, client, Ids.next(Ids.OPERATION), amount, now())
         .orElseThrow(AccountService::accountNotFound);
@@ -59,11 +67,12 @@ public class AccountService {
 
   /**
    * A page of the account's journal in the order it was written, after the operation {@code after}
-   * (an id from a previous page) if given.
+   * (an id from a previous page) if given. Its statements (account, cursor, page) run in one
+   * read-only transaction, on one connection.
    *
    * @throws NotFoundException {@code account-not-found}
    * @throws InvalidRequestException {@code invalid-parameter} if {@code after} is not an operation
-   *     of this account
+   *     of this account, or not an operation id at all
    */
   @Transactional(readOnly = true)
   public OperationPage operations(
@@ -71,9 +80,12 @@ public class AccountService {
     get(client, accountId);
     long afterSeq = 0;
     if (after.isPresent()) {
+      // A cursor that is not even shaped like an operation id (a NUL, undecodable text, any
+      // length) is refused without a query, exactly like an unknown one.
       afterSeq =
-          accounts
-              .cursorSeq(accountId, after.get())
+          (Ids.isWellFormed(Ids.OPERATION, after.get())
+                  ? accounts.cursorSeq(accountId, after.get())
+                  : OptionalLong.empty())
               .orElseThrow(
                   () ->
                       new InvalidRequestException(

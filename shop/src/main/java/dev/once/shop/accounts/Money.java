@@ -14,7 +14,10 @@ import tools.jackson.databind.JsonNode;
  * included, is refused so that binary floating point never touches money. In Java amounts are
  * {@link BigDecimal} with scale {@value #SCALE}, and they are always printed with exactly 4
  * fraction digits ({@code "12.5000"}): the scale the ledger stores, one spelling per value.
- * Currencies are upper-case ISO 4217 codes that {@link Currency} knows.
+ * Currencies are upper-case ISO 4217 codes that {@link Currency} knows as money with minor units:
+ * the codes without any ({@link Currency#getDefaultFractionDigits()} is -1: {@code XXX} "no
+ * currency", {@code XTS} testing, the metals {@code XAU XAG XPT XPD}, units of account such as
+ * {@code XDR}) are refused, as nobody can hold an account or pay in them.
  */
 public final class Money {
   /** Fraction digits of every stored and printed amount. */
@@ -66,7 +69,10 @@ public final class Money {
       throw new InvalidRequestException(
           ShopProblem.INVALID_CURRENCY,
           field,
-          "Field '" + field + "' must be an upper-case ISO 4217 currency code such as \"EUR\".");
+          "Field '"
+              + field
+              + "' must be the upper-case ISO 4217 code of a currency such as \"EUR\" (not a"
+              + " metal, unit of account or testing code).");
     }
     return code;
   }
@@ -76,10 +82,10 @@ public final class Money {
     return amount.setScale(SCALE, RoundingMode.UNNECESSARY).toPlainString();
   }
 
+  /** Known to Java and money: metals, units of account and XTS/XXX have no minor units (-1). */
   private static boolean isKnown(String code) {
     try {
-      Currency.getInstance(code);
-      return true;
+      return Currency.getInstance(code).getDefaultFractionDigits() >= 0;
     } catch (IllegalArgumentException e) {
       return false;
     }

@@ -11,8 +11,11 @@ import org.springframework.stereotype.Component;
 /**
  * The admin token that guards {@code /admin}: property {@value #PROPERTY} (environment variable
  * {@code SHOP_ADMIN_TOKEN}); when it is unset, a random token is generated at start and logged
- * once, so that a fresh checkout can be used at once. Comparison runs in constant time so that the
- * answer's timing does not reveal how much of a guess was right. Immutable and thread-safe.
+ * once, so that a fresh checkout can be used at once. A configured token must be one that {@link
+ * BearerTokens} can read from a header, or the shop refuses to start (a token that passed start-up
+ * but could never authenticate would lock the operator out). Comparison runs in constant time so
+ * that the answer's timing does not reveal how much of a guess was right. Immutable and
+ * thread-safe.
  */
 @Component
 public class AdminToken {
@@ -50,6 +53,20 @@ public class AdminToken {
                 + " characters long, but has "
                 + token.length()
                 + ".");
+      }
+      if (!BearerTokens.isToken(token)) {
+        // Checked with the rule of the header parser: any other token could never authenticate.
+        throw new IllegalArgumentException(
+            "Invalid configuration: "
+                + PROPERTY
+                + " must be a bearer token (RFC 6750) that the Authorization header can carry: at"
+                + " most "
+                + BearerTokens.MAX_LENGTH
+                + " of the characters "
+                + BearerTokens.ALPHABET
+                + ", optionally followed by '=' padding; the configured value has "
+                + token.length()
+                + " characters and is not such a token.");
       }
     }
     this.tokenHash = ApiKeys.hash(token);

@@ -39,10 +39,14 @@ public class ClientService {
   /**
    * Disables the client: its keys fail from the next request on. Disabling twice is harmless.
    *
-   * @throws NotFoundException {@code client-not-found}
+   * @throws NotFoundException {@code client-not-found}, also for an id that is not a client id
    */
   @Transactional
   public Client disable(String clientId) {
+    if (!Ids.isWellFormed(Ids.CLIENT, clientId)) {
+      // Not a client id at all: refused without a query, and not echoed (it can be anything).
+      throw new NotFoundException(ShopProblem.CLIENT_NOT_FOUND, "No client exists with this id.");
+    }
     return clients
         .disable(clientId, now())
         .orElseThrow(

@@ -60,6 +60,9 @@ public class PaymentService {
       BigDecimal amount,
       String currency,
       Optional<String> description) {
+    if (!Ids.isWellFormed(Ids.ACCOUNT, accountId)) {
+      throw accountNotFound();
+    }
     Payment payment =
         payments
             .charge(
@@ -84,12 +87,16 @@ public class PaymentService {
   }
 
   /**
-   * The client's payment.
+   * The client's payment. One statement, so no transaction of its own (it joins the caller's, if
+   * any): BEGIN and COMMIT would double the round trips of a single-row read.
    *
-   * @throws NotFoundException {@code payment-not-found}, also for another client's payment
+   * @throws NotFoundException {@code payment-not-found}, also for another client's payment and for
+   *     an id that is not a payment id at all
    */
-  @Transactional(readOnly = true)
   public Payment get(String client, String paymentId) {
+    if (!Ids.isWellFormed(Ids.PAYMENT, paymentId)) {
+      throw paymentNotFound();
+    }
     return payments.find(client, paymentId).orElseThrow(PaymentService::paymentNotFound);
   }
 
@@ -103,6 +110,9 @@ public class PaymentService {
    */
   @Transactional
   public Refund refund(String client, String paymentId, BigDecimal amount) {
+    if (!Ids.isWellFormed(Ids.PAYMENT, paymentId)) {
+      throw paymentNotFound();
+    }
     PaymentRepository.AcceptedRefund accepted =
         payments
             .refund(client, paymentId, amount, Ids.next(Ids.REFUND), Ids.next(Ids.OPERATION), now())
@@ -154,8 +164,7 @@ public class PaymentService {
   private RuntimeException whyNoCharge(String client, String accountId, String currency) {
     Optional<String> accountCurrency = payments.accountCurrency(client, accountId);
     if (accountCurrency.isEmpty()) {
-      return new NotFoundException(
-          ShopProblem.ACCOUNT_NOT_FOUND, "No account with this id exists for this client.");
+      return accountNotFound();
     }
     if (!accountCurrency.get().equals(currency)) {
       return new CurrencyMismatchException(accountId, accountCurrency.get(), currency);
@@ -173,6 +182,11 @@ public class PaymentService {
     }
     return RefundRejectedException.exceedsPayment(
         Money.format(payment.amount().subtract(payment.refunded())));
+  }
+
+  private static NotFoundException accountNotFound() {
+    return new NotFoundException(
+        ShopProblem.ACCOUNT_NOT_FOUND, "No account with this id exists for this client.");
   }
 
   private static NotFoundException paymentNotFound() {

@@ -33,6 +33,12 @@ public final class DatabaseErrors {
     return switch (state) {
       // numeric_value_out_of_range: a balance or sum beyond numeric(28, 4)
       case "22003" -> Optional.of(ShopProblem.AMOUNT_OUT_OF_RANGE);
+      // Data exceptions that only a value from the request can cause: text the database cannot
+      // store (character_not_in_repertoire, e.g. a NUL; untranslatable_character) or that does
+      // not fit its column (string_data_right_truncation, string_data_length_mismatch). The
+      // shop's other parameters are typed values it made itself, so any other 22xxx is a bug
+      // and stays a 500.
+      case "22021", "22P05", "22001", "22026" -> Optional.of(ShopProblem.BAD_REQUEST);
       // check_violation: the statements check these rules first; the constraints are backstops
       case "23514" ->
           switch (constraint(e).orElse("")) {

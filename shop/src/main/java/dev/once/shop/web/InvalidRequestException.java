@@ -16,6 +16,12 @@ public final class InvalidRequestException extends ShopException {
     this(problem, null, detail);
   }
 
+  /** A problem with the request as a whole, found while reading it ({@code cause}). */
+  public InvalidRequestException(ShopProblem problem, String detail, Throwable cause) {
+    super(problem, detail, cause);
+    this.field = null;
+  }
+
   /** A problem with one field of the request body, or one query parameter. */
   public InvalidRequestException(ShopProblem problem, String field, String detail) {
     super(problem, detail);

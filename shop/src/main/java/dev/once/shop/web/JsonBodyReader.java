@@ -4,7 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.stereotype.Component;
 import org.springframework.util.unit.DataSize;
@@ -13,6 +12,7 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,13 +45,24 @@ public class JsonBodyReader {
     }
     this.maxBytes = (int) maxBodySize.toBytes();
     this.maxDepth = maxDepth;
-    // Jackson's own depth limit sits one above ours so that our count, with its own answer, trips
-    // first.
+    // Every document that Once's filter accepts (JsonCanonicalizer: no limit on the length of
+    // names, numbers or strings; the same body size and depth limits) must be accepted here too:
+    // otherwise a body the filter passed would be refused by the handler with a 400 that is then
+    // stored under the key. So Jackson's own length limits are raised to the body limit (nothing
+    // longer can arrive), its depth limit sits one above ours so that our count, with its own
+    // answer, trips first, and property names are not canonicalized into a symbol table, whose
+    // hash-collision guard could refuse a document that the filter accepts.
     JsonFactory factory =
         JsonFactory.builder()
             .streamReadConstraints(
-                StreamReadConstraints.builder().maxNestingDepth(maxDepth + 1).build())
+                StreamReadConstraints.builder()
+                    .maxNestingDepth(maxDepth + 1)
+                    .maxNameLength(maxBytes)
+                    .maxNumberLength(maxBytes)
+                    .maxStringLength(maxBytes)
+                    .build())
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
             .build();
     this.mapper = JsonMapper.builder(factory).build();
   }
@@ -60,7 +71,8 @@ public class JsonBodyReader {
    * The request's body as a JSON object.
    *
    * @throws InvalidRequestException {@code payload-too-large}, {@code malformed-json}, {@code
-   *     json-too-deep}, or {@code validation-failed} if the document is not an object
+   *     json-too-deep}, {@code validation-failed} if the document is not an object, or {@code
+   *     bad-request} if the body could not be read (the client went away)
    */
   public JsonBody read(HttpServletRequest request) {
     byte[] bytes = readLimited(request);
@@ -99,8 +111,10 @@ public class JsonBodyReader {
         out.write(buffer, 0, n);
       }
     } catch (IOException e) {
-      // The client went away mid-body; there is nobody left to answer.
-      throw new UncheckedIOException("could not read the request body", e);
+      // The client went away mid-body (Tomcat's ClientAbortException, an EOF): nobody is left to
+      // read the answer, and nothing on the server went wrong, so it is an ordinary refusal.
+      throw new InvalidRequestException(
+          ShopProblem.BAD_REQUEST, "The request body could not be read.", e);
     }
     return out.toByteArray();
   }

@@ -2,6 +2,7 @@ package dev.once.shop.web;
 
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -10,6 +11,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Replaces Boot's error page, which the container forwards to for failures outside Spring MVC (e.g.
@@ -29,12 +31,22 @@ public class ProblemErrorController implements ErrorController {
   @RequestMapping("${server.error.path:${error.path:/error}}")
   ResponseEntity<Object> error(HttpServletRequest request) {
     Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+    Throwable failure =
+        request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable t ? t : null;
+    // A filter that asked for a parameter of an undecodable query string: the client's fault.
+    if (causedBy(failure, InvalidParameterException.class)) {
+      log.debug("Request refused: invalid-parameter ({})", failure.toString());
+      return problems.of(ShopProblem.INVALID_PARAMETER, ProblemExceptionHandler.UNDECODABLE_QUERY);
+    }
+    if (failure != null && DisconnectedClientHelper.isClientDisconnectedException(failure)) {
+      log.debug("Client went away: {}", failure.toString());
+      return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+    }
     // Asked for directly rather than forwarded to: there is no error page to show.
     int forwarded = code instanceof Integer i ? i : 404;
     int status = forwarded >= 400 && forwarded <= 599 ? forwarded : 500;
-    if (status >= 500
-        && request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable t) {
-      log.error("Unhandled failure outside Spring MVC", t);
+    if (status >= 500 && failure != null) {
+      log.error("Unhandled failure outside Spring MVC", failure);
     }
     HttpStatusCode statusCode = HttpStatusCode.valueOf(status);
     String detail = ProblemExceptionHandler.genericDetail(status);
@@ -44,5 +56,14 @@ public class ProblemErrorController implements ErrorController {
             () ->
                 problems.of(
                     statusCode, new HttpHeaders(), "http-" + status, "HTTP " + status, detail));
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -11,6 +12,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Turns every exception a handler raises into an RFC 9457 problem: the shop's own conditions with
@@ -22,6 +24,11 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 @RestControllerAdvice
 public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
+
+  /** The detail of a query string that Tomcat could not decode. */
+  static final String UNDECODABLE_QUERY =
+      "The query string is not valid: every %-escape must be two hexadecimal digits, and the"
+          + " decoded bytes UTF-8.";
 
   private final Problems problems;
 
@@ -46,8 +53,24 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
         .orElseGet(() -> internalError(e));
   }
 
+  /**
+   * Tomcat decodes the query string when a handler first asks for a parameter, and refuses a bad
+   * %-escape or bytes that are not UTF-8 by throwing. The client sent it, so it is a 400, logged at
+   * DEBUG like every other refusal.
+   */
+  @ExceptionHandler(InvalidParameterException.class)
+  ResponseEntity<Object> undecodableParameters(InvalidParameterException e) {
+    log.debug("Request refused: invalid-parameter ({})", e.getMessage());
+    return problems.of(ShopProblem.INVALID_PARAMETER, UNDECODABLE_QUERY);
+  }
+
   @ExceptionHandler(Exception.class)
   ResponseEntity<Object> unexpected(Exception e) {
+    if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
+      // Nobody is left to read the answer, and nothing on the server went wrong.
+      log.debug("Client went away: {}", e.toString());
+      return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+    }
     return internalError(e);
   }
 
@@ -90,6 +113,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       case SERVICE_UNAVAILABLE ->
           "The service is briefly unable to complete the request and nothing was changed; retry it.";
       case AMOUNT_OUT_OF_RANGE -> "The resulting amount is larger than the shop supports.";
+      case BAD_REQUEST -> "The request contains a value the shop cannot store.";
       case INSUFFICIENT_FUNDS -> "The account's balance is too low for this operation.";
       case REFUND_EXCEEDS_PAYMENT ->
           "The refunds of a payment may not add up to more than its amount.";
@@ -105,6 +129,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       case 406 -> "The requested media type cannot be produced; accept application/json.";
       case 413 -> "The request body is too large.";
       case 415 -> "Send the request body as application/json.";
+      case 431 -> "The request's header fields are too large.";
       case 503 -> "The service is briefly unavailable; retry the request.";
       default ->
           status >= 500

@@ -22,6 +22,10 @@ public enum ShopProblem {
   METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
   NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
   PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.CONTENT_TOO_LARGE, "Payload too large"),
+  REQUEST_HEADER_TOO_LARGE(
+      "request-header-too-large",
+      HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+      "Request header too large"),
   UNSUPPORTED_MEDIA_TYPE(
       "unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
   VALIDATION_FAILED("validation-failed", HttpStatus.UNPROCESSABLE_CONTENT, "Validation failed"),
@@ -79,6 +83,7 @@ public enum ShopProblem {
           case 406 -> NOT_ACCEPTABLE;
           case 413 -> PAYLOAD_TOO_LARGE;
           case 415 -> UNSUPPORTED_MEDIA_TYPE;
+          case 431 -> REQUEST_HEADER_TOO_LARGE;
           case 500 -> INTERNAL_ERROR;
           case 503 -> SERVICE_UNAVAILABLE;
           default -> null;

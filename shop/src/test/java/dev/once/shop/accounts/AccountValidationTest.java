@@ -49,6 +49,11 @@ class AccountValidationTest extends ShopIntegrationTest {
         Arguments.of("{\"currency\":\"Eur\"}", 422, "invalid-currency"),
         Arguments.of("{\"currency\":\"EURO\"}", 422, "invalid-currency"),
         Arguments.of("{\"currency\":\"QQQ\"}", 422, "invalid-currency"),
+        // Known to java.util.Currency, but not money: no currency, testing, metals, SDR.
+        Arguments.of("{\"currency\":\"XXX\"}", 422, "invalid-currency"),
+        Arguments.of("{\"currency\":\"XTS\"}", 422, "invalid-currency"),
+        Arguments.of("{\"currency\":\"XAU\"}", 422, "invalid-currency"),
+        Arguments.of("{\"currency\":\"XDR\"}", 422, "invalid-currency"),
         Arguments.of("{\"currency\":\"\"}", 422, "invalid-currency"),
         Arguments.of("{\"currency\":\" EUR\"}", 422, "invalid-currency"),
         Arguments.of("{\"currency\":978}", 422, "invalid-currency"),
@@ -96,6 +101,70 @@ class AccountValidationTest extends ShopIntegrationTest {
   @MethodSource("badDepositBodies")
   void refusesABadDepositBody(String body, String slug) {
     client.post("/v1/accounts/" + account + "/deposits", body).assertProblem(422, slug);
+  }
+
+  /** Every code that java.util.Currency knows but gives no minor units (-1). */
+  static Stream<String> codesWithoutMinorUnits() {
+    return java.util.Currency.getAvailableCurrencies().stream()
+        .filter(c -> c.getDefaultFractionDigits() < 0)
+        .map(java.util.Currency::getCurrencyCode);
+  }
+
+  @ParameterizedTest
+  @MethodSource("codesWithoutMinorUnits")
+  void refusesEveryCodeThatIsNotMoney(String code) {
+    client
+        .post("/v1/accounts", "{\"currency\":\"" + code + "\"}")
+        .assertProblem(422, "invalid-currency");
+  }
+
+  @Test
+  void acceptsCurrenciesWithAndWithoutMinorUnits() {
+    // JPY has 0 fraction digits, BHD 3: both money; kept out of the "nothing written" check.
+    before = null;
+    client.openAccount("JPY");
+    client.openAccount("BHD");
+    client.openAccount("CHF");
+    before = rowCounts();
+  }
+
+  /**
+   * Once's filter accepts any JSON within the body and depth limits, whatever the length of a name
+   * or a number; the shop's parser must then accept it too and answer it like any other document (a
+   * stored 422), never with a 400 malformed-json that would be stored under the key.
+   */
+  @Test
+  void aVeryLongPropertyNameIsJustAnUnknownField() {
+    String name = "n".repeat(60_000);
+    String key = ShopHttp.newKey();
+    String body = "{\"currency\":\"EUR\",\"" + name + "\":1}";
+    ShopResponse answer = client.http().post("/v1/accounts", client.apiKey(), key, body);
+    answer.assertProblem(422, "validation-failed");
+    assertThat(answer.text("field")).isEqualTo("n".repeat(64) + "…");
+    ShopResponse retry = client.http().post("/v1/accounts", client.apiKey(), key, body);
+    retry.assertProblem(422, "validation-failed");
+    assertThat(retry.header("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.body()).isEqualTo(answer.body());
+  }
+
+  @Test
+  void aVeryLongNumberIsJustAnUnknownField() {
+    String body = "{\"currency\":\"EUR\",\"x\":0." + "0".repeat(2_000) + "1}";
+    ShopResponse answer = client.post("/v1/accounts", body);
+    answer.assertProblem(422, "validation-failed");
+    assertThat(answer.text("field")).isEqualTo("x");
+    // The same number where the amount belongs is a number, not an amount.
+    client
+        .post(
+            "/v1/accounts/" + account + "/deposits",
+            "{\"amount\":" + "9".repeat(300) + "." + "9".repeat(50_000) + "}")
+        .assertProblem(422, "invalid-amount");
+  }
+
+  @Test
+  void aStringOfNearlyTheWholeBodyLimitIsJustAnUnknownField() {
+    String body = "{\"currency\":\"EUR\",\"x\":\"" + "s".repeat(1024 * 1024 - 40) + "\"}";
+    client.post("/v1/accounts", body).assertProblem(422, "validation-failed");
   }
 
   @Test

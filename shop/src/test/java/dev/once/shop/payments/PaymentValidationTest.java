@@ -95,6 +95,14 @@ class PaymentValidationTest extends ShopIntegrationTest {
             422,
             "invalid-currency"),
         Arguments.of(
+            "{\"accountId\":\"ACC\",\"amount\":\"1\",\"currency\":\"XTS\"}",
+            422,
+            "invalid-currency"),
+        Arguments.of(
+            "{\"accountId\":\"ACC\",\"amount\":\"1\",\"currency\":\"XXX\"}",
+            422,
+            "invalid-currency"),
+        Arguments.of(
             "{\"accountId\":\"ACC\",\"amount\":\"1\",\"currency\":1}", 422, "invalid-currency"));
   }
 

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -22,6 +23,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
       "shop.embedded-postgres.data-dir=target/embedded-pg",
       "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN
     })
+@Import(TransactionRecorder.class)
 public abstract class ShopIntegrationTest {
   /** The admin token the test context is configured with. */
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
@@ -31,12 +33,19 @@ public abstract class ShopIntegrationTest {
   /** Direct access to the shop's database, for setup and for checking what was written. */
   @Autowired protected JdbcClient jdbc;
 
+  /** The transactions that requests begin, when asked to record them. */
+  @Autowired protected TransactionRecorder transactions;
+
   /** The shop over HTTP. */
   protected ShopHttp http;
+
+  /** The shop over a plain socket, for requests that {@link #http} cannot send. */
+  protected RawHttp raw;
 
   @BeforeEach
   void connect() {
     http = new ShopHttp(port, ADMIN_TOKEN);
+    raw = new RawHttp(port);
   }
 
   @AfterEach

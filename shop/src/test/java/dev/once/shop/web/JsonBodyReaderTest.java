@@ -3,8 +3,17 @@ package dev.once.shop.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.json.JsonCanonicalizer;
+import dev.once.json.MalformedJsonException;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.catalina.connector.ClientAbortException;
 import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.DelegatingServletInputStream;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.util.unit.DataSize;
 
@@ -50,6 +59,187 @@ class JsonBodyReaderTest {
     assertRefused("null", ShopProblem.VALIDATION_FAILED);
   }
 
+  /** The reader as the shop configures it: Once's defaults, 1 MiB and 64 levels. */
+  private final JsonBodyReader shopReader = new JsonBodyReader(DataSize.ofMegabytes(1), 64);
+
+  @Test
+  void acceptsNamesNumbersAndStringsOfAnyLengthWithinTheBodyLimit() {
+    JsonBody longName = shopReader.read(request("{\"" + "n".repeat(60_000) + "\":1}"));
+    assertThat(longName.optional("n".repeat(60_000))).isPresent();
+    JsonBody longNumber =
+        shopReader.read(
+            request("{\"x\":0." + "0".repeat(2_000) + "1,\"y\":1" + "0".repeat(300) + "}"));
+    assertThat(longNumber.required("x").isNumber()).isTrue();
+    assertThat(longNumber.required("y").isNumber()).isTrue();
+    int room = 1024 * 1024 - 10;
+    assertThat(
+            shopReader.read(request("{\"x\":0." + "1".repeat(room) + "}")).required("x").isNumber())
+        .isTrue();
+    assertThat(shopReader.read(request("{\"" + "n".repeat(room) + "\":1}"))).isNotNull();
+    assertThat(shopReader.read(request("{\"x\":\"" + "s".repeat(room) + "\"}"))).isNotNull();
+  }
+
+  /**
+   * Parser agreement: every document that Once's canonicalizer accepts within the same limits is
+   * read here too, so that the filter never passes a body that the handler calls malformed. A
+   * corpus of edge cases, then random documents.
+   */
+  @Test
+  void readsEveryDocumentThatOncesCanonicalizerAccepts() {
+    List<String> documents = new ArrayList<>(edgeCases());
+    Random random = new Random(8785);
+    for (int i = 0; i < 2_000; i++) {
+      documents.add("{\"k\":" + randomValue(random, 0) + "}");
+    }
+    JsonCanonicalizer canonicalizer = JsonCanonicalizer.withMaxDepth(64);
+    int accepted = 0;
+    for (String document : documents) {
+      byte[] bytes = document.getBytes(StandardCharsets.UTF_8);
+      try {
+        canonicalizer.canonicalize(bytes);
+      } catch (MalformedJsonException e) {
+        continue;
+      }
+      accepted++;
+      try {
+        shopReader.read(request(bytes));
+      } catch (InvalidRequestException e) {
+        assertThat(e.problem())
+            .as("problem for a document Once accepts: %.200s", document)
+            .isEqualTo(ShopProblem.VALIDATION_FAILED);
+      }
+    }
+    assertThat(accepted).isGreaterThan(documents.size() / 2);
+  }
+
+  @Test
+  void aClientThatGoesAwayMidBodyIsABadRequest() {
+    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/admin/v1/clients");
+    request.setContentType("application/json");
+    InputStream half =
+        new InputStream() {
+          private int sent;
+
+          @Override
+          public int read() throws IOException {
+            if (sent++ < 5) {
+              return '{';
+            }
+            throw new ClientAbortException(new IOException("Connection reset by peer"));
+          }
+        };
+    MockHttpServletRequest aborted =
+        new MockHttpServletRequest("POST", "/admin/v1/clients") {
+          @Override
+          public jakarta.servlet.ServletInputStream getInputStream() {
+            return new DelegatingServletInputStream(half);
+          }
+        };
+    aborted.setContentType(request.getContentType());
+    assertThatThrownBy(() -> reader.read(aborted))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e -> {
+              assertThat(e.problem()).isEqualTo(ShopProblem.BAD_REQUEST);
+              assertThat(e.getCause()).isInstanceOf(ClientAbortException.class);
+            });
+  }
+
+  private static List<String> edgeCases() {
+    return List.of(
+        "{\"" + "n".repeat(50_001) + "\":1}",
+        "{\"x\":" + "1".repeat(309) + "}",
+        "{\"x\":-" + "1".repeat(309) + "}",
+        "{\"x\":1" + "0".repeat(400) + "}",
+        "{\"x\":0." + "0".repeat(5_000) + "1}",
+        "{\"x\":1." + "5".repeat(5_000) + "e-300}",
+        "{\"x\":1e-99999999999}",
+        "{\"x\":0e99999999999}",
+        "{\"x\":-0}",
+        "{\"x\":-0.0e+0}",
+        "{\"x\":1E400}",
+        "{\"x\":4.9e-324}",
+        "{\"x\":1.7976931348623157e308}",
+        "{\"x\":\"\\u0000\\ud83d\\ude00\\/\"}",
+        "{\"x\":\"\\ud800\"}",
+        "{\"\\u0000\":1,\"\":2}",
+        "{\"a\":1,\"\\u0061\":2}",
+        "{\"x\":\"\u007f\u0080\u07ff\u0800\uffff\ud83d\ude00\"}",
+        "\ufeff{\"x\":1}",
+        " \t\r\n{\"x\" : [ 1 , 2 ] }\n",
+        "[]",
+        "\"text\"",
+        "123",
+        "{\"x\":" + "[".repeat(63) + "]".repeat(63) + "}",
+        "{\"x\":" + "[".repeat(64) + "]".repeat(64) + "}");
+  }
+
+  private static String randomValue(Random random, int depth) {
+    int kind = random.nextInt(depth > 6 ? 4 : 6);
+    return switch (kind) {
+      case 0 -> randomNumber(random);
+      case 1 -> "\"" + randomText(random) + "\"";
+      case 2 -> List.of("true", "false", "null").get(random.nextInt(3));
+      case 3 -> "\"" + "v".repeat(random.nextInt(3) * 40_000) + "\"";
+      case 4 -> {
+        StringBuilder array = new StringBuilder("[");
+        int n = random.nextInt(4);
+        for (int i = 0; i < n; i++) {
+          array.append(i == 0 ? "" : ",").append(randomValue(random, depth + 1));
+        }
+        yield array.append(']').toString();
+      }
+      default -> {
+        StringBuilder object = new StringBuilder("{");
+        int n = random.nextInt(4);
+        for (int i = 0; i < n; i++) {
+          String name = random.nextInt(10) == 0 ? "n".repeat(55_000) + i : randomText(random) + i;
+          object.append(i == 0 ? "" : ",").append('"').append(name).append("\":");
+          object.append(randomValue(random, depth + 1));
+        }
+        yield object.append('}').toString();
+      }
+    };
+  }
+
+  private static String randomNumber(Random random) {
+    StringBuilder number = new StringBuilder();
+    if (random.nextBoolean()) {
+      number.append('-');
+    }
+    number.append(random.nextInt(10) == 0 ? "0" : 1 + random.nextInt(9) + digits(random, 400));
+    if (random.nextBoolean()) {
+      number.append('.').append(digits(random, 3_000)).append(random.nextInt(10));
+    }
+    if (random.nextBoolean()) {
+      number.append(random.nextBoolean() ? 'e' : 'E');
+      number.append(List.of("", "+", "-").get(random.nextInt(3)));
+      number.append(random.nextInt(400));
+    }
+    return number.toString();
+  }
+
+  private static String digits(Random random, int max) {
+    int n = random.nextInt(4) == 0 ? random.nextInt(max) : random.nextInt(5);
+    StringBuilder digits = new StringBuilder(n);
+    for (int i = 0; i < n; i++) {
+      digits.append((char) ('0' + random.nextInt(10)));
+    }
+    return digits.toString();
+  }
+
+  private static String randomText(Random random) {
+    String[] pieces = {
+      "a", "Z", " ", "\\n", "\\\"", "\\u00e9", "é", "€", "😀", "\\ud83d\\ude00", "\\/"
+    };
+    StringBuilder text = new StringBuilder();
+    int n = random.nextInt(6);
+    for (int i = 0; i < n; i++) {
+      text.append(pieces[random.nextInt(pieces.length)]);
+    }
+    return text.toString();
+  }
+
   private void assertRefused(String body, ShopProblem problem) {
     assertThatThrownBy(() -> reader.read(request(body)))
         .isInstanceOfSatisfying(
@@ -57,9 +247,13 @@ class JsonBodyReaderTest {
   }
 
   private static MockHttpServletRequest request(String body) {
+    return request(body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static MockHttpServletRequest request(byte[] body) {
     MockHttpServletRequest request = new MockHttpServletRequest("POST", "/admin/v1/clients");
     request.setContentType("application/json");
-    request.setContent(body.getBytes(StandardCharsets.UTF_8));
+    request.setContent(body);
     return request;
   }
 }

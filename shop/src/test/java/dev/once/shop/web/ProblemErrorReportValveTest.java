@@ -1,0 +1,45 @@
+package dev.once.shop.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The bodies of Tomcat's own error answers, without a server (HostileInputTest sends them). */
+class ProblemErrorReportValveTest {
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  private final ProblemErrorReportValve valve =
+      new ProblemErrorReportValve("https://once.dev/problems/");
+
+  @Test
+  void namesEachStatusWithTheShopsSlug() {
+    assertProblem(valve.body(400), 400, "bad-request");
+    assertProblem(valve.body(404), 404, "not-found");
+    assertProblem(valve.body(413), 413, "payload-too-large");
+    assertProblem(valve.body(431), 431, "request-header-too-large");
+    assertProblem(valve.body(500), 500, "internal-error");
+    assertProblem(valve.body(502), 502, "internal-error");
+    assertProblem(valve.body(503), 503, "service-unavailable");
+    assertProblem(valve.body(417), 417, "http-417");
+  }
+
+  @Test
+  void writesValidAsciiJsonWhateverTheTypeBase() {
+    ProblemErrorReportValve odd = new ProblemErrorReportValve("https://ex\"ample.dev/é\\/");
+    String body = odd.body(400);
+    assertThat(body).matches("\\p{ASCII}+");
+    assertThat(JSON.readTree(body).get("type").stringValue())
+        .isEqualTo("https://ex\"ample.dev/é\\/bad-request");
+  }
+
+  private static void assertProblem(String body, int status, String slug) {
+    JsonNode problem = JSON.readTree(body);
+    assertThat(problem.propertyNames()).containsExactly("type", "title", "status", "detail");
+    assertThat(problem.get("type").stringValue()).isEqualTo("https://once.dev/problems/" + slug);
+    assertThat(problem.get("status").asInt()).isEqualTo(status);
+    assertThat(problem.get("title").stringValue()).isNotBlank();
+    assertThat(problem.get("detail").stringValue()).isNotBlank();
+  }
+}
