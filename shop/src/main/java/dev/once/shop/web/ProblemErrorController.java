@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.tomcat.util.http.InvalidParameterException;
@@ -18,6 +19,7 @@ import org.springframework.web.util.DisconnectedClientHelper;
  * a filter that throws), so that those too are {@code application/problem+json} with a generic
  * detail and no stack trace.
  */
+@Hidden // the container's error path, not part of the API
 @RestController
 public class ProblemErrorController implements ErrorController {
   private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);

@@ -36,6 +36,9 @@ class OpenApiTest extends ShopIntegrationTest {
         .contains("limit")
         .contains("after")
         .doesNotContain("AuthenticatedClient");
+    assertThat(api.get("paths").has("/error"))
+        .as("the container's error path is not API")
+        .isFalse();
   }
 
   @Test
