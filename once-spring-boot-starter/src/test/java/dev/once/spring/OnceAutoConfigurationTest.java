@@ -1,0 +1,78 @@
+package dev.once.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.once.idempotency.IdempotencyEngine;
+import dev.once.spring.metrics.IdempotencyMetrics;
+import dev.once.spring.outbox.TransactionalOutbox;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+
+/** What the auto-configuration registers, and how properties switch parts off or stop the start. */
+class OnceAutoConfigurationTest {
+  private final WebApplicationContextRunner runner =
+      new WebApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  DataSourceAutoConfiguration.class,
+                  DataSourceTransactionManagerAutoConfiguration.class,
+                  OnceAutoConfiguration.class))
+          .withPropertyValues(
+              "spring.datasource.url=" + TestPostgres.jdbcUrl(),
+              "spring.datasource.username=postgres",
+              "spring.datasource.password=postgres");
+
+  @Test
+  void registersEngineFilterOutboxPurgeAndMigration() {
+    runner.run(
+        context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context).hasSingleBean(IdempotencyEngine.class);
+          assertThat(context).hasSingleBean(TransactionalOutbox.class);
+          assertThat(context).hasSingleBean(IdempotencyKeyPurger.class);
+          assertThat(context).hasSingleBean(OnceSchemaMigration.class);
+          assertThat(context).hasSingleBean(FilterRegistrationBean.class);
+          assertThat(context.getBean(IdempotencyMetrics.class)).isSameAs(IdempotencyMetrics.NONE);
+        });
+  }
+
+  @Test
+  void partsCanBeSwitchedOff() {
+    runner
+        .withPropertyValues(
+            "once.idempotency.http.enabled=false",
+            "once.idempotency.purge.enabled=false",
+            "once.schema.migrate=false")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(IdempotencyEngine.class);
+              assertThat(context).doesNotHaveBean(FilterRegistrationBean.class);
+              assertThat(context).doesNotHaveBean(IdempotencyKeyPurger.class);
+              assertThat(context).doesNotHaveBean(OnceSchemaMigration.class);
+            });
+  }
+
+  @Test
+  void badValueStopsTheStartNamingTheProperty() {
+    runner
+        .withPropertyValues("once.idempotency.http.max-json-depth=0")
+        .run(
+            context ->
+                assertThat(context)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("once.idempotency.http.max-json-depth"));
+  }
+
+  @Test
+  void withoutADataSourceNothingIsRegistered() {
+    new WebApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(OnceAutoConfiguration.class))
+        .run(context -> assertThat(context).doesNotHaveBean(IdempotencyEngine.class));
+  }
+}
