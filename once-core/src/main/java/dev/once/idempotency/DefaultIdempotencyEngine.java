@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 
 final class DefaultIdempotencyEngine implements IdempotencyEngine {
   private final IdempotencyStore store;
@@ -38,20 +37,15 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       // parallel. Only an unknown key takes the advisory lock, which whichever transaction has
       // the key in flight holds: a duplicate learns "in use" at once instead of blocking on the
       // uncommitted row.
-      IdempotencyStore.Lookup lookup = store.findOrTryLock(tx, scope, lease);
       Instant now = clock.instant();
-      if (lookup instanceof IdempotencyStore.Lookup.Found found) {
+      IdempotencyStore.Attempt attempt = store.claim(tx, scope, fingerprint, now, lease);
+      if (attempt instanceof IdempotencyStore.Attempt.Found found) {
         return decide(tx, found.key(), fingerprint, now);
       }
-      if (lookup instanceof IdempotencyStore.Lookup.LockedOut) {
+      if (attempt instanceof IdempotencyStore.Attempt.LockedOut) {
         return new ClaimResult.InUse(scope, retryAfter);
       }
-      Optional<StoredKey> existing = store.insertIfAbsent(tx, scope, fingerprint, now);
-      if (existing.isEmpty()) {
-        return new ClaimResult.Acquired(scope, fingerprint);
-      }
-      // Committed by another transaction between our read and our lock.
-      return decide(tx, existing.get(), fingerprint, now);
+      return new ClaimResult.Acquired(scope, fingerprint);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not claim an idempotency key.", e);
     }

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 
 /**
  * Persistence of idempotency keys. A store only locks, inserts-or-returns, compares-and-sets and
@@ -16,14 +15,17 @@ import java.util.Optional;
 public interface IdempotencyStore {
 
   /**
-   * Reads the committed key of the scope; only if there is none, tries to take the scope's lock
-   * (held until the caller's transaction ends) without waiting. Both happen in one round trip, and
-   * a key that exists is read without any lock, so concurrent retries of a completed key never get
-   * in each other's way. In the same round trip it bounds the caller's transaction: if it stays
-   * idle (no statement running) for longer than {@code lease}, the database ends it, rolling it
-   * back and releasing the lock, so a hung request can never keep its key in use for longer.
+   * The claim, in one round trip: reads the committed key of the scope; only if there is none,
+   * tries to take the scope's lock (held until the caller's transaction ends) without waiting, and
+   * if it got the lock inserts the key as {@link KeyState#IN_PROGRESS}. A key that exists is read
+   * without any lock, so concurrent retries of a completed key never get in each other's way. The
+   * same statement bounds the caller's transaction: if it stays idle (no statement running) for
+   * longer than {@code lease}, the database ends it, rolling it back and releasing the lock, so a
+   * hung request can never keep its key in use for longer.
    */
-  Lookup findOrTryLock(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException;
+  Attempt claim(
+      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)
+      throws SQLException;
 
   /**
    * Tries to take a lock on the scope that lasts until the caller's transaction ends, without
@@ -33,26 +35,17 @@ public interface IdempotencyStore {
    */
   boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException;
 
-  /** What {@link #findOrTryLock} found. */
-  sealed interface Lookup permits Lookup.Found, Lookup.Locked, Lookup.LockedOut {
-    /** The key exists (committed); no lock was attempted. */
-    record Found(StoredKey key) implements Lookup {}
+  /** What {@link #claim} did. */
+  sealed interface Attempt permits Attempt.Found, Attempt.Inserted, Attempt.LockedOut {
+    /** The key exists (committed); nothing was locked or inserted. */
+    record Found(StoredKey key) implements Attempt {}
 
-    /** No key, and this transaction now holds the scope's lock. */
-    record Locked() implements Lookup {}
+    /** No key existed; this transaction holds the scope's lock and inserted it in progress. */
+    record Inserted() implements Attempt {}
 
     /** No committed key, and another transaction holds the lock: a request is in flight. */
-    record LockedOut() implements Lookup {}
+    record LockedOut() implements Attempt {}
   }
-
-  /**
-   * Inserts the key as {@link KeyState#IN_PROGRESS} unless it exists.
-   *
-   * @return empty if this call inserted it, otherwise the existing key
-   */
-  Optional<StoredKey> insertIfAbsent(
-      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now)
-      throws SQLException;
 
   /**
    * Moves an expired completed key back to in progress for a new request (compare-and-set on the

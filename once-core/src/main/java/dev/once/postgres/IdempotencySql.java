@@ -8,26 +8,35 @@ final class IdempotencySql {
   static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
 
   /**
-   * The committed key, if any; otherwise the result of a non-blocking try of the advisory lock.
-   * CASE evaluates the volatile lock function only when no row was found. set_config(..., true)
+   * The whole claim in one statement. {@code found} reads a committed key without locking; only
+   * when there is none does {@code lock} try the advisory lock (a CTE with a volatile function is
+   * evaluated once), and only with the lock does {@code inserted} insert the key. A key committed
+   * by another transaction after this statement's snapshot makes the insert a no-op (ON CONFLICT
+   * sees committed rows), which the caller resolves with {@link #SELECT_ONE}. set_config(..., true)
    * sets the transaction's idle timeout (the key's lease) for this transaction only.
    */
-  static final String FIND_OR_TRY_LOCK =
+  static final String CLAIM =
       """
-      SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body,
-             k.expires_at,
-             CASE WHEN k.idem_key IS NULL THEN pg_try_advisory_xact_lock(?) END AS locked,
+      WITH found AS (
+          SELECT fingerprint, state, status_code, content_type, location, body, expires_at
+            FROM once.idempotency_key
+           WHERE client_id = ? AND idem_key = ?
+      ), lock AS (
+          SELECT pg_try_advisory_xact_lock(?) AS locked
+           WHERE NOT EXISTS (SELECT 1 FROM found)
+      ), inserted AS (
+          INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, created_at)
+          SELECT ?, ?, ?, 'in_progress', ? FROM lock WHERE locked
+          ON CONFLICT (client_id, idem_key) DO NOTHING
+          RETURNING 1
+      )
+      SELECT f.fingerprint, f.state, f.status_code, f.content_type, f.location, f.body,
+             f.expires_at,
+             (SELECT locked FROM lock) AS locked,
+             EXISTS (SELECT 1 FROM inserted) AS inserted,
              set_config('idle_in_transaction_session_timeout', ?, true) AS lease
         FROM (SELECT 1) AS one
-        LEFT JOIN once.idempotency_key k ON k.client_id = ? AND k.idem_key = ?
-      """;
-
-  static final String INSERT_IF_ABSENT =
-      """
-      INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, created_at)
-      VALUES (?, ?, ?, 'in_progress', ?)
-      ON CONFLICT (client_id, idem_key) DO NOTHING
-      RETURNING 1
+        LEFT JOIN found f ON true
       """;
 
   static final String SELECT_ONE =

@@ -14,27 +14,38 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Optional;
 
 /** {@link IdempotencyStore} on the {@code once.idempotency_key} table; prepared statements only. */
 final class PostgresIdempotencyStore implements IdempotencyStore {
 
   @Override
-  public Lookup findOrTryLock(Connection tx, IdempotencyScope scope, Duration lease)
+  public Attempt claim(
+      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)
       throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.FIND_OR_TRY_LOCK)) {
-      ps.setLong(1, scope.lockId());
-      ps.setString(2, lease.toMillis() + "ms");
-      ps.setString(3, scope.clientId());
-      ps.setString(4, scope.key().value());
+    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.CLAIM)) {
+      ps.setString(1, scope.clientId());
+      ps.setString(2, scope.key().value());
+      ps.setLong(3, scope.lockId());
+      ps.setString(4, scope.clientId());
+      ps.setString(5, scope.key().value());
+      ps.setBytes(6, fingerprint.toBytes());
+      ps.setObject(7, utc(now));
+      ps.setString(8, lease.toMillis() + "ms");
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getString("state") != null) {
-          return new Lookup.Found(storedKey(scope, rs));
+          return new Attempt.Found(storedKey(scope, rs));
         }
-        return rs.getBoolean("locked") ? new Lookup.Locked() : new Lookup.LockedOut();
+        if (rs.getBoolean("inserted")) {
+          return new Attempt.Inserted();
+        }
+        if (!rs.getBoolean("locked")) {
+          return new Attempt.LockedOut();
+        }
       }
     }
+    // Locked, but another transaction committed the key after this statement's snapshot.
+    return new Attempt.Found(select(tx, scope));
   }
 
   @Override
@@ -48,32 +59,14 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  @Override
-  public Optional<StoredKey> insertIfAbsent(
-      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now)
-      throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.INSERT_IF_ABSENT)) {
-      ps.setString(1, scope.clientId());
-      ps.setString(2, scope.key().value());
-      ps.setBytes(3, fingerprint.toBytes());
-      ps.setObject(4, utc(now));
-      try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          return Optional.empty();
-        }
-      }
-    }
-    return Optional.of(select(tx, scope));
-  }
-
   private static StoredKey select(Connection tx, IdempotencyScope scope) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.SELECT_ONE)) {
       ps.setString(1, scope.clientId());
       ps.setString(2, scope.key().value());
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
-          // The conflicting row was deleted between our insert and this read (a purge); the
-          // caller's lock makes this a benign race that the client resolves by retrying.
+          // The conflicting row was deleted between the claim and this read (a purge); a benign
+          // race that the client resolves by retrying.
           throw new SQLException("idempotency key vanished during claim", "40001");
         }
         return storedKey(scope, rs);
