@@ -93,6 +93,11 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
     if (status >= 200 && status <= 299) {
       return true;
     }
+    if (status >= 300 && status <= 399) {
+      // A redirect after a POST (303 See Other) is the handler's success answer; 304 belongs to
+      // conditional reads and never answers a state change.
+      return status != 304;
+    }
     if (status < 400 || status > 499) {
       return false;
     }

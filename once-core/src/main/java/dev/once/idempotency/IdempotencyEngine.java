@@ -11,21 +11,26 @@ import java.time.Duration;
  *
  * <pre>{@code
  * connection.setAutoCommit(false);
- * switch (engine.claim(connection, scope, fingerprint)) {
- *   case ClaimResult.Acquired acquired -> {
- *     Response r = handler.handle(connection);          // business writes on the same connection
- *     if (engine.isStorable(r.status())) {
- *       engine.complete(connection, acquired, stored(r));
- *       connection.commit();                            // claim + effect + answer, atomically
- *     } else {
- *       connection.rollback();                          // nothing happened; the key is free
+ * ClaimResult claim = engine.claim(connection, scope, fingerprint);
+ * if (claim instanceof ClaimResult.Acquired acquired) {
+ *   Savepoint beforeHandler = connection.setSavepoint();
+ *   Response r = handler.handle(connection);              // business writes, same connection
+ *   if (!engine.isStorable(r.status())) {
+ *     connection.rollback();                              // nothing happened; the key is free
+ *   } else {
+ *     if (r.status() >= 400) {
+ *       connection.rollback(beforeHandler);               // a refusal keeps no partial writes
  *     }
+ *     engine.complete(connection, acquired, stored(r));
+ *     connection.commit();                                // claim + effect + answer, atomically
  *   }
- *   case ClaimResult.Replay replay -> connection.rollback();   // answer replay.response()
- *   case ClaimResult.Mismatch mismatch -> connection.rollback(); // 422
- *   case ClaimResult.InUse inUse -> connection.rollback();       // 409 + Retry-After
+ * } else {
+ *   connection.rollback();   // Replay: send replay.response(); Mismatch: 422; InUse: 409
  * }
  * }</pre>
+ *
+ * <p>Committing a claimed key without {@link #complete} fails at commit (the database refuses an
+ * unfinished key), so the claim can never be committed on its own.
  *
  * <p>Guarantees, given that the claim, the business writes and {@link #complete} share one
  * transaction: a key takes effect at most once per scope; a crash or rollback at any instant leaves
@@ -39,10 +44,13 @@ public interface IdempotencyEngine {
   Duration DEFAULT_RETENTION = Duration.ofHours(24);
 
   /**
-   * Default lease of a claimed key: the longest its transaction may sit idle (between statements)
-   * before the database ends it and frees the key.
+   * Default lease of a claimed key: the longest its transaction may sit idle between statements, or
+   * run one statement, before the database ends it (or cancels the statement) and frees the key.
    */
   Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+
+  /** Longest lease PostgreSQL can enforce (its timeouts are int milliseconds). */
+  Duration MAX_LEASE = Duration.ofDays(24);
 
   /** Default {@code Retry-After} suggested to a duplicate that arrives while the key is in use. */
   Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
@@ -66,10 +74,11 @@ public interface IdempotencyEngine {
   void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
 
   /**
-   * Whether an answer with this status is stored and replayed: every 2xx, and the handler's own 4xx
-   * except 401, 403, 405, 406, 408, 409, 413, 415, 425 and 429 (answers that depend on timing,
-   * authentication, content negotiation or transport rather than on the request's fingerprint).
-   * Never 1xx, 3xx or 5xx.
+   * Whether an answer with this status is stored and replayed: every 2xx, every 3xx but 304 (a
+   * redirect after a state change, e.g. 303 See Other, is the handler's success answer), and the
+   * handler's own 4xx except 401, 403, 405, 406, 408, 409, 413, 415, 425 and 429 (answers that
+   * depend on timing, authentication, content negotiation or transport rather than on the request's
+   * fingerprint). Never 1xx or 5xx.
    */
   boolean isStorable(int status);
 
@@ -140,6 +149,10 @@ public interface IdempotencyEngine {
       requireAtLeastOneSecond("retention", retention);
       requireAtLeastOneSecond("retryAfter", retryAfter);
       requireAtLeastOneSecond("lease", lease);
+      if (lease.compareTo(MAX_LEASE) > 0) {
+        // PostgreSQL's timeouts are int milliseconds.
+        throw new IllegalArgumentException("lease must be at most " + MAX_LEASE + ", was " + lease);
+      }
       return new DefaultIdempotencyEngine(store, clock, retention, retryAfter, lease);
     }
 

@@ -19,9 +19,9 @@ public interface IdempotencyStore {
    * tries to take the scope's lock (held until the caller's transaction ends) without waiting, and
    * if it got the lock inserts the key as {@link KeyState#IN_PROGRESS}. A key that exists is read
    * without any lock, so concurrent retries of a completed key never get in each other's way. The
-   * same statement bounds the caller's transaction: if it stays idle (no statement running) for
-   * longer than {@code lease}, the database ends it, rolling it back and releasing the lock, so a
-   * hung request can never keep its key in use for longer.
+   * same statement bounds the caller's transaction by {@code lease}: a transaction idle for longer
+   * is ended by the database (rolled back, lock released), and a statement running for longer is
+   * cancelled, so a hung request can never keep its key in use for longer.
    */
   Attempt claim(
       Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)

@@ -12,8 +12,9 @@ final class IdempotencySql {
    * when there is none does {@code lock} try the advisory lock (a CTE with a volatile function is
    * evaluated once), and only with the lock does {@code inserted} insert the key. A key committed
    * by another transaction after this statement's snapshot makes the insert a no-op (ON CONFLICT
-   * sees committed rows), which the caller resolves with {@link #SELECT_ONE}. set_config(..., true)
-   * sets the transaction's idle timeout (the key's lease) for this transaction only.
+   * sees committed rows), which the caller resolves with {@link #SELECT_ONE}. The two
+   * set_config(..., true) calls bound this transaction only (the key's lease): it may neither sit
+   * idle nor run one statement for longer than the lease.
    */
   static final String CLAIM =
       """
@@ -34,7 +35,8 @@ final class IdempotencySql {
              f.expires_at,
              (SELECT locked FROM lock) AS locked,
              EXISTS (SELECT 1 FROM inserted) AS inserted,
-             set_config('idle_in_transaction_session_timeout', ?, true) AS lease
+             set_config('idle_in_transaction_session_timeout', ?, true) AS idle_lease,
+             set_config('statement_timeout', ?, true) AS statement_lease
         FROM (SELECT 1) AS one
         LEFT JOIN found f ON true
       """;

@@ -30,7 +30,9 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
       ps.setString(5, scope.key().value());
       ps.setBytes(6, fingerprint.toBytes());
       ps.setObject(7, utc(now));
-      ps.setString(8, lease.toMillis() + "ms");
+      String leaseMillis = lease.toMillis() + "ms";
+      ps.setString(8, leaseMillis);
+      ps.setString(9, leaseMillis);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getString("state") != null) {

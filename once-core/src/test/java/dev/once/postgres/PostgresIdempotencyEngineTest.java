@@ -251,6 +251,34 @@ class PostgresIdempotencyEngineTest {
   }
 
   @Test
+  void aStatementOfTheClaimingTransactionRunningLongerThanTheLeaseIsCancelled()
+      throws SQLException {
+    IdempotencyEngine shortLease =
+        IdempotencyEngine.builder(PostgresStores.idempotencyStore())
+            .clock(clock)
+            .lease(Duration.ofSeconds(1))
+            .build();
+    try (Connection tx = TestDatabase.transaction()) {
+      shortLease.claim(tx, scope("k-slow"), fingerprint("{}"));
+      assertThatThrownBy(() -> tx.createStatement().execute("SELECT pg_sleep(30)"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+      tx.rollback();
+    }
+    assertThat(rowCount("k-slow")).isZero();
+  }
+
+  @Test
+  void leaseIsBoundedByWhatPostgresCanEnforce() {
+    assertThatThrownBy(
+            () ->
+                IdempotencyEngine.builder(PostgresStores.idempotencyStore())
+                    .lease(Duration.ofDays(25))
+                    .build())
+        .hasMessageContaining("lease");
+  }
+
+  @Test
   void expiredKeyIsANewRequestEvenBeforeThePurge() throws SQLException {
     completeOnce(scope("k7"), fingerprint("{\"a\":1}"), created("{}"));
     clock.advance(Duration.ofHours(24));
@@ -293,6 +321,21 @@ class PostgresIdempotencyEngineTest {
   }
 
   @Test
+  void committingAClaimWithoutItsAnswerFailsAndLeavesTheKeyFree() throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      assertThat(engine.claim(tx, scope("k-unfinished"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      // The design note's mistake: committing the claim on its own.
+      assertThatThrownBy(tx::commit)
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("OI001"));
+    }
+    assertThat(rowCount("k-unfinished")).isZero();
+    assertThat(claimAndRollback(scope("k-unfinished"), fingerprint("{}")))
+        .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
   void claimOutsideATransactionIsRefused() throws SQLException {
     try (Connection c = TestDatabase.dataSource().getConnection()) {
       c.setAutoCommit(true);
@@ -319,8 +362,10 @@ class PostgresIdempotencyEngineTest {
     assertThat(engine.isStorable(201)).isTrue();
     assertThat(engine.isStorable(404)).isTrue();
     assertThat(engine.isStorable(422)).isTrue();
+    assertThat(engine.isStorable(303)).isTrue();
+    assertThat(engine.isStorable(301)).isTrue();
     for (int status :
-        new int[] {101, 302, 401, 403, 405, 406, 408, 409, 413, 415, 425, 429, 500, 503}) {
+        new int[] {101, 304, 401, 403, 405, 406, 408, 409, 413, 415, 425, 429, 500, 503}) {
       assertThat(engine.isStorable(status)).as("status %d", status).isFalse();
     }
   }

@@ -88,6 +88,12 @@ public final class IdempotencyKeyPurger implements SmartLifecycle {
   public synchronized void stop() {
     if (scheduler != null) {
       scheduler.shutdownNow();
+      try {
+        // Let a running batch end before the DataSource closes; one batch is one short statement.
+        scheduler.awaitTermination(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       scheduler = null;
     }
   }

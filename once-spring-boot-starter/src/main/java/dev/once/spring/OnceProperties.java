@@ -1,5 +1,6 @@
 package dev.once.spring;
 
+import dev.once.idempotency.IdempotencyEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +32,9 @@ public class OnceProperties {
     requireAtLeast("once.idempotency.retention", i.retention, Duration.ofSeconds(1));
     requireAtLeast("once.idempotency.retry-after", i.retryAfter, Duration.ofSeconds(1));
     requireAtLeast("once.idempotency.lease", i.lease, Duration.ofSeconds(1));
+    if (i.lease.compareTo(IdempotencyEngine.MAX_LEASE) > 0) {
+      throw bad("once.idempotency.lease", i.lease, "must be at most 24 days (PostgreSQL's limit)");
+    }
     requireAtLeast("once.idempotency.purge.interval", i.purge.interval, Duration.ofSeconds(1));
     if (i.purge.batchSize < 1 || i.purge.batchSize > 100_000) {
       throw bad("once.idempotency.purge.batch-size", i.purge.batchSize, "must be 1 to 100000");

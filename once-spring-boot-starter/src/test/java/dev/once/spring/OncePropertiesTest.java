@@ -25,6 +25,13 @@ class OncePropertiesTest {
   }
 
   @Test
+  void leaseBeyondWhatPostgresEnforcesIsRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().setLease(Duration.ofDays(30));
+    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.lease");
+  }
+
+  @Test
   void emptyPathsAreRefusedByName() {
     OnceProperties p = new OnceProperties();
     p.getIdempotency().getHttp().setPaths(List.of());

@@ -6,8 +6,8 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
  * Holds the handler's answer until the transaction has committed, so a client never sees an answer
- * that is not durable. Also notes when the handler hands the answer to the container through {@code
- * sendError} or {@code sendRedirect}: the container then writes the final body after the filter
+ * that is not durable; a redirect is held too. Also notes when the handler hands the answer to the
+ * container through {@code sendError}: the container then writes the final body after the filter
  * returns, so that answer can be neither held back nor stored faithfully.
  */
 final class BufferedResponse extends ContentCachingResponseWrapper {
@@ -29,13 +29,18 @@ final class BufferedResponse extends ContentCachingResponseWrapper {
     super.sendError(status, message);
   }
 
+  /**
+   * Held like any other answer instead of being committed at once: 302 with the location, so the
+   * redirect is stored with the transaction and sent only after it commits.
+   */
   @Override
-  public void sendRedirect(String location) throws IOException {
-    handedToContainer = true;
-    super.sendRedirect(location);
+  public void sendRedirect(String location) {
+    resetBuffer();
+    setStatus(HttpServletResponse.SC_FOUND);
+    setHeader("Location", location);
   }
 
-  /** Whether the answer went to the container's error or redirect handling. */
+  /** Whether the answer went to the container's error handling. */
   boolean handedToContainer() {
     return handedToContainer;
   }

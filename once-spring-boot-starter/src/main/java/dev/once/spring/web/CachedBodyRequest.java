@@ -1,7 +1,10 @@
 package dev.once.spring.web;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
@@ -22,6 +25,11 @@ import java.util.Map;
  * Serves a body that the filter already read (to fingerprint it) to the handler, as many times as
  * asked. The container can no longer read the body itself, so request parameters of an {@code
  * application/x-www-form-urlencoded} body are parsed here from the buffered bytes.
+ *
+ * <p>Asynchronous processing is refused: the request's transaction is bound to the filter's thread
+ * and must end before the filter returns, so an async handler ({@code Callable}, {@code
+ * DeferredResult}, ...) would write outside it and its answer could not be stored. Such a handler
+ * fails, the transaction rolls back and the key stays free.
  */
 final class CachedBodyRequest extends HttpServletRequestWrapper {
   private final byte[] body;
@@ -68,6 +76,27 @@ final class CachedBodyRequest extends HttpServletRequestWrapper {
     String encoding = getCharacterEncoding();
     Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
     return new BufferedReader(new InputStreamReader(new ByteArrayInputStream(body), charset));
+  }
+
+  @Override
+  public boolean isAsyncSupported() {
+    return false;
+  }
+
+  @Override
+  public AsyncContext startAsync() {
+    throw asyncRefused();
+  }
+
+  @Override
+  public AsyncContext startAsync(ServletRequest request, ServletResponse response) {
+    throw asyncRefused();
+  }
+
+  private static IllegalStateException asyncRefused() {
+    return new IllegalStateException(
+        "Idempotent endpoints must answer synchronously: the key, the handler's writes and the"
+            + " answer commit in one transaction on the request thread");
   }
 
   @Override

@@ -17,6 +17,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Collections;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -31,6 +33,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * transaction. Thread-safe; holds no per-request state.
  */
 public final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
+  private static final Logger log = LoggerFactory.getLogger(IdempotencyFilter.class);
 
   private final IdempotentEndpoints endpoints;
   private final IdempotencyClientResolver clients;
@@ -102,7 +105,24 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
           e.getMessage());
       return;
     }
+    IdempotencyScope scope;
+    try {
+      scope = new IdempotencyScope(client.get(), key);
+    } catch (IllegalArgumentException e) {
+      log.error("The IdempotencyClientResolver returned an unusable client id: {}", e.getMessage());
+      misconfigured(response);
+      return;
+    }
     byte[] body = readBody(request);
+    if (body != null && request.getContentLengthLong() > body.length) {
+      // Something before this filter consumed the body (e.g. a filter that read form parameters):
+      // a fingerprint of what is left would let a different request replay this key's answer.
+      log.error(
+          "The request body was read before Once's idempotency filter; register the filter"
+              + " before anything that reads the body or its form parameters");
+      misconfigured(response);
+      return;
+    }
     if (body == null) {
       reject(
           response,
@@ -138,12 +158,17 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
           "The request body is not valid JSON: " + e.getMessage());
       return;
     }
-    execution.execute(
-        new IdempotencyScope(client.get(), key),
-        fingerprint,
-        new CachedBodyRequest(request, body),
+    execution.execute(scope, fingerprint, new CachedBodyRequest(request, body), response, chain);
+  }
+
+  private void misconfigured(HttpServletResponse response) throws IOException {
+    metrics.requestFinished(IdempotencyMetrics.Outcome.REJECTED);
+    problems.write(
         response,
-        chain);
+        500,
+        "internal-error",
+        "Internal error",
+        "The request was not executed because of a server configuration error.");
   }
 
   private void reject(

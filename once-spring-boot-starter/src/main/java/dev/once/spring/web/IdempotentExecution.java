@@ -13,6 +13,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.sql.Connection;
+import java.util.List;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,20 +22,23 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Runs one idempotent request in ONE database transaction: the key claim, every write of the
  * handler that joins the Spring transaction, and the stored answer commit together or not at all.
  *
  * <ul>
- *   <li>2xx: the answer is stored, then the transaction commits, then the answer is sent — a client
- *       never sees an answer that is not durable.
- *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim,
- *       then the answer is stored and committed, so a rejected request leaves nothing but its
- *       answer.
+ *   <li>2xx and 3xx but 304 (a redirect after a state change is a success answer): the answer is
+ *       stored, then the transaction commits, then the answer is sent — a client never sees an
+ *       answer that is not durable.
+ *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim
+ *       (and the after-commit callbacks it registered are dropped), then the answer is stored and
+ *       committed, so a rejected request leaves nothing but its answer.
  *   <li>5xx, a non-storable status, an exception, or an answer the handler gave through {@code
- *       sendError}/{@code sendRedirect} (its body is written by the container later, so it cannot
- *       be stored faithfully): everything rolls back and the key is free.
+ *       sendError} (its body is written by the container later, so it cannot be stored faithfully):
+ *       everything rolls back and the key is free.
  * </ul>
  *
  * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
@@ -118,9 +122,12 @@ public final class IdempotentExecution {
       unavailable(response);
       return;
     }
+    // After-commit callbacks the handler registers must not fire for writes a refusal discards.
+    List<TransactionSynchronization> beforeHandler = synchronizations();
     try {
       chain.doFilter(request, buffered);
-    } catch (IOException | ServletException | RuntimeException | Error e) {
+    } catch (Throwable e) {
+      // Throwable: a filter may sneak a checked exception through; the transaction must end.
       rollbackQuietly(tx);
       metrics.requestFinished(Outcome.ROLLED_BACK);
       throw e;
@@ -137,6 +144,7 @@ public final class IdempotentExecution {
         // A rejected request keeps its answer but none of the handler's writes; this also clears
         // a rollback-only mark that the handler's own @Transactional boundary may have set.
         tx.rollbackToSavepoint(savepoint);
+        restoreSynchronizations(beforeHandler);
       }
       if (tx.isRollbackOnly()) {
         rollbackQuietly(tx);
@@ -146,7 +154,8 @@ public final class IdempotentExecution {
             500,
             "internal-error",
             "Internal error",
-            "The request could not be completed; nothing was changed. Retry with the same key.");
+            "The request could not be completed and was rolled back; retry with the same"
+                + " Idempotency-Key.");
         return;
       }
       engine.complete(
@@ -221,8 +230,25 @@ public final class IdempotentExecution {
         503,
         "service-unavailable",
         "Service unavailable",
-        "The request could not be completed and nothing was changed; retry with the same key.",
+        "The request could not be completed; retry with the same Idempotency-Key, which is"
+            + " applied at most once.",
         1);
+  }
+
+  private static List<TransactionSynchronization> synchronizations() {
+    return TransactionSynchronizationManager.isSynchronizationActive()
+        ? TransactionSynchronizationManager.getSynchronizations()
+        : List.of();
+  }
+
+  /** Drops the synchronizations registered after {@code kept} was taken. */
+  private static void restoreSynchronizations(List<TransactionSynchronization> kept) {
+    if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+      return;
+    }
+    TransactionSynchronizationManager.clearSynchronization();
+    TransactionSynchronizationManager.initSynchronization();
+    kept.forEach(TransactionSynchronizationManager::registerSynchronization);
   }
 
   private void rollbackQuietly(TransactionStatus tx) {

@@ -8,6 +8,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -17,6 +18,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -33,6 +37,47 @@ import org.springframework.web.server.ResponseStatusException;
  */
 @SpringBootApplication
 public class FilterTestApplication {
+
+  /** Stands in for a filter that reads form parameters before Once (as a CSRF filter does). */
+  @Bean
+  FilterRegistrationBean<OncePerRequestFilter> parameterReadingFilter() {
+    FilterRegistrationBean<OncePerRequestFilter> registration =
+        new FilterRegistrationBean<>(
+            new OncePerRequestFilter() {
+              @Override
+              protected void doFilterInternal(
+                  HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                  throws ServletException, IOException {
+                if (request.getRequestURI().startsWith("/api/consumed/")) {
+                  request.getParameter("amount");
+                }
+                chain.doFilter(request, response);
+              }
+            });
+    registration.setOrder(-5);
+    return registration;
+  }
+
+  /** A @Transactional service whose failure marks the request's transaction rollback-only. */
+  @Bean
+  Inner inner(JdbcClient jdbc) {
+    return new Inner(jdbc);
+  }
+
+  /** Joins the request's transaction; throwing through it marks that transaction rollback-only. */
+  public static class Inner {
+    private final JdbcClient jdbc;
+
+    Inner(JdbcClient jdbc) {
+      this.jdbc = jdbc;
+    }
+
+    @Transactional
+    public void failAfterWriting(String tag) {
+      jdbc.sql("INSERT INTO effect (tag) VALUES (:tag)").param("tag", tag).update();
+      throw new IllegalStateException("inner failure");
+    }
+  }
 
   /** A registry, as an application with Micrometer has: Once counts its outcomes in it. */
   @Bean
@@ -66,15 +111,74 @@ public class FilterTestApplication {
 
   public static final Map<String, CountDownLatch> RELEASE = new ConcurrentHashMap<>();
 
+  /** How often an after-commit callback registered by a handler ran, per tag. */
+  public static final Map<String, Integer> AFTER_COMMIT = new ConcurrentHashMap<>();
+
   /** The database backend that served a held handler, so a test can terminate it. */
   public static final Map<String, Integer> BACKEND_PID = new ConcurrentHashMap<>();
 
   @RestController
   static class Handlers {
     private final JdbcClient jdbc;
+    private final Inner inner;
 
-    Handlers(JdbcClient jdbc) {
+    Handlers(JdbcClient jdbc, Inner inner) {
       this.jdbc = jdbc;
+      this.inner = inner;
+    }
+
+    @PostMapping("/api/async/{tag}")
+    Callable<ResponseEntity<String>> async(@PathVariable String tag) {
+      return () -> {
+        record(tag);
+        return ResponseEntity.status(HttpStatus.CREATED).body("{}");
+      };
+    }
+
+    @PostMapping("/api/after-commit/{tag}")
+    ResponseEntity<String> afterCommit(@PathVariable String tag, @RequestParam int status) {
+      record(tag);
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+              AFTER_COMMIT.merge(tag, 1, Integer::sum);
+            }
+          });
+      return ResponseEntity.status(status).body("{}");
+    }
+
+    @PostMapping("/api/see-other/{tag}")
+    ResponseEntity<Void> seeOther(@PathVariable String tag) {
+      record(tag);
+      return ResponseEntity.status(HttpStatus.SEE_OTHER)
+          .header("Location", "/api/effects/" + tag)
+          .build();
+    }
+
+    @PostMapping("/api/redirect/{tag}")
+    void redirect(@PathVariable String tag, HttpServletResponse response) throws IOException {
+      record(tag);
+      response.sendRedirect("/api/effects/" + tag);
+    }
+
+    @PostMapping("/api/rollback-only/{tag}")
+    ResponseEntity<String> rollbackOnly(@PathVariable String tag) {
+      record(tag);
+      try {
+        inner.failAfterWriting(tag);
+      } catch (IllegalStateException swallowed) {
+        // The handler carries on, but its transaction can no longer commit.
+      }
+      return ResponseEntity.status(HttpStatus.CREATED).body("{}");
+    }
+
+    @PostMapping(
+        path = "/api/consumed/{tag}",
+        consumes = MediaType.APPLICATION_FORM_URLENCODED_VALUE)
+    ResponseEntity<String> consumed(@PathVariable String tag) {
+      record(tag);
+      return ResponseEntity.status(HttpStatus.CREATED).body("{}");
     }
 
     private void record(String tag) {

@@ -331,6 +331,93 @@ class IdempotencyFilterTest {
   }
 
   @Test
+  void asyncHandlerIsRefusedAndCommitsNothing() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/async/" + tag, "k-async", "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(500);
+    assertThat(storedKeys("k-async")).isZero();
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
+  void afterCommitCallbacksFireForACommittedAnswerButNotForAStoredRefusal() {
+    String created = tag();
+    String refused = tag();
+
+    assertThat(
+            send(post("/api/after-commit/" + created + "?status=201", "k-ac1", "{}")).statusCode())
+        .isEqualTo(201);
+    assertThat(
+            send(post("/api/after-commit/" + refused + "?status=422", "k-ac2", "{}")).statusCode())
+        .isEqualTo(422);
+
+    assertThat(FilterTestApplication.AFTER_COMMIT.get(created)).isEqualTo(1);
+    assertThat(FilterTestApplication.AFTER_COMMIT.get(refused)).isNull();
+    assertThat(effects(refused)).isZero();
+    assertThat(storedKeys("k-ac2")).isEqualTo(1);
+  }
+
+  @Test
+  void redirectAfterTheEffectIsStoredAndReplayed() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/see-other/" + tag, "k-303", "{}"));
+    HttpResponse<String> retry = send(post("/api/see-other/" + tag, "k-303", "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(303);
+    assertThat(retry.statusCode()).isEqualTo(303);
+    assertThat(retry.headers().firstValue("Location"))
+        .isEqualTo(first.headers().firstValue("Location"));
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void sendRedirectIsHeldUntilCommitAndStored() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/redirect/" + tag, "k-302", "{}"));
+    HttpResponse<String> retry = send(post("/api/redirect/" + tag, "k-302", "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(302);
+    assertThat(first.headers().firstValue("Location"))
+        .hasValueSatisfying(l -> assertThat(l).endsWith("/api/effects/" + tag));
+    assertThat(retry.statusCode()).isEqualTo(302);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  @Test
+  void successAnswerOfATransactionMarkedRollbackOnlyBecomesA500AndNothingIsStored() {
+    String tag = tag();
+    HttpResponse<String> first = send(post("/api/rollback-only/" + tag, "k-ro", "{}"));
+
+    assertProblem(first, 500, "internal-error");
+    assertThat(storedKeys("k-ro")).isZero();
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
+  void bodyConsumedBeforeTheFilterIsRefusedInsteadOfFingerprintedAsEmpty() {
+    String tag = tag();
+    HttpRequest.Builder form =
+        post("/api/consumed/" + tag, "k-consumed", "amount=10.00")
+            .setHeader("Content-Type", "application/x-www-form-urlencoded");
+
+    assertProblem(send(form), 500, "internal-error");
+    assertThat(storedKeys("k-consumed")).isZero();
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
+  void unusableClientIdIsAProblemNotAContainerError() {
+    String tag = tag();
+    HttpResponse<String> r =
+        send(post("/api/effects/" + tag, "k-cid", "{}").setHeader("X-Client", "c".repeat(300)));
+    assertProblem(r, 500, "internal-error");
+    assertThat(effects(tag)).isZero();
+  }
+
+  @Test
   void emptyJsonBodyIsMalformedAndNotStored() {
     String tag = tag();
     assertProblem(send(post("/api/effects/" + tag, "k-20", "")), 400, "malformed-json");
