@@ -48,6 +48,13 @@ class PostgresIdempotencyEngineTest {
         JsonCanonicalizer.create());
   }
 
+  private IdempotencyEngine engineWithLease(Duration lease) {
+    return IdempotencyEngine.builder(PostgresStores.idempotencyStore())
+        .clock(clock)
+        .lease(lease)
+        .build();
+  }
+
   private IdempotencyScope scope(String key) {
     return new IdempotencyScope(client, new IdempotencyKey(key));
   }
@@ -224,11 +231,7 @@ class PostgresIdempotencyEngineTest {
 
   @Test
   void aHungRequestLosesItsKeyWhenItsLeaseEnds() throws Exception {
-    IdempotencyEngine shortLease =
-        IdempotencyEngine.builder(PostgresStores.idempotencyStore())
-            .clock(clock)
-            .lease(Duration.ofSeconds(1))
-            .build();
+    IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(1));
     try (Connection hung = TestDatabase.transaction()) {
       assertThat(shortLease.claim(hung, scope("k-lease"), fingerprint("{}")))
           .isInstanceOf(ClaimResult.Acquired.class);
@@ -253,11 +256,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void aStatementOfTheClaimingTransactionRunningLongerThanTheLeaseIsCancelled()
       throws SQLException {
-    IdempotencyEngine shortLease =
-        IdempotencyEngine.builder(PostgresStores.idempotencyStore())
-            .clock(clock)
-            .lease(Duration.ofSeconds(1))
-            .build();
+    IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(1));
     try (Connection tx = TestDatabase.transaction()) {
       shortLease.claim(tx, scope("k-slow"), fingerprint("{}"));
       assertThatThrownBy(() -> tx.createStatement().execute("SELECT pg_sleep(30)"))

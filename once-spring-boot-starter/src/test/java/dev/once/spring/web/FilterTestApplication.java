@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -41,21 +42,13 @@ public class FilterTestApplication {
   /** Stands in for a filter that reads form parameters before Once (as a CSRF filter does). */
   @Bean
   FilterRegistrationBean<OncePerRequestFilter> parameterReadingFilter() {
-    FilterRegistrationBean<OncePerRequestFilter> registration =
-        new FilterRegistrationBean<>(
-            new OncePerRequestFilter() {
-              @Override
-              protected void doFilterInternal(
-                  HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-                  throws ServletException, IOException {
-                if (request.getRequestURI().startsWith("/api/consumed/")) {
-                  request.getParameter("amount");
-                }
-                chain.doFilter(request, response);
-              }
-            });
-    registration.setOrder(-5);
-    return registration;
+    return beforeOnce(
+        -5,
+        request -> {
+          if (request.getRequestURI().startsWith("/api/consumed/")) {
+            request.getParameter("amount");
+          }
+        });
   }
 
   /** A @Transactional service whose failure marks the request's transaction rollback-only. */
@@ -88,6 +81,19 @@ public class FilterTestApplication {
   /** Stands in for the application's authentication: the X-Client header names the client. */
   @Bean
   FilterRegistrationBean<OncePerRequestFilter> fakeAuthentication() {
+    return beforeOnce(
+        -10,
+        request -> {
+          String client = request.getHeader("X-Client");
+          if (client != null) {
+            request.setAttribute(IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, client);
+          }
+        });
+  }
+
+  /** A filter that runs {@code step} on each request before Once's filter (order 0). */
+  private static FilterRegistrationBean<OncePerRequestFilter> beforeOnce(
+      int order, Consumer<HttpServletRequest> step) {
     FilterRegistrationBean<OncePerRequestFilter> registration =
         new FilterRegistrationBean<>(
             new OncePerRequestFilter() {
@@ -95,14 +101,11 @@ public class FilterTestApplication {
               protected void doFilterInternal(
                   HttpServletRequest request, HttpServletResponse response, FilterChain chain)
                   throws ServletException, IOException {
-                String client = request.getHeader("X-Client");
-                if (client != null) {
-                  request.setAttribute(IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, client);
-                }
+                step.accept(request);
                 chain.doFilter(request, response);
               }
             });
-    registration.setOrder(-10);
+    registration.setOrder(order);
     return registration;
   }
 
