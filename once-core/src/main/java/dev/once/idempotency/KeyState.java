@@ -28,9 +28,4 @@ public enum KeyState {
     }
     throw new IllegalArgumentException("unknown key state: " + value);
   }
-
-  /** Whether this state may move to {@code next}. */
-  public boolean canMoveTo(KeyState next) {
-    return this != next;
-  }
 }
