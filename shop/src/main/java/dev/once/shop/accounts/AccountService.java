@@ -7,7 +7,6 @@ import dev.once.shop.web.ShopProblem;
 import dev.once.shop.web.Timestamps;
 import java.math.BigDecimal;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -32,7 +31,7 @@ public class AccountService {
   /** Opens an empty account in {@code currency} for {@code client}. */
   @Transactional
   public Account open(String client, String currency) {
-    return accounts.insert(Ids.next(Ids.ACCOUNT), client, currency, now());
+    return accounts.insert(Ids.next(Ids.ACCOUNT), client, currency, Timestamps.now(clock));
   }
 
   /**
@@ -61,7 +60,7 @@ public class AccountService {
       throw accountNotFound();
     }
     return accounts
-        .deposit(accountId, client, Ids.next(Ids.OPERATION), amount, now())
+        .deposit(accountId, client, Ids.next(Ids.OPERATION), amount, Timestamps.now(clock))
         .orElseThrow(AccountService::accountNotFound);
   }
 
@@ -102,13 +101,13 @@ public class AccountService {
     return new OperationPage(List.copyOf(items), Optional.of(items.get(limit - 1).id()));
   }
 
-  static NotFoundException accountNotFound() {
+  /**
+   * The answer for a missing account, also for another client's: one wording wherever an account is
+   * looked up, so a foreign account can never be told from a missing one.
+   */
+  public static NotFoundException accountNotFound() {
     return new NotFoundException(
         ShopProblem.ACCOUNT_NOT_FOUND, "No account with this id exists for this client.");
-  }
-
-  private Instant now() {
-    return Timestamps.truncate(clock.instant());
   }
 
   /**

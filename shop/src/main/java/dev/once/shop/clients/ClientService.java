@@ -5,7 +5,6 @@ import dev.once.shop.web.NotFoundException;
 import dev.once.shop.web.ShopProblem;
 import dev.once.shop.web.Timestamps;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -32,7 +31,7 @@ public class ClientService {
   public NewClient create(String name) {
     String id = Ids.next(Ids.CLIENT);
     String apiKey = ApiKeys.generate();
-    clients.insert(id, name, ApiKeys.hash(apiKey), now());
+    clients.insert(id, name, ApiKeys.hash(apiKey), Timestamps.now(clock));
     return new NewClient(new Client(id, name, Optional.empty()), apiKey);
   }
 
@@ -44,24 +43,22 @@ public class ClientService {
   @Transactional
   public Client disable(String clientId) {
     if (!Ids.isWellFormed(Ids.CLIENT, clientId)) {
-      // Not a client id at all: refused without a query, and not echoed (it can be anything).
-      throw new NotFoundException(ShopProblem.CLIENT_NOT_FOUND, "No client exists with this id.");
+      // Not a client id at all: refused without a query.
+      throw clientNotFound();
     }
     return clients
-        .disable(clientId, now())
-        .orElseThrow(
-            () ->
-                new NotFoundException(
-                    ShopProblem.CLIENT_NOT_FOUND, "No client exists with id '" + clientId + "'."));
+        .disable(clientId, Timestamps.now(clock))
+        .orElseThrow(ClientService::clientNotFound);
+  }
+
+  private static NotFoundException clientNotFound() {
+    // The id is not echoed: it can be anything the caller sent.
+    return new NotFoundException(ShopProblem.CLIENT_NOT_FOUND, "No client exists with this id.");
   }
 
   /** The id of the active client that owns {@code apiKey}, or empty. */
   public Optional<String> authenticate(String apiKey) {
     return clients.activeClientByKeyHash(ApiKeys.hash(apiKey));
-  }
-
-  private Instant now() {
-    return Timestamps.truncate(clock.instant());
   }
 
   /**

@@ -47,12 +47,6 @@ class PaymentRepository {
       """
           .formatted(PAYMENT_COLUMNS);
 
-  /** Why a charge wrote nothing: read only on that failure path. */
-  static final String ACCOUNT_CURRENCY =
-      """
-      SELECT currency FROM account WHERE id = :account AND client_id = :client
-      """;
-
   static final String FIND =
       """
       SELECT %s FROM payment WHERE id = :id AND client_id = :client
@@ -160,14 +154,6 @@ class PaymentRepository {
         .param("operationId", operationId)
         .param("now", utc(now))
         .query(PaymentRepository::payment)
-        .optional();
-  }
-
-  Optional<String> accountCurrency(String client, String account) {
-    return jdbc.sql(ACCOUNT_CURRENCY)
-        .param("client", client)
-        .param("account", account)
-        .query(String.class)
         .optional();
   }
 

@@ -1,6 +1,8 @@
 package dev.once.shop.payments;
 
 import dev.once.outbox.OutboxMessage;
+import dev.once.shop.accounts.Account;
+import dev.once.shop.accounts.AccountService;
 import dev.once.shop.accounts.CurrencyMismatchException;
 import dev.once.shop.accounts.InsufficientFundsException;
 import dev.once.shop.accounts.Money;
@@ -11,7 +13,6 @@ import dev.once.shop.web.Timestamps;
 import dev.once.spring.outbox.TransactionalOutbox;
 import java.math.BigDecimal;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -34,13 +35,19 @@ public class PaymentService {
   public static final String PROVIDER_REFUND = "provider.refund";
 
   private final PaymentRepository payments;
+  private final AccountService accounts;
   private final TransactionalOutbox outbox;
   private final JsonMapper json;
   private final Clock clock;
 
   PaymentService(
-      PaymentRepository payments, TransactionalOutbox outbox, JsonMapper json, Clock clock) {
+      PaymentRepository payments,
+      AccountService accounts,
+      TransactionalOutbox outbox,
+      JsonMapper json,
+      Clock clock) {
     this.payments = payments;
+    this.accounts = accounts;
     this.outbox = outbox;
     this.json = json;
     this.clock = clock;
@@ -61,7 +68,7 @@ public class PaymentService {
       String currency,
       Optional<String> description) {
     if (!Ids.isWellFormed(Ids.ACCOUNT, accountId)) {
-      throw accountNotFound();
+      throw AccountService.accountNotFound();
     }
     Payment payment =
         payments
@@ -73,7 +80,7 @@ public class PaymentService {
                 description,
                 Ids.next(Ids.PAYMENT),
                 Ids.next(Ids.OPERATION),
-                now())
+                Timestamps.now(clock))
             .orElseThrow(() -> whyNoCharge(client, accountId, currency));
     Map<String, Object> payload = new LinkedHashMap<>();
     payload.put("paymentId", payment.id());
@@ -115,7 +122,13 @@ public class PaymentService {
     }
     PaymentRepository.AcceptedRefund accepted =
         payments
-            .refund(client, paymentId, amount, Ids.next(Ids.REFUND), Ids.next(Ids.OPERATION), now())
+            .refund(
+                client,
+                paymentId,
+                amount,
+                Ids.next(Ids.REFUND),
+                Ids.next(Ids.OPERATION),
+                Timestamps.now(clock))
             .orElseThrow(() -> whyNoRefund(client, paymentId));
     Refund refund = accepted.refund();
     Map<String, Object> payload = new LinkedHashMap<>();
@@ -145,8 +158,8 @@ public class PaymentService {
     }
     Optional<Payment> moved =
         outcome == PaymentStatus.SUCCEEDED
-            ? payments.markSucceeded(paymentId, now())
-            : payments.markFailed(paymentId, Ids.next(Ids.OPERATION), now());
+            ? payments.markSucceeded(paymentId, Timestamps.now(clock))
+            : payments.markFailed(paymentId, Ids.next(Ids.OPERATION), Timestamps.now(clock));
     if (moved.isPresent()) {
       return moved.get();
     }
@@ -161,13 +174,16 @@ public class PaymentService {
     throw new IllegalStateException("payment " + paymentId + " is pending but was not moved");
   }
 
+  /** Why the charge wrote nothing; read only on that failure path. */
   private RuntimeException whyNoCharge(String client, String accountId, String currency) {
-    Optional<String> accountCurrency = payments.accountCurrency(client, accountId);
-    if (accountCurrency.isEmpty()) {
-      return accountNotFound();
+    Account account;
+    try {
+      account = accounts.get(client, accountId);
+    } catch (NotFoundException e) {
+      return e;
     }
-    if (!accountCurrency.get().equals(currency)) {
-      return new CurrencyMismatchException(accountId, accountCurrency.get(), currency);
+    if (!account.currency().equals(currency)) {
+      return new CurrencyMismatchException(accountId, account.currency(), currency);
     }
     return new InsufficientFundsException(accountId);
   }
@@ -184,17 +200,8 @@ public class PaymentService {
         Money.format(payment.amount().subtract(payment.refunded())));
   }
 
-  private static NotFoundException accountNotFound() {
-    return new NotFoundException(
-        ShopProblem.ACCOUNT_NOT_FOUND, "No account with this id exists for this client.");
-  }
-
   private static NotFoundException paymentNotFound() {
     return new NotFoundException(
         ShopProblem.PAYMENT_NOT_FOUND, "No payment with this id exists for this client.");
-  }
-
-  private Instant now() {
-    return Timestamps.truncate(clock.instant());
   }
 }

@@ -50,14 +50,7 @@ public class ProblemErrorController implements ErrorController {
     if (status >= 500 && failure != null) {
       log.error("Unhandled failure outside Spring MVC", failure);
     }
-    HttpStatusCode statusCode = HttpStatusCode.valueOf(status);
-    String detail = ProblemExceptionHandler.genericDetail(status);
-    return ShopProblem.forStatus(status)
-        .map(p -> problems.of(statusCode, new HttpHeaders(), p.slug(), p.title(), detail))
-        .orElseGet(
-            () ->
-                problems.of(
-                    statusCode, new HttpHeaders(), "http-" + status, "HTTP " + status, detail));
+    return problems.of(HttpStatusCode.valueOf(status), new HttpHeaders(), StatusProblem.of(status));
   }
 
   private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {

@@ -66,28 +66,15 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 
   /** The problem for {@code status}, in ASCII so that no character encoding is needed. */
   String body(int status) {
-    String slug;
-    String title;
-    ShopProblem problem = ShopProblem.forStatus(status).orElse(null);
-    if (problem != null) {
-      slug = problem.slug();
-      title = problem.title();
-    } else if (status >= 500) {
-      slug = ShopProblem.INTERNAL_ERROR.slug();
-      title = ShopProblem.INTERNAL_ERROR.title();
-    } else {
-      // As ProblemExceptionHandler and ProblemErrorController name a status without a slug.
-      slug = "http-" + status;
-      title = "HTTP " + status;
-    }
+    StatusProblem problem = StatusProblem.of(status);
     return "{\"type\":"
-        + quote(typeBase + slug)
+        + quote(typeBase + problem.slug())
         + ",\"title\":"
-        + quote(title)
+        + quote(problem.title())
         + ",\"status\":"
         + status
         + ",\"detail\":"
-        + quote(ProblemExceptionHandler.genericDetail(status))
+        + quote(problem.detail())
         + "}";
   }
 

@@ -87,16 +87,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   @Override
   protected ResponseEntity<Object> createResponseEntity(
       Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-    return ShopProblem.forStatus(status.value())
-        .map(p -> problems.of(status, headers, p.slug(), p.title(), genericDetail(status.value())))
-        .orElseGet(
-            () ->
-                problems.of(
-                    status,
-                    headers,
-                    "http-" + status.value(),
-                    "HTTP " + status.value(),
-                    genericDetail(status.value())));
+    return problems.of(status, headers, StatusProblem.of(status.value()));
   }
 
   private ResponseEntity<Object> internalError(Exception e) {
@@ -118,23 +109,6 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       case REFUND_EXCEEDS_PAYMENT ->
           "The refunds of a payment may not add up to more than its amount.";
       default -> "The request could not be completed because of an internal error.";
-    };
-  }
-
-  static String genericDetail(int status) {
-    return switch (status) {
-      case 400 -> "The request is not valid.";
-      case 404 -> "No resource exists at this path.";
-      case 405 -> "This path does not support the request's HTTP method.";
-      case 406 -> "The requested media type cannot be produced; accept application/json.";
-      case 413 -> "The request body is too large.";
-      case 415 -> "Send the request body as application/json.";
-      case 431 -> "The request's header fields are too large.";
-      case 503 -> "The service is briefly unavailable; retry the request.";
-      default ->
-          status >= 500
-              ? "The request could not be completed because of an internal error."
-              : "The request cannot be processed.";
     };
   }
 }

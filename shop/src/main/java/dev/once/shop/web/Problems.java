@@ -52,6 +52,11 @@ public class Problems {
     return entity(status, headers, body(status.value(), slug, title, detail));
   }
 
+  /** The answer for a bare status, with the given headers (e.g. {@code Allow} on a 405). */
+  public ResponseEntity<Object> of(HttpStatusCode status, HttpHeaders headers, StatusProblem p) {
+    return of(status, headers, p.slug(), p.title(), p.detail());
+  }
+
   /**
    * Writes {@code problem} straight to a servlet response, for filters that answer before any
    * controller runs.

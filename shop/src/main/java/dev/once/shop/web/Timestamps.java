@@ -2,6 +2,7 @@ package dev.once.shop.web;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -17,6 +18,11 @@ public final class Timestamps {
   /** {@code instant} cut to the database's precision. */
   public static Instant truncate(Instant instant) {
     return instant.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  /** The current instant of {@code clock}, cut to the database's precision. */
+  public static Instant now(Clock clock) {
+    return truncate(clock.instant());
   }
 
   /** A JDBC parameter value for a {@code timestamptz} column. */

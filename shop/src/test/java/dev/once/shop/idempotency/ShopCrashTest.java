@@ -92,6 +92,8 @@ class ShopCrashTest extends ShopIntegrationTest {
     }
 
     assertThat(count("SELECT count(*) FROM payment WHERE account_id = ?", account)).isZero();
+    assertThat(count("SELECT count(*) FROM once.outbox WHERE payload->>'accountId' = ?", account))
+        .isZero();
     assertThat(
             count(
                 "SELECT count(*) FROM operation WHERE account_id = ? AND kind = 'charge'", account))
