@@ -26,7 +26,7 @@ class EcmaScriptNumbersTest {
   void matchesAllTenThousandEs6Vectors() throws IOException {
     List<String> lines =
         Files.readAllLines(
-            SharedTestData.jcsDir().resolve("numbers/es6testfile-first-10000.txt"),
+            JcsTestVectors.dir().resolve("numbers/es6testfile-first-10000.txt"),
             StandardCharsets.US_ASCII);
     assertThat(lines).hasSize(10_000);
     List<String> mismatches = new ArrayList<>();

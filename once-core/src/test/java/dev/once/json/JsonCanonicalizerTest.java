@@ -22,7 +22,7 @@ class JsonCanonicalizerTest {
   @ParameterizedTest
   @ValueSource(strings = {"arrays", "french", "structures", "unicode", "values", "weird"})
   void matchesRfc8785ReferenceVectors(String name) throws IOException {
-    Path dir = SharedTestData.jcsDir();
+    Path dir = JcsTestVectors.dir();
     byte[] input = Files.readAllBytes(dir.resolve("input").resolve(name + ".json"));
     byte[] expected = Files.readAllBytes(dir.resolve("output").resolve(name + ".json"));
 
