@@ -21,7 +21,8 @@ public final class OnceSchema {
   public static final String LOCATION = "classpath:dev/once/postgres/migration";
 
   /** The scripts in the order they must run. */
-  public static final List<String> SCRIPTS = List.of("V1__idempotency.sql", "V2__outbox.sql");
+  public static final List<String> SCRIPTS =
+      List.of("V1__idempotency.sql", "V2__outbox.sql", "V3__guards_always.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

@@ -15,6 +15,7 @@ import dev.once.spring.web.IdempotentExecution;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -121,8 +122,13 @@ public class OnceAutoConfiguration {
   static class SchemaConfiguration {
     @Bean
     @ConditionalOnMissingBean
-    OnceSchemaMigration onceSchemaMigration(DataSource dataSource) {
-      return new OnceSchemaMigration(dataSource);
+    OnceSchemaMigration onceSchemaMigration(
+        DataSource dataSource, ObjectProvider<Flyway> applicationFlyway) {
+      // The application's own Flyway knows the schema owner (spring.flyway.user/password/url):
+      // Once's tables get the same owner, and the application's role is granted what it needs.
+      Flyway flyway = applicationFlyway.getIfUnique();
+      DataSource migrator = flyway == null ? dataSource : flyway.getConfiguration().getDataSource();
+      return new OnceSchemaMigration(migrator, ApplicationRole.of(dataSource));
     }
   }
 

@@ -15,15 +15,17 @@ import org.springframework.stereotype.Repository;
 
 /**
  * SQL of the account aggregate: accounts and their append-only journal. Every statement is scoped
- * by client, so another client's account behaves exactly like a missing one, and every statement
- * that moves money updates the balance and inserts the journal row together (G4).
+ * by client, so another client's account behaves exactly like a missing one. Money moves only by
+ * inserting a journal row: the database's guard trigger ({@code V3__ledger_guard.sql}) applies it
+ * to the balance under the account's row lock, in the same statement (G4); the application's role
+ * may not update a balance at all.
  */
 @Repository
 class AccountRepository {
   static final String INSERT =
       """
-      INSERT INTO account (id, client_id, currency, balance, created_at)
-      VALUES (:id, :client, :currency, 0, :now)
+      INSERT INTO account (id, client_id, currency, created_at)
+      VALUES (:id, :client, :currency, :now)
       RETURNING id, currency, balance
       """;
 
@@ -33,20 +35,16 @@ class AccountRepository {
       """;
 
   /**
-   * Credit and journal row in one statement. The UPDATE takes the account's row lock, so concurrent
-   * movements on one account serialize and each sees the balance the previous one left; {@code
-   * balance_after} is that balance.
+   * Credit and journal row in one statement: the guard trigger takes the account's row lock, so
+   * concurrent movements on one account serialize and each sees the balance the previous one left;
+   * it fills {@code balance_after} with that balance. No row if the account is missing or foreign.
    */
   static final String DEPOSIT =
       """
-      WITH credit AS (
-          UPDATE account SET balance = balance + :amount
-          WHERE id = :account AND client_id = :client
-          RETURNING id, balance
-      )
-      INSERT INTO operation (id, account_id, kind, amount, balance_after, reverses, created_at)
-      SELECT :operationId, credit.id, 'deposit', :amount, credit.balance, NULL, :now
-      FROM credit
+      INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
+      SELECT :operationId, id, 'deposit', :amount, NULL, :now
+      FROM account
+      WHERE id = :account AND client_id = :client
       RETURNING id, account_id, kind, amount, balance_after, reverses, created_at
       """;
 

@@ -64,11 +64,17 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
     EmbeddedPostgresServers.Acquisition acquisition =
         EmbeddedPostgresServers.acquire(settings, log);
     EmbeddedPostgresServer server = acquisition.server();
+    EmbeddedDatabaseRoles.Logins logins = EmbeddedDatabaseRoles.ensure(server);
+    String url = server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE);
 
     Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put(EmbeddedPostgresSettings.DATASOURCE_URL, server.jdbcUrl());
-    properties.put("spring.datasource.username", server.username());
-    properties.put("spring.datasource.password", server.password());
+    properties.put(EmbeddedPostgresSettings.DATASOURCE_URL, url);
+    properties.put("spring.datasource.username", logins.application().user());
+    properties.put("spring.datasource.password", logins.application().password());
+    // Migrations run as the schema owner; the application's role only gets what afterMigrate.sql
+    // grants it (docs/security.md).
+    properties.put("spring.flyway.user", logins.owner().user());
+    properties.put("spring.flyway.password", logins.owner().password());
     // First: a username/password meant for an external server (application.yml) must not be
     // applied to the embedded one.
     environment
@@ -79,9 +85,11 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
         "Embedded PostgreSQL: data in "
             + server.dataDirectory()
             + ", JDBC URL "
-            + server.jdbcUrl()
-            + " (user "
-            + server.username()
+            + url
+            + " (application role "
+            + logins.application().user()
+            + ", migrations as "
+            + logins.owner().user()
             + "), PostgreSQL log in "
             + server.logFile()
             + ". Set "

@@ -68,7 +68,17 @@ public final class EmbeddedPostgresServer {
    * @return the JDBC URL
    */
   public String jdbcUrl() {
-    return "jdbc:postgresql://localhost:" + port() + "/" + DATABASE;
+    return jdbcUrl(DATABASE);
+  }
+
+  /**
+   * The JDBC URL of a database of this server, without credentials.
+   *
+   * @param database the database name
+   * @return the JDBC URL
+   */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://localhost:" + port() + "/" + database;
   }
 
   /**

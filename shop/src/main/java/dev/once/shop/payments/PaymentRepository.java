@@ -13,9 +13,11 @@ import org.springframework.stereotype.Repository;
 
 /**
  * SQL of the payment aggregate (payments and refunds). Each statement that moves money does all of
- * it at once — row lock, condition, balance, journal row, payment or refund row — so there is no
- * window between a check and a write. Lock order is always payment, then account, so refunds and
- * reversals cannot deadlock with each other or with charges (which lock only the account).
+ * it at once — row lock, condition, journal row, payment or refund row — so there is no window
+ * between a check and a write. The balance moves with the journal row through the database's guard
+ * trigger ({@code V3__ledger_guard.sql}), which locks the account and inserts nothing if the
+ * balance would go below zero. Lock order is always payment, then account, so refunds and reversals
+ * cannot deadlock with each other or with charges (which lock only the account).
  */
 @Repository
 class PaymentRepository {
@@ -24,24 +26,22 @@ class PaymentRepository {
 
   /**
    * Charge and payment in one statement. The debit happens only if the account is the client's, is
-   * in the payment's currency and holds enough: zero rows otherwise, nothing written.
+   * in the payment's currency and holds enough (the guard trigger re-checks the balance under the
+   * account's row lock): zero rows otherwise, nothing written.
    */
   static final String CHARGE =
       """
-      WITH debit AS (
-          UPDATE account SET balance = balance - :amount
+      WITH charge AS (
+          INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
+          SELECT :operationId, id, 'charge', -:amount, NULL, :now
+          FROM account
           WHERE id = :account AND client_id = :client AND currency = :currency
-            AND balance >= :amount
-          RETURNING id, balance
-      ), charge AS (
-          INSERT INTO operation (id, account_id, kind, amount, balance_after, reverses, created_at)
-          SELECT :operationId, debit.id, 'charge', -:amount, debit.balance, NULL, :now FROM debit
           RETURNING id, account_id
       )
       INSERT INTO payment (id, client_id, account_id, amount, currency, description, status,
-                           refunded, charge_operation_id, created_at, updated_at)
+                           charge_operation_id, created_at, updated_at)
       SELECT :paymentId, :client, charge.account_id, :amount, :currency, :description, 'pending',
-             0, charge.id, :now, :now
+             charge.id, :now, :now
       FROM charge
       RETURNING %s
       """
@@ -56,8 +56,8 @@ class PaymentRepository {
   /**
    * Refund in one statement. The conditional UPDATE of the payment takes its row lock and re-checks
    * {@code refunded + amount <= amount} on the latest row version, so concurrent refunds serialize
-   * and their sum never exceeds the payment. The account is then credited and the journal row
-   * references the charge it partly reverses.
+   * and their sum never exceeds the payment. The journal row (which credits the account through the
+   * guard trigger) references the charge it partly reverses.
    */
   static final String REFUND =
       """
@@ -66,16 +66,10 @@ class PaymentRepository {
           WHERE id = :payment AND client_id = :client AND status = 'succeeded'
             AND refunded + :amount <= amount
           RETURNING id, account_id, currency, charge_operation_id
-      ), credit AS (
-          UPDATE account SET balance = account.balance + :amount
-          FROM paid
-          WHERE account.id = paid.account_id
-          RETURNING account.id, account.balance
       ), journal AS (
-          INSERT INTO operation (id, account_id, kind, amount, balance_after, reverses, created_at)
-          SELECT :operationId, credit.id, 'refund', :amount, credit.balance,
-                 paid.charge_operation_id, :now
-          FROM credit CROSS JOIN paid
+          INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
+          SELECT :operationId, paid.account_id, 'refund', :amount, paid.charge_operation_id, :now
+          FROM paid
           RETURNING id
       ), accepted AS (
           INSERT INTO refund (id, payment_id, amount, status, operation_id, created_at)
@@ -105,16 +99,11 @@ class PaymentRepository {
           UPDATE payment SET status = 'failed', updated_at = :now
           WHERE id = :id AND status = 'pending'
           RETURNING %s
-      ), credit AS (
-          UPDATE account SET balance = account.balance + failed.amount
-          FROM failed
-          WHERE account.id = failed.account_id
-          RETURNING account.id, account.balance
       ), journal AS (
-          INSERT INTO operation (id, account_id, kind, amount, balance_after, reverses, created_at)
-          SELECT :operationId, credit.id, 'reversal', failed.amount, credit.balance,
+          INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
+          SELECT :operationId, failed.account_id, 'reversal', failed.amount,
                  failed.charge_operation_id, :now
-          FROM credit CROSS JOIN failed
+          FROM failed
           RETURNING id
       )
       SELECT failed.* FROM failed CROSS JOIN journal

@@ -43,18 +43,24 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
     assertThat(added.getName())
         .isEqualTo(EmbeddedPostgresEnvironmentPostProcessor.PROPERTY_SOURCE_NAME);
     assertThat(environment.getProperty("spring.datasource.url"))
-        .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/postgres");
-    assertThat(environment.getProperty("spring.datasource.username")).isEqualTo("postgres");
-    assertThat(environment.getProperty("spring.datasource.password")).isEmpty();
+        .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/shop");
+    // The application connects as its own role; migrations run as the schema owner.
+    assertThat(environment.getProperty("spring.datasource.username")).isEqualTo("shop_app");
+    assertThat(environment.getProperty("spring.flyway.user")).isEqualTo("shop_owner");
+    assertThat(environment.getProperty("spring.datasource.password")).hasSizeGreaterThan(40);
+    assertThat(environment.getProperty("spring.flyway.password"))
+        .hasSizeGreaterThan(40)
+        .isNotEqualTo(environment.getProperty("spring.datasource.password"));
     try (Connection connection =
             DriverManager.getConnection(
                 environment.getProperty("spring.datasource.url"),
                 environment.getProperty("spring.datasource.username"),
                 environment.getProperty("spring.datasource.password"));
         Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT current_database()")) {
+        ResultSet rows = statement.executeQuery("SELECT current_database(), current_user")) {
       assertThat(rows.next()).isTrue();
-      assertThat(rows.getString(1)).isEqualTo("postgres");
+      assertThat(rows.getString(1)).isEqualTo("shop");
+      assertThat(rows.getString(2)).isEqualTo("shop_app");
     }
 
     // A second context in the same JVM gets the same server.

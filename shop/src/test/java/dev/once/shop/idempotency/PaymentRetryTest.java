@@ -2,6 +2,7 @@ package dev.once.shop.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.support.BlockedBackends;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
@@ -14,16 +15,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 
 /** G1 on the shop's payments: one effect per (client, key), whatever the retries. */
 class PaymentRetryTest extends ShopIntegrationTest {
   private static final ExecutorService THREADS = Executors.newCachedThreadPool();
-
-  @Autowired DataSource dataSource;
 
   @AfterAll
   static void stopThreads() {
@@ -206,7 +203,7 @@ class PaymentRetryTest extends ShopIntegrationTest {
     CompletableFuture<ShopResponse> inFlight;
     int backend;
     // Hold the account row so the payment's transaction stops right after claiming its key.
-    try (Connection blocker = BlockedBackends.lockAccount(dataSource, account)) {
+    try (Connection blocker = BlockedBackends.lockAccount(ownerDataSource(), account)) {
       inFlight =
           CompletableFuture.supplyAsync(
               () -> http.post("/v1/payments", client.apiKey(), key, payment(account, "10.00")),

@@ -3,6 +3,7 @@ package dev.once.shop.idempotency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.shop.ShopApplication;
+import dev.once.shop.support.BlockedBackends;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
@@ -20,16 +21,16 @@ import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
+import org.springframework.core.env.Environment;
 
 /**
  * G5 for real: a second shop JVM on the same database is killed with SIGKILL while a payment is
@@ -40,10 +41,7 @@ class ShopCrashTest extends ShopIntegrationTest {
   private static final ExecutorService THREADS = Executors.newCachedThreadPool();
   private static final Duration START_LIMIT = Duration.ofSeconds(180);
 
-  @Autowired DataSource dataSource;
-
-  @Value("${spring.datasource.url}")
-  String jdbcUrl;
+  @Autowired Environment environment;
 
   @AfterAll
   static void stopThreads() {
@@ -64,7 +62,7 @@ class ShopCrashTest extends ShopIntegrationTest {
       awaitHealthy(child, port, log);
       CompletableFuture<?> inFlight;
       int backend;
-      try (Connection blocker = BlockedBackends.lockAccount(dataSource, account)) {
+      try (Connection blocker = BlockedBackends.lockAccount(ownerDataSource(), account)) {
         ShopHttp childHttp = new ShopHttp(port, ADMIN_TOKEN);
         inFlight =
             CompletableFuture.runAsync(
@@ -128,15 +126,25 @@ class ShopCrashTest extends ShopIntegrationTest {
             System.getProperty("java.class.path"),
             ShopApplication.class.getName(),
             "--server.port=" + port,
-            "--spring.datasource.url=" + jdbcUrl,
-            "--spring.datasource.username=postgres",
-            "--spring.datasource.password=",
             "--shop.admin-token=" + ADMIN_TOKEN,
             "--spring.main.banner-mode=off");
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    ProcessBuilder child = new ProcessBuilder(command);
+    // The same database and roles as this JVM's shop; through the environment, not the command
+    // line, where other processes could read the passwords.
+    for (String property :
+        List.of(
+            "spring.datasource.url",
+            "spring.datasource.username",
+            "spring.datasource.password",
+            "spring.flyway.user",
+            "spring.flyway.password")) {
+      child
+          .environment()
+          .put(
+              property.toUpperCase(Locale.ROOT).replace('.', '_'),
+              environment.getProperty(property));
+    }
+    return child.redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
   private static void awaitHealthy(Process child, int port, Path log) throws Exception {

@@ -1,6 +1,9 @@
 package dev.once.shop.support;
 
 import dev.once.shop.ShopApplication;
+import dev.once.shop.database.DatabaseLogins;
+import java.nio.file.Path;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,13 +23,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "shop.embedded-postgres.clean=true",
-      "shop.embedded-postgres.data-dir=target/embedded-pg",
+      "shop.embedded-postgres.data-dir=" + ShopIntegrationTest.DATA_DIR,
       "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN
     })
 @Import(TransactionRecorder.class)
 public abstract class ShopIntegrationTest {
   /** The admin token the test context is configured with. */
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
+
+  /** The embedded database's data directory, shared by every test context of the JVM. */
+  public static final String DATA_DIR = "target/embedded-pg";
 
   @LocalServerPort private int port;
 
@@ -56,6 +62,14 @@ public abstract class ShopIntegrationTest {
   /** A new API client with its key, created through the admin API. */
   protected TestClient newClient() {
     return TestClient.create(http);
+  }
+
+  /**
+   * The database as the schema owner, for what the application's role may not do (the shop's own
+   * {@link #jdbc} connects as the application's role).
+   */
+  protected static DataSource ownerDataSource() {
+    return DatabaseLogins.owner(Path.of(DATA_DIR));
   }
 
   /** How many rows the shop's and Once's tables hold now. */

@@ -1,4 +1,4 @@
-package dev.once.shop.idempotency;
+package dev.once.shop.support;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,7 +10,7 @@ import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Finds a PostgreSQL backend that waits on a row lock, by polling with a bound. */
-final class BlockedBackends {
+public final class BlockedBackends {
   private BlockedBackends() {}
 
   /** Generous bound for a loaded CI machine; the wait normally ends within milliseconds. */
@@ -20,7 +20,7 @@ final class BlockedBackends {
    * Waits until some backend's current statement, which mentions {@code table}, is waiting on a
    * lock, and returns its pid.
    */
-  static int awaitBlockedOn(JdbcClient jdbc, String table) throws InterruptedException {
+  public static int awaitBlockedOn(JdbcClient jdbc, String table) throws InterruptedException {
     Instant deadline = Instant.now().plus(LIMIT);
     while (Instant.now().isBefore(deadline)) {
       Optional<Integer> pid =
@@ -46,7 +46,7 @@ final class BlockedBackends {
    * Opens a transaction that locks the account row, so a payment on it stops right after its
    * Idempotency-Key claim and waits inside its transaction. Roll back or close to release.
    */
-  static Connection lockAccount(DataSource dataSource, String account) throws SQLException {
+  public static Connection lockAccount(DataSource dataSource, String account) throws SQLException {
     Connection blocker = dataSource.getConnection();
     blocker.setAutoCommit(false);
     try (PreparedStatement lock =
@@ -58,7 +58,7 @@ final class BlockedBackends {
   }
 
   /** Waits until the backend {@code pid} has ended. */
-  static void awaitGone(JdbcClient jdbc, int pid) {
+  public static void awaitGone(JdbcClient jdbc, int pid) {
     Instant deadline = Instant.now().plus(LIMIT);
     while (Instant.now().isBefore(deadline)) {
       boolean alive =

@@ -1,0 +1,21 @@
+-- Once: what the application role may do with Once's tables, set again after every migration run
+-- (a Flyway callback). Migrations run as the schema owner; the application connects as the role in
+-- ${application_role} (the starter finds it by asking the application's DataSource). When both are
+-- the same role there is nothing to grant.
+-- If you apply Once's scripts with your own tool, grant the same to your application role:
+--   GRANT USAGE ON SCHEMA once TO app;
+--   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox TO app;
+DO
+$$
+DECLARE
+    app text := '${application_role}';
+BEGIN
+    IF app = '' OR app = current_user THEN
+        RETURN;
+    END IF;
+    EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA once FROM %I', app);
+    EXECUTE format('GRANT USAGE ON SCHEMA once TO %I', app);
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox TO %I',
+                   app);
+END;
+$$;
