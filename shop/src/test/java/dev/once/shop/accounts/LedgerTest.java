@@ -122,6 +122,18 @@ class LedgerTest extends ShopIntegrationTest {
   }
 
   @Test
+  void theShopWarnsOnlyAboutARoleWithMoreRightsThanItNeeds() {
+    assertThat(LedgerPrivileges.excess(applicationDataSource)).isEmpty();
+    assertThat(LedgerPrivileges.excess(ownerDataSource()))
+        .containsExactly(
+            "owns the ledger's tables",
+            "may update balances",
+            "may update, delete or truncate the journal");
+    assertThat(LedgerPrivileges.excess(DatabaseLogins.superuser(Path.of(DATA_DIR))))
+        .startsWith("is a superuser");
+  }
+
+  @Test
   void everyGuardTriggerFiresAlways() {
     assertThat(
             jdbc.sql(
