@@ -81,7 +81,9 @@ final class JsonParser {
         throw MalformedJsonException.at(pos, "a value was expected before the closing bracket");
       default:
         if (b == '-' || isDigit(b)) {
-          pos = NumberLiterals.parse(in, pos, end, out);
+          NumberLiteral literal = NumberLiteral.scan(in, pos, end);
+          DoubleNumbers.write(in, literal, out);
+          pos = literal.end();
           return false;
         }
         throw MalformedJsonException.at(pos, "a JSON value was expected");
