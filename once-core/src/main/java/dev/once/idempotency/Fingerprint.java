@@ -13,9 +13,15 @@ import java.util.Objects;
  * SHA-256 over a request's method, path with query, and body, so that a key sent again with a
  * different request is recognised as reused.
  *
- * <p>A JSON body ({@code application/json} or any {@code +json} media type) is hashed in its RFC
- * 8785 canonical form: whitespace, member order and number spelling do not change the fingerprint.
- * Other bodies are hashed as raw bytes. Immutable.
+ * <p>A JSON body ({@code application/json} or any {@code +json} media type) is hashed in its
+ * canonical form ({@link JsonCanonicalizer}, RFC 8785 with {@link
+ * JsonCanonicalizer.NumberMode#EXACT exact numbers}): whitespace, member order, escape spelling and
+ * number spelling ({@code 1}, {@code 1.0}, {@code 10e-1}; {@code -0} and {@code 0}) do not change
+ * the fingerprint, but two bodies whose numbers differ in value never share one, even where RFC
+ * 8785 would round both to the same double ({@code 9007199254740993} and {@code 9007199254740992},
+ * {@code 1e-400} and {@code 0}): handlers read numbers as {@code long} or {@code BigDecimal}, so a
+ * retry with another amount must be refused, not answered with the first amount's response. Other
+ * bodies are hashed as raw bytes. Immutable.
  */
 public final class Fingerprint {
 
@@ -35,7 +41,8 @@ public final class Fingerprint {
    * @param pathWithQuery the request path and, if present, {@code ?} and the raw query string
    * @param contentType the request's {@code Content-Type}, or {@code null}
    * @param body the raw request body, possibly empty
-   * @param canonicalizer the canonicalizer (and its depth limit) for JSON bodies
+   * @param canonicalizer supplies the depth limit for JSON bodies; numbers are always compared by
+   *     exact value ({@link JsonCanonicalizer.NumberMode#EXACT}), whatever its number mode
    * @throws dev.once.json.MalformedJsonException if the body is declared JSON but is not (an empty
    *     body included)
    */
@@ -50,7 +57,10 @@ public final class Fingerprint {
     Objects.requireNonNull(body, "body");
     // An empty body declared as JSON is malformed JSON, not "no body": the handler would refuse it,
     // and a refusal of malformed input must never be stored under the key.
-    byte[] hashed = isJson(contentType) ? canonicalizer.canonicalize(body) : body;
+    byte[] hashed =
+        isJson(contentType)
+            ? canonicalizer.withNumberMode(JsonCanonicalizer.NumberMode.EXACT).canonicalize(body)
+            : body;
     MessageDigest sha = sha256();
     // Method and path cannot contain a line feed, so it separates them unambiguously.
     sha.update(method.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));

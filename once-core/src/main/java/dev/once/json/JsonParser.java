@@ -5,7 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import java.util.Arrays;
 
 /**
- * Strict single-pass RFC 8259 parser that writes the RFC 8785 form while it reads. Nesting is
+ * Strict single-pass RFC 8259 parser that writes the canonical form while it reads. Nesting is
  * tracked on an explicit stack, never on the Java stack. Not thread-safe: one instance per input.
  */
 final class JsonParser {
@@ -15,6 +15,7 @@ final class JsonParser {
   private final byte[] in;
   private final int end;
   private final int maxDepth;
+  private final boolean exactNumbers;
   private final CanonicalOutput out;
   private final MemberTable members = new MemberTable();
   private int pos;
@@ -22,10 +23,11 @@ final class JsonParser {
   private boolean[] isObject = new boolean[16];
   private int[] memberBase = new int[16];
 
-  JsonParser(byte[] in, int maxDepth) {
+  JsonParser(byte[] in, int maxDepth, boolean exactNumbers) {
     this.in = in;
     this.end = in.length;
     this.maxDepth = maxDepth;
+    this.exactNumbers = exactNumbers;
     this.out = new CanonicalOutput(in.length);
   }
 
@@ -80,12 +82,22 @@ final class JsonParser {
       case '}':
         throw MalformedJsonException.at(pos, "a value was expected before the closing bracket");
       default:
-        if (b == '-' || isDigit(b)) {
-          pos = NumberLiterals.parse(in, pos, end, out);
+        if (b == '-' || NumberLiteral.isDigit(b)) {
+          parseNumber();
           return false;
         }
         throw MalformedJsonException.at(pos, "a JSON value was expected");
     }
+  }
+
+  private void parseNumber() {
+    NumberLiteral literal = NumberLiteral.scan(in, pos, end);
+    if (exactNumbers) {
+      ExactNumbers.write(in, literal, out);
+    } else {
+      DoubleNumbers.write(in, literal, out);
+    }
+    pos = literal.end();
   }
 
   private boolean openArray() {
@@ -315,9 +327,5 @@ final class JsonParser {
       }
       pos++;
     }
-  }
-
-  private static boolean isDigit(byte b) {
-    return b >= '0' && b <= '9';
   }
 }

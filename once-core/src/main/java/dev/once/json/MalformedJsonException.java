@@ -3,8 +3,9 @@ package dev.once.json;
 import dev.once.OnceException;
 
 /**
- * Thrown when input is not strict RFC 8259 JSON, or when it cannot be canonicalized under RFC 8785
- * (for example a duplicate property name or a number outside the range of an IEEE-754 double).
+ * Thrown when input is not strict RFC 8259 JSON (for example a duplicate property name), or when it
+ * cannot be canonicalized: in {@link JsonCanonicalizer.NumberMode#RFC_8785}, a number outside the
+ * range of an IEEE-754 double.
  *
  * <p>The message is a single sentence that names the problem and its byte offset. It never quotes
  * the payload, so it is safe to log. Instances are immutable.

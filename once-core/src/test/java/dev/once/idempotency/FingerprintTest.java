@@ -7,6 +7,8 @@ import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class FingerprintTest {
   private static final JsonCanonicalizer JCS = JsonCanonicalizer.create();
@@ -26,6 +28,59 @@ class FingerprintTest {
         json("POST", "/v1/payments", " {\n \"x\" : [ 100 ] , \"n\":1, \"amount\" : \"12.50\" } ");
     assertThat(a).isEqualTo(b);
     assertThat(a.toHex()).hasSize(64);
+  }
+
+  /**
+   * Issue 5, item 4: each pair rounds to one double, so RFC 8785 alone gives both bodies one form,
+   * and a retry with the second amount would be replayed the first amount's answer instead of 422.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "9007199254740993, 9007199254740992",
+    "1e-400, 0",
+    "0.30000000000000001, 0.3",
+    "333333333.33333329, 333333333.3333333",
+    "1e400, 1e401"
+  })
+  void numbersThatDifferInValueNeverShareAFingerprint(String first, String second) {
+    Fingerprint a = json("POST", "/v1/payments", "{\"currency\":\"EUR\",\"n\":" + first + "}");
+    Fingerprint b = json("POST", "/v1/payments", "{\"currency\":\"EUR\",\"n\":" + second + "}");
+    assertThat(a).isNotEqualTo(b);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "1, 1.0",
+    "1, 1e0",
+    "1, 10e-1",
+    "1, 0.1e1",
+    "1, 1E+0",
+    "1, 100e-2",
+    "0, -0",
+    "0, 0.0",
+    "0, 0e5",
+    "0, -0.0e-400",
+    "9007199254740993, 90071992547409930e-1",
+    "1e-400, 0.1E-399"
+  })
+  void spellingsOfOneValueShareAFingerprint(String first, String second) {
+    assertThat(json("POST", "/p", "{\"n\":" + first + "}"))
+        .isEqualTo(json("POST", "/p", "{\"n\": " + second + "}"));
+  }
+
+  @Test
+  void numbersAreExactWhateverTheCanonicalizersNumberMode() {
+    JsonCanonicalizer rfc8785 =
+        JsonCanonicalizer.withMaxDepth(2).withNumberMode(JsonCanonicalizer.NumberMode.RFC_8785);
+    Fingerprint a =
+        Fingerprint.of("POST", "/p", "application/json", bytes("[9007199254740993]"), rfc8785);
+    Fingerprint b =
+        Fingerprint.of("POST", "/p", "application/json", bytes("[9007199254740992]"), rfc8785);
+    assertThat(a).isNotEqualTo(b).isEqualTo(json("POST", "/p", "[9007199254740993]"));
+    assertThatThrownBy(
+            () -> Fingerprint.of("POST", "/p", "application/json", bytes("[[[]]]"), rfc8785))
+        .as("the depth limit still applies")
+        .isInstanceOf(dev.once.json.JsonTooDeepException.class);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.once.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.json.JsonCanonicalizer.NumberMode;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,26 +16,32 @@ import net.jqwik.api.Property;
 /**
  * Fingerprints rest on one property: two spellings of the same JSON value canonicalize to the same
  * bytes. Random documents are written once compactly and once with random whitespace, shuffled
- * members, other number spellings and escaped characters.
+ * members, other number spellings and escaped characters. A number is a double; its other spellings
+ * are those of its exact decimal value in {@link NumberMode#EXACT} (see {@link Decimal}) and, in
+ * {@link NumberMode#RFC_8785}, also decimals that only round to the same double (its exact binary
+ * expansion, Java's {@code Double.toString}).
  */
 class CanonicalizationPropertiesTest {
-  private static final JsonCanonicalizer JCS = JsonCanonicalizer.create();
 
   @Property(tries = 300)
-  void everySpellingOfAValueHasTheSameCanonicalForm(@ForAll long seed) {
+  void everySpellingOfAValueHasTheSameCanonicalForm(
+      @ForAll long seed, @ForAll NumberMode numberMode) {
+    JsonCanonicalizer jcs = JsonCanonicalizer.create().withNumberMode(numberMode);
     Random random = new Random(seed);
     Object value = randomValue(random, 0);
 
-    String plain = write(value, new Random(seed), false);
-    String fancy = write(value, new Random(~seed), true);
+    String plain = write(value, new Random(seed), null);
+    String fancy = write(value, new Random(~seed), numberMode);
 
-    assertThat(JCS.canonicalize(fancy)).isEqualTo(JCS.canonicalize(plain));
+    assertThat(jcs.canonicalize(fancy)).isEqualTo(jcs.canonicalize(plain));
   }
 
   @Property(tries = 300)
-  void canonicalFormIsAFixedPoint(@ForAll long seed) {
-    String once = JCS.canonicalize(write(randomValue(new Random(seed), 0), new Random(seed), true));
-    assertThat(JCS.canonicalize(once)).isEqualTo(once);
+  void canonicalFormIsAFixedPoint(@ForAll long seed, @ForAll NumberMode numberMode) {
+    JsonCanonicalizer jcs = JsonCanonicalizer.create().withNumberMode(numberMode);
+    String once =
+        jcs.canonicalize(write(randomValue(new Random(seed), 0), new Random(seed), numberMode));
+    assertThat(jcs.canonicalize(once)).isEqualTo(once);
   }
 
   private static Object randomValue(Random random, int depth) {
@@ -95,14 +102,17 @@ class CanonicalizationPropertiesTest {
     return s.toString();
   }
 
-  /** JSON text of {@code value}; {@code fancy} varies everything that must not matter. */
-  private static String write(Object value, Random random, boolean fancy) {
+  /**
+   * JSON text of {@code value}; unless {@code fancy} is null it varies everything that must not
+   * matter, numbers as far as they may in that mode.
+   */
+  private static String write(Object value, Random random, NumberMode fancy) {
     StringBuilder out = new StringBuilder();
     write(value, random, fancy, out);
     return out.toString();
   }
 
-  private static void write(Object value, Random random, boolean fancy, StringBuilder out) {
+  private static void write(Object value, Random random, NumberMode fancy, StringBuilder out) {
     space(random, fancy, out);
     if (value == null) {
       out.append("null");
@@ -127,7 +137,7 @@ class CanonicalizationPropertiesTest {
       for (Map.Entry<?, ?> e : ((Map<?, ?>) value).entrySet()) {
         members.add(Map.entry((String) e.getKey(), e.getValue() == null ? NULL : e.getValue()));
       }
-      if (fancy) {
+      if (fancy != null) {
         Collections.shuffle(members, random);
       }
       out.append('{');
@@ -150,9 +160,13 @@ class CanonicalizationPropertiesTest {
 
   private static final Object NULL = new Object();
 
-  private static String number(double d, Random random, boolean fancy) {
-    if (!fancy) {
-      return EcmaScriptNumbers.format(d);
+  private static String number(double d, Random random, NumberMode fancy) {
+    String shortest = EcmaScriptNumbers.format(d);
+    if (fancy == null) {
+      return shortest;
+    }
+    if (fancy == NumberMode.EXACT || random.nextBoolean()) {
+      return Decimal.of(new BigDecimal(shortest)).spell(random);
     }
     return switch (random.nextInt(3)) {
       case 0 -> new BigDecimal(d).toString().replace("E", random.nextBoolean() ? "e" : "E");
@@ -161,14 +175,14 @@ class CanonicalizationPropertiesTest {
     };
   }
 
-  private static void string(String s, Random random, boolean fancy, StringBuilder out) {
+  private static void string(String s, Random random, NumberMode fancy, StringBuilder out) {
     out.append('"');
     // Per code point, so both halves of a surrogate pair are escaped or neither is.
     s.codePoints()
         .forEach(
             cp -> {
               boolean escape =
-                  cp < 0x20 || cp == '"' || cp == '\\' || (fancy && random.nextInt(4) == 0);
+                  cp < 0x20 || cp == '"' || cp == '\\' || (fancy != null && random.nextInt(4) == 0);
               if (!escape) {
                 out.appendCodePoint(cp);
                 return;
@@ -180,8 +194,8 @@ class CanonicalizationPropertiesTest {
     out.append('"');
   }
 
-  private static void space(Random random, boolean fancy, StringBuilder out) {
-    if (fancy) {
+  private static void space(Random random, NumberMode fancy, StringBuilder out) {
+    if (fancy != null) {
       for (int i = random.nextInt(3); i > 0; i--) {
         out.append(" \t\n\r".charAt(random.nextInt(4)));
       }

@@ -168,6 +168,38 @@ class IdempotencyFilterTest {
     assertThat(effects(tag)).isEqualTo(1);
   }
 
+  /**
+   * Issue 5, item 4: these amounts round to one double, so an RFC 8785 fingerprint replayed the
+   * first answer to the second request. Exact numbers refuse it; a respelling of the same value is
+   * still a retry, and a number beyond the double range is a value like any other.
+   */
+  @Test
+  void amountsThatRoundToOneDoubleAreDifferentRequests() {
+    String tag = tag();
+    String first = "{\"currency\":\"EUR\",\"n\":9007199254740993}";
+    assertThat(send(post("/api/effects/" + tag, "k-n1", first)).statusCode()).isEqualTo(201);
+
+    HttpResponse<String> other =
+        send(post("/api/effects/" + tag, "k-n1", "{\"currency\":\"EUR\",\"n\":9007199254740992}"));
+    HttpResponse<String> respelt =
+        send(
+            post(
+                "/api/effects/" + tag,
+                "k-n1",
+                "{\"n\":90071992547409930e-1,\"currency\":\"EUR\"}"));
+
+    assertProblem(other, 422, "idempotency-key-reused");
+    assertThat(respelt.statusCode()).isEqualTo(201);
+    assertThat(respelt.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(effects(tag)).isEqualTo(1);
+
+    assertThat(send(post("/api/effects/" + tag, "k-n2", "{\"n\":1e-400}")).statusCode())
+        .isEqualTo(201);
+    assertProblem(
+        send(post("/api/effects/" + tag, "k-n2", "{\"n\":0}")), 422, "idempotency-key-reused");
+    assertThat(effects(tag)).isEqualTo(2);
+  }
+
   @Test
   void sameKeyOnAnotherPathIs422() {
     String tag = tag();
