@@ -17,6 +17,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The shop under Once's HTTP idempotency contract (G1): every {@code /v1} POST needs a key, a retry
@@ -45,6 +47,43 @@ class IdempotencyTest extends ShopIntegrationTest {
                   .POST(HttpRequest.BodyPublishers.ofString("{\"amount\":\"1\"}")))
           .assertProblem(400, "idempotency-key-missing");
     }
+    assertThat(rowCounts()).isEqualTo(before);
+  }
+
+  /**
+   * Numbers in the fingerprint are compared by exact value: a body whose number differs only beyond
+   * double precision is another request (422), while another spelling of the same value is a retry.
+   * (The shop refuses the unknown member {@code n} with a 422 of its own, which is stored like any
+   * answer of the handler; the fingerprint is what decides between replay and reuse.)
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "9007199254740993 | 9007199254740992 | 9007199254740993.0",
+        "1e-400 | 0 | 10e-401",
+        "0.30000000000000001 | 0.3 | 30000000000000001e-17"
+      })
+  void numbersThatDifferInValueNeverReplayEachOther(String first, String other, String respelled) {
+    String key = ShopHttp.newKey();
+    ShopResponse stored =
+        http.post(
+                "/v1/accounts", client.apiKey(), key, "{\"currency\":\"EUR\",\"n\":" + first + "}")
+            .assertProblem(422, "validation-failed");
+    RowCounts before = rowCounts();
+
+    http.post("/v1/accounts", client.apiKey(), key, "{\"currency\":\"EUR\",\"n\":" + other + "}")
+        .assertProblem(422, "idempotency-key-reused");
+    ShopResponse replay =
+        http.post(
+                "/v1/accounts",
+                client.apiKey(),
+                key,
+                "{ \"n\" : " + respelled + ", \"currency\" : \"EUR\" }")
+            .assertStatus(422);
+
+    assertThat(replay.header("Idempotent-Replayed")).hasValue("true");
+    assertThat(replay.body()).isEqualTo(stored.body());
     assertThat(rowCounts()).isEqualTo(before);
   }
 
