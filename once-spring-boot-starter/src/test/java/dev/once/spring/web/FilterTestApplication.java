@@ -1,17 +1,26 @@
 package dev.once.spring.web;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -19,6 +28,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -114,8 +124,36 @@ public class FilterTestApplication {
 
   public static final Map<String, CountDownLatch> RELEASE = new ConcurrentHashMap<>();
 
-  /** How often an after-commit callback registered by a handler ran, per tag. */
-  public static final Map<String, Integer> AFTER_COMMIT = new ConcurrentHashMap<>();
+  /** The transaction callbacks a synchronization registered by a handler received, per tag. */
+  public static final Map<String, List<String>> CALLBACKS = new ConcurrentHashMap<>();
+
+  /**
+   * A second pool on the same server, standing in for another DataSource a handler uses: its
+   * connections do not join the request's transaction, but Spring binds one to the request's
+   * synchronization and releases it when that completes.
+   */
+  @Bean(destroyMethod = "close")
+  SecondPool secondPool(@Value("${spring.datasource.url}") String url) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setUsername("postgres");
+    config.setPassword("postgres");
+    config.setPoolName("second");
+    config.setMaximumPoolSize(2);
+    return new SecondPool(new HikariDataSource(config));
+  }
+
+  /** Not a DataSource bean, so that Boot still configures the application's own DataSource. */
+  public record SecondPool(HikariDataSource dataSource) implements AutoCloseable {
+    public int activeConnections() {
+      return dataSource.getHikariPoolMXBean().getActiveConnections();
+    }
+
+    @Override
+    public void close() {
+      dataSource.close();
+    }
+  }
 
   /** The database backend that served a held handler, so a test can terminate it. */
   public static final Map<String, Integer> BACKEND_PID = new ConcurrentHashMap<>();
@@ -124,10 +162,12 @@ public class FilterTestApplication {
   static class Handlers {
     private final JdbcClient jdbc;
     private final Inner inner;
+    private final SecondPool secondPool;
 
-    Handlers(JdbcClient jdbc, Inner inner) {
+    Handlers(JdbcClient jdbc, Inner inner, SecondPool secondPool) {
       this.jdbc = jdbc;
       this.inner = inner;
+      this.secondPool = secondPool;
     }
 
     @PostMapping("/api/async/{tag}")
@@ -138,14 +178,51 @@ public class FilterTestApplication {
       };
     }
 
-    @PostMapping("/api/after-commit/{tag}")
-    ResponseEntity<String> afterCommit(@PathVariable String tag, @RequestParam int status) {
+    /**
+     * Writes, uses a connection of the second pool (bound to the request's synchronization, as
+     * DataSourceUtils, JdbcTemplate or a second transaction manager's resources are) and registers
+     * a synchronization that records every callback it gets.
+     */
+    @PostMapping("/api/synchronized/{tag}")
+    ResponseEntity<String> synchronizedWork(@PathVariable String tag, @RequestParam int status)
+        throws SQLException {
       record(tag);
+      Connection second = DataSourceUtils.getConnection(secondPool.dataSource());
+      try (Statement statement = second.createStatement()) {
+        statement.execute("SELECT 1");
+      }
+      List<String> callbacks = Collections.synchronizedList(new ArrayList<>());
+      CALLBACKS.put(tag, callbacks);
       TransactionSynchronizationManager.registerSynchronization(
           new TransactionSynchronization() {
             @Override
+            public void savepointRollback(Object savepoint) {
+              callbacks.add("savepointRollback");
+            }
+
+            @Override
+            public void beforeCommit(boolean readOnly) {
+              callbacks.add("beforeCommit");
+            }
+
+            @Override
+            public void beforeCompletion() {
+              callbacks.add("beforeCompletion");
+            }
+
+            @Override
             public void afterCommit() {
-              AFTER_COMMIT.merge(tag, 1, Integer::sum);
+              callbacks.add("afterCommit");
+            }
+
+            @Override
+            public void afterCompletion(int completion) {
+              callbacks.add(
+                  completion == STATUS_COMMITTED
+                      ? "afterCompletion(committed)"
+                      : completion == STATUS_ROLLED_BACK
+                          ? "afterCompletion(rolled back)"
+                          : "afterCompletion(unknown)");
             }
           });
       return ResponseEntity.status(status).body("{}");

@@ -51,6 +51,7 @@ class IdempotencyFilterTest {
   @LocalServerPort int port;
   @Autowired JdbcClient jdbc;
   @Autowired MeterRegistry meters;
+  @Autowired FilterTestApplication.SecondPool secondPool;
 
   private double outcomes(String outcome) {
     return meters.counter(MicrometerIdempotencyMetrics.REQUESTS, "outcome", outcome).count();
@@ -341,21 +342,42 @@ class IdempotencyFilterTest {
   }
 
   @Test
-  void afterCommitCallbacksFireForACommittedAnswerButNotForAStoredRefusal() {
-    String created = tag();
-    String refused = tag();
+  void synchronizationsOfTheHandlerCompleteAsCommittedWithACommittedAnswer() {
+    String tag = tag();
 
-    assertThat(
-            send(post("/api/after-commit/" + created + "?status=201", "k-ac1", "{}")).statusCode())
-        .isEqualTo(201);
-    assertThat(
-            send(post("/api/after-commit/" + refused + "?status=422", "k-ac2", "{}")).statusCode())
-        .isEqualTo(422);
+    HttpResponse<String> created =
+        send(post("/api/synchronized/" + tag + "?status=201", "k-sync1", "{}"));
 
-    assertThat(FilterTestApplication.AFTER_COMMIT.get(created)).isEqualTo(1);
-    assertThat(FilterTestApplication.AFTER_COMMIT.get(refused)).isNull();
-    assertThat(effects(refused)).isZero();
-    assertThat(storedKeys("k-ac2")).isEqualTo(1);
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(FilterTestApplication.CALLBACKS.get(tag))
+        .containsExactly(
+            "beforeCommit", "beforeCompletion", "afterCommit", "afterCompletion(committed)");
+    assertThat(secondPool.activeConnections()).isZero();
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  /**
+   * A stored refusal keeps none of the handler's writes, so the handler's synchronizations complete
+   * as rolled back: nothing runs as if its writes had committed (no beforeCommit, no afterCommit),
+   * but what they hold is released, here a connection of another pool.
+   */
+  @Test
+  void synchronizationsOfTheHandlerCompleteAsRolledBackWithAStoredRefusal() {
+    String tag = tag();
+
+    HttpResponse<String> refused =
+        send(post("/api/synchronized/" + tag + "?status=422", "k-sync2", "{}"));
+    HttpResponse<String> retry =
+        send(post("/api/synchronized/" + tag + "?status=422", "k-sync2", "{}"));
+
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat(secondPool.activeConnections()).isZero();
+    assertThat(FilterTestApplication.CALLBACKS.get(tag))
+        .containsExactly("savepointRollback", "beforeCompletion", "afterCompletion(rolled back)");
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-sync2")).isEqualTo(1);
+    assertThat(retry.statusCode()).isEqualTo(422);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
   }
 
   @Test
