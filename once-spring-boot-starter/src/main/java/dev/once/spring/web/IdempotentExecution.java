@@ -43,9 +43,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *       transaction ends, so they release what they hold (such as another DataSource's connection),
  *       but never {@code beforeCommit}, {@code flush} or {@code afterCommit}: nothing runs as if
  *       the handler's writes had committed.
- *   <li>5xx, a non-storable status, an exception, or an answer the handler gave through {@code
- *       sendError} (its body is written by the container later, so it cannot be stored faithfully):
- *       everything rolls back and the key is free.
+ *   <li>5xx, a non-storable status, an exception, an answer the handler gave through {@code
+ *       sendError} (its body is written by the container later, so it cannot be stored faithfully),
+ *       or a 4xx the handler did not produce (an unknown path, a request Spring MVC refused before
+ *       calling the handler; see {@link HandlerAnswers}): everything rolls back and the key is
+ *       free.
  * </ul>
  *
  * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
@@ -141,7 +143,12 @@ public final class IdempotentExecution {
       throw e;
     }
     int status = buffered.getStatus();
-    if (!engine.isStorable(status) || buffered.handedToContainer()) {
+    if (!engine.isStorable(status)
+        || buffered.handedToContainer()
+        || (status >= 400 && !HandlerAnswers.producedByHandler(request))) {
+      // A refusal is stored only if the handler gave it: an unknown path or a request Spring MVC
+      // could not bind never reached it, and a corrected retry with the same key must execute.
+      // Successes are always the handler's: nothing before a handler answers a request with one.
       rollbackQuietly(tx);
       metrics.requestFinished(Outcome.ROLLED_BACK);
       buffered.copyBodyToResponse();

@@ -26,12 +26,14 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -39,8 +41,12 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * A tiny application whose handlers write to the database through JdbcClient, to prove that their
@@ -117,6 +123,43 @@ public class FilterTestApplication {
             });
     registration.setOrder(order);
     return registration;
+  }
+
+  /** A functional endpoint that writes and refuses. */
+  @Bean
+  RouterFunction<ServerResponse> routedRefusal(JdbcClient jdbc) {
+    return RouterFunctions.route()
+        .POST(
+            "/api/routed/{tag}",
+            request -> {
+              jdbc.sql("INSERT INTO effect (tag) VALUES (:tag)")
+                  .param("tag", request.pathVariable("tag"))
+                  .update();
+              return ServerResponse.unprocessableEntity().body("{\"error\":\"routed\"}");
+            })
+        .build();
+  }
+
+  /** A body with a number in it. */
+  record Payment(int amount) {}
+
+  /** A refusal a handler raises on purpose. */
+  static final class Refusal extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Refusal() {
+      super("refused by the handler");
+    }
+  }
+
+  /** The application's answers to its own exceptions, as an API's controller advice gives them. */
+  @RestControllerAdvice
+  static class Advice {
+    @ExceptionHandler(Refusal.class)
+    ResponseEntity<ProblemDetail> refusal(Refusal e) {
+      return ResponseEntity.unprocessableEntity()
+          .body(ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT, e.getMessage()));
+    }
   }
 
   /** Latches a test can use to hold a handler in the middle of its transaction. */
@@ -312,10 +355,38 @@ public class FilterTestApplication {
     }
 
     @PostMapping("/api/send-error/{tag}")
-    String sendError(@PathVariable String tag) {
+    void sendError(@PathVariable String tag, HttpServletResponse response) throws IOException {
       record(tag);
-      // Spring answers this through response.sendError: the container writes the body later.
+      // The container writes the body of this answer later, after Once's filter.
+      response.sendError(HttpServletResponse.SC_NOT_FOUND, "no such thing");
+    }
+
+    /** Spring renders the exception as a problem (spring.mvc.problemdetails.enabled). */
+    @PostMapping("/api/not-found/{tag}")
+    String notFound(@PathVariable String tag) {
+      record(tag);
       throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no such thing");
+    }
+
+    /** Refuses from within, through an exception that the application's advice answers 422. */
+    @PostMapping("/api/refuse/{tag}")
+    String refuse(@PathVariable String tag) {
+      record(tag);
+      throw new Refusal();
+    }
+
+    /**
+     * Spring MVC refuses a request for this handler before calling it when the path variable is not
+     * a number, the parameter is missing or the body does not bind to {@link Payment}.
+     */
+    @PostMapping("/api/typed/{tag}/{number}")
+    ResponseEntity<String> typed(
+        @PathVariable String tag,
+        @PathVariable int number,
+        @RequestParam String currency,
+        @RequestBody Payment payment) {
+      record(tag);
+      return ResponseEntity.status(HttpStatus.CREATED).body("{}");
     }
 
     @PostMapping("/api/too-many/{tag}")
