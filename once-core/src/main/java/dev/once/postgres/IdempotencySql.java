@@ -23,7 +23,8 @@ final class IdempotencySql {
    * check, no extra round trip. {@code transaction_timeout}'s timer is armed when the setting first
    * becomes non-zero in a transaction and a later change does not re-arm it, so a looser value is
    * first set to 0 and then to the lease, which arms it from now. {@code set_config(..., true)}
-   * lasts until the transaction ends.
+   * lasts until the transaction ends. The {@code lease} column only exists to make the {@code
+   * lease} CTE run: PostgreSQL skips a CTE nobody reads.
    */
   static final String CLAIM =
       """
