@@ -44,8 +44,9 @@ public interface IdempotencyEngine {
   Duration DEFAULT_RETENTION = Duration.ofHours(24);
 
   /**
-   * Default lease of a claimed key: the longest its transaction may sit idle between statements, or
-   * run one statement, before the database ends it (or cancels the statement) and frees the key.
+   * Default lease of a claimed key: the longest its transaction may last from the claim (PostgreSQL
+   * 17 and later), sit idle between statements, or run one statement, before the database ends it
+   * (or cancels the statement) and frees the key.
    */
   Duration DEFAULT_LEASE = Duration.ofSeconds(60);
 
@@ -132,8 +133,12 @@ public interface IdempotencyEngine {
     }
 
     /**
-     * The longest a claiming transaction may stay idle between two statements before the database
-     * ends it (rolling it back and freeing the key); at least one second. This bounds how long a
+     * The longest a claiming transaction may last after its claim before the database ends it,
+     * rolling it back and freeing the key; at least one second. On PostgreSQL 17 and later this
+     * caps the whole transaction ({@code transaction_timeout}), however many statements it runs; on
+     * older servers only its idle pauses ({@code idle_in_transaction_session_timeout}) and each
+     * single statement ({@code statement_timeout}) are capped. A stricter value of any of these
+     * settings already in force for the session, role or database is kept. This bounds how long a
      * hung request can keep its key in use even while its process lives; a dead process frees it as
      * soon as the database notices the broken connection.
      */

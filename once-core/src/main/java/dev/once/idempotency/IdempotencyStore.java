@@ -19,9 +19,12 @@ public interface IdempotencyStore {
    * tries to take the scope's lock (held until the caller's transaction ends) without waiting, and
    * if it got the lock inserts the key as {@link KeyState#IN_PROGRESS}. A key that exists is read
    * without any lock, so concurrent retries of a completed key never get in each other's way. The
-   * same statement bounds the caller's transaction by {@code lease}: a transaction idle for longer
-   * is ended by the database (rolled back, lock released), and a statement running for longer is
-   * cancelled, so a hung request can never keep its key in use for longer.
+   * same statement bounds the caller's transaction by {@code lease}, counted from the claim: a
+   * transaction idle for longer is ended by the database (rolled back, lock released), a statement
+   * running for longer is cancelled, and on PostgreSQL 17 and later a transaction that lasts longer
+   * as a whole is ended too, however busy it is. So a hung or endless request can never keep its
+   * key in use for longer. A stricter limit already in force for the session is kept, never
+   * loosened.
    */
   Attempt claim(
       Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)

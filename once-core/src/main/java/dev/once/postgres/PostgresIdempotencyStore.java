@@ -23,16 +23,15 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
       Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)
       throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.CLAIM)) {
-      ps.setString(1, scope.clientId());
-      ps.setString(2, scope.key().value());
-      ps.setLong(3, scope.lockId());
-      ps.setString(4, scope.clientId());
-      ps.setString(5, scope.key().value());
-      ps.setBytes(6, fingerprint.toBytes());
-      ps.setObject(7, utc(now));
-      String leaseMillis = lease.toMillis() + "ms";
-      ps.setString(8, leaseMillis);
-      ps.setString(9, leaseMillis);
+      ps.setLong(1, lease.toMillis());
+      ps.setString(2, lease.toMillis() + "ms");
+      ps.setString(3, scope.clientId());
+      ps.setString(4, scope.key().value());
+      ps.setLong(5, scope.lockId());
+      ps.setString(6, scope.clientId());
+      ps.setString(7, scope.key().value());
+      ps.setBytes(8, fingerprint.toBytes());
+      ps.setObject(9, utc(now));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getString("state") != null) {

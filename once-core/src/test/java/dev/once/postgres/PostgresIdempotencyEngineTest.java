@@ -28,6 +28,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The idempotency engine on its PostgreSQL store, against a real database. */
 class PostgresIdempotencyEngineTest {
@@ -235,34 +237,130 @@ class PostgresIdempotencyEngineTest {
     try (Connection hung = TestDatabase.transaction()) {
       assertThat(shortLease.claim(hung, scope("k-lease"), fingerprint("{}")))
           .isInstanceOf(ClaimResult.Acquired.class);
-      // The hung request now sits idle in its transaction. Retries get "in use" until the
-      // database ends that transaction; then a retry acquires the key. Bounded poll, no sleep.
-      Instant deadline = Instant.now().plusSeconds(60);
-      ClaimResult retry;
-      do {
-        try (Connection tx = TestDatabase.transaction()) {
-          retry = engine.claim(tx, scope("k-lease"), fingerprint("{}"));
-          tx.rollback();
-        }
-      } while (retry instanceof ClaimResult.InUse && Instant.now().isBefore(deadline));
-
-      assertThat(retry).isInstanceOf(ClaimResult.Acquired.class);
+      // The hung request now sits idle in its transaction.
+      assertThat(retryUntilNotInUse("k-lease")).isInstanceOf(ClaimResult.Acquired.class);
       assertThatThrownBy(() -> hung.createStatement().execute("SELECT 1"))
           .isInstanceOf(SQLException.class);
     }
     assertThat(rowCount("k-lease")).isZero();
   }
 
-  @Test
-  void aStatementOfTheClaimingTransactionRunningLongerThanTheLeaseIsCancelled()
+  /**
+   * A handler that keeps the database busy with short statements is never idle and never runs one
+   * long statement; only a cap on the whole transaction ends it. A looser transaction_timeout the
+   * session already has (its timer armed when the transaction began) must not postpone the lease.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "10min"})
+  void aTransactionThatKeepsRunningShortStatementsIsEndedWhenItsLeaseEnds(String sessionTimeout)
       throws SQLException {
+    IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(1));
+    String key = "k-busy-" + sessionTimeout;
+    try (Connection busy = TestDatabase.transaction()) {
+      execute(busy, "SET transaction_timeout = '" + sessionTimeout + "'");
+      assertThat(shortLease.claim(busy, scope(key), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+
+      Duration endedAfter = runShortStatementsUntilEnded(busy, Duration.ofSeconds(20));
+
+      assertThat(endedAfter).isLessThan(Duration.ofSeconds(10));
+    }
+    assertThat(rowCount(key)).isZero();
+    assertThat(claimAndRollback(scope(key), fingerprint("{}")))
+        .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
+  void aStricterStatementTimeoutAlreadyInForceIsKept() throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      execute(tx, "SET statement_timeout = '500ms'");
+      engine.claim(tx, scope("k-strict-statement"), fingerprint("{}"));
+
+      Instant start = Instant.now();
+      assertThatThrownBy(() -> execute(tx, "SELECT pg_sleep(5)"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+      assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(4));
+      tx.rollback();
+    }
+  }
+
+  @Test
+  void aStricterIdleTimeoutAlreadyInForceIsKept() throws Exception {
+    try (Connection idle = TestDatabase.transaction()) {
+      execute(idle, "SET idle_in_transaction_session_timeout = '1s'");
+      assertThat(engine.claim(idle, scope("k-strict-idle"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      Instant start = Instant.now();
+
+      assertThat(retryUntilNotInUse("k-strict-idle")).isInstanceOf(ClaimResult.Acquired.class);
+      assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(30));
+    }
+  }
+
+  @Test
+  void aStricterTransactionTimeoutAlreadyInForceIsKept() throws SQLException {
+    try (Connection busy = TestDatabase.transaction()) {
+      execute(busy, "SET transaction_timeout = '1s'");
+      engine.claim(busy, scope("k-strict-tx"), fingerprint("{}"));
+
+      Duration endedAfter = runShortStatementsUntilEnded(busy, Duration.ofSeconds(20));
+
+      assertThat(endedAfter).isLessThan(Duration.ofSeconds(10));
+    }
+  }
+
+  /**
+   * Retries the claim of {@code key} (each in its own transaction, rolled back) while it is in use,
+   * for at most a minute. Bounded poll, no sleep.
+   */
+  private ClaimResult retryUntilNotInUse(String key) throws SQLException {
+    Instant deadline = Instant.now().plusSeconds(60);
+    ClaimResult retry;
+    do {
+      try (Connection tx = TestDatabase.transaction()) {
+        retry = engine.claim(tx, scope(key), fingerprint("{}"));
+        tx.rollback();
+      }
+    } while (retry instanceof ClaimResult.InUse && Instant.now().isBefore(deadline));
+    return retry;
+  }
+
+  /**
+   * Runs 50 ms statements in {@code tx} until the database ends the transaction, and says how long
+   * that took from the first one; fails if it is still alive after {@code limit}.
+   */
+  private static Duration runShortStatementsUntilEnded(Connection tx, Duration limit) {
+    Instant start = Instant.now();
+    Instant deadline = start.plus(limit);
+    while (Instant.now().isBefore(deadline)) {
+      try {
+        execute(tx, "SELECT pg_sleep(0.05)");
+      } catch (SQLException ended) {
+        return Duration.between(start, Instant.now());
+      }
+    }
+    throw new AssertionError("the transaction was still open after " + limit);
+  }
+
+  private static void execute(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  /**
+   * One statement that outlasts the lease is ended: by statement_timeout (57014) on every server,
+   * or, on PostgreSQL 17 and later, by transaction_timeout (25P04), whose timer started earlier.
+   */
+  @Test
+  void aStatementOfTheClaimingTransactionRunningLongerThanTheLeaseIsEnded() throws SQLException {
     IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(1));
     try (Connection tx = TestDatabase.transaction()) {
       shortLease.claim(tx, scope("k-slow"), fingerprint("{}"));
-      assertThatThrownBy(() -> tx.createStatement().execute("SELECT pg_sleep(30)"))
+      assertThatThrownBy(() -> execute(tx, "SELECT pg_sleep(30)"))
           .isInstanceOfSatisfying(
-              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
-      tx.rollback();
+              SQLException.class, e -> assertThat(e.getSQLState()).isIn("57014", "25P04"));
     }
     assertThat(rowCount("k-slow")).isZero();
   }

@@ -79,8 +79,11 @@ public class OnceProperties {
     private Duration retryAfter = Duration.ofSeconds(1);
 
     /**
-     * Longest time a request's transaction may sit idle between two statements before the database
-     * ends it, rolls it back and frees the key, so a hung handler cannot hold its key for longer.
+     * Lease of a claimed key: longest time a request's transaction may last after its claim before
+     * the database ends it, rolls it back and frees the key, so a hung or endless handler cannot
+     * hold its key for longer. PostgreSQL 17 and later cap the whole transaction
+     * (transaction_timeout); older servers only cap each idle pause and each single statement.
+     * Stricter timeouts already configured for the session, role or database are kept. 1s to 24d.
      */
     private Duration lease = Duration.ofSeconds(60);
 

@@ -13,7 +13,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.sql.Connection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,12 +36,18 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *   <li>2xx and 3xx but 304 (a redirect after a state change is a success answer): the answer is
  *       stored, then the transaction commits, then the answer is sent — a client never sees an
  *       answer that is not durable.
- *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim
- *       (and the after-commit callbacks it registered are dropped), then the answer is stored and
- *       committed, so a rejected request leaves nothing but its answer.
- *   <li>5xx, a non-storable status, an exception, or an answer the handler gave through {@code
- *       sendError} (its body is written by the container later, so it cannot be stored faithfully):
- *       everything rolls back and the key is free.
+ *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim,
+ *       then the answer is stored and committed, so a rejected request leaves nothing but its
+ *       answer. The transaction synchronizations the handler registered complete as rolled back:
+ *       they get {@code beforeCompletion} and {@code afterCompletion(STATUS_ROLLED_BACK)} when the
+ *       transaction ends, so they release what they hold (such as another DataSource's connection),
+ *       but never {@code beforeCommit}, {@code flush} or {@code afterCommit}: nothing runs as if
+ *       the handler's writes had committed.
+ *   <li>5xx, a non-storable status, an exception, an answer the handler gave through {@code
+ *       sendError} (its body is written by the container later, so it cannot be stored faithfully),
+ *       or a 4xx the handler did not produce (an unknown path, a request Spring MVC refused before
+ *       calling the handler; see {@link HandlerAnswers}): everything rolls back and the key is
+ *       free.
  * </ul>
  *
  * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
@@ -122,7 +131,8 @@ public final class IdempotentExecution {
       unavailable(response);
       return;
     }
-    // After-commit callbacks the handler registers must not fire for writes a refusal discards.
+    // Told apart from the handler's own synchronizations, which complete as rolled back when a
+    // refusal discards the handler's writes.
     List<TransactionSynchronization> beforeHandler = synchronizations();
     try {
       chain.doFilter(request, buffered);
@@ -133,7 +143,12 @@ public final class IdempotentExecution {
       throw e;
     }
     int status = buffered.getStatus();
-    if (!engine.isStorable(status) || buffered.handedToContainer()) {
+    if (!engine.isStorable(status)
+        || buffered.handedToContainer()
+        || (status >= 400 && !HandlerAnswers.producedByHandler(request))) {
+      // A refusal is stored only if the handler gave it: an unknown path or a request Spring MVC
+      // could not bind never reached it, and a corrected retry with the same key must execute.
+      // Successes are always the handler's: nothing before a handler answers a request with one.
       rollbackQuietly(tx);
       metrics.requestFinished(Outcome.ROLLED_BACK);
       buffered.copyBodyToResponse();
@@ -144,7 +159,7 @@ public final class IdempotentExecution {
         // A rejected request keeps its answer but none of the handler's writes; this also clears
         // a rollback-only mark that the handler's own @Transactional boundary may have set.
         tx.rollbackToSavepoint(savepoint);
-        restoreSynchronizations(beforeHandler);
+        completeAsRolledBack(beforeHandler);
       }
       if (tx.isRollbackOnly()) {
         rollbackQuietly(tx);
@@ -241,14 +256,58 @@ public final class IdempotentExecution {
         : List.of();
   }
 
-  /** Drops the synchronizations registered after {@code kept} was taken. */
-  private static void restoreSynchronizations(List<TransactionSynchronization> kept) {
+  /**
+   * Marks the synchronizations registered since {@code beforeHandler} was taken as belonging to the
+   * rolled-back part of the transaction. They stay registered, so they still run at the
+   * transaction's completion in their usual order and release their resources, but see it as a
+   * rollback.
+   */
+  private static void completeAsRolledBack(List<TransactionSynchronization> beforeHandler) {
     if (!TransactionSynchronizationManager.isSynchronizationActive()) {
       return;
     }
+    Set<TransactionSynchronization> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+    kept.addAll(beforeHandler);
+    List<TransactionSynchronization> all = TransactionSynchronizationManager.getSynchronizations();
     TransactionSynchronizationManager.clearSynchronization();
     TransactionSynchronizationManager.initSynchronization();
-    kept.forEach(TransactionSynchronizationManager::registerSynchronization);
+    for (TransactionSynchronization synchronization : all) {
+      TransactionSynchronizationManager.registerSynchronization(
+          kept.contains(synchronization) ? synchronization : new RolledBackPart(synchronization));
+    }
+  }
+
+  /**
+   * A synchronization of writes that were rolled back to a savepoint while the transaction itself
+   * commits: it completes as rolled back, whatever the transaction's outcome, and is never told of
+   * a flush or a commit. Suspension is passed on, since it unbinds and rebinds resources.
+   */
+  private record RolledBackPart(TransactionSynchronization delegate)
+      implements TransactionSynchronization {
+    @Override
+    public int getOrder() {
+      return delegate.getOrder();
+    }
+
+    @Override
+    public void suspend() {
+      delegate.suspend();
+    }
+
+    @Override
+    public void resume() {
+      delegate.resume();
+    }
+
+    @Override
+    public void beforeCompletion() {
+      delegate.beforeCompletion();
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+      delegate.afterCompletion(STATUS_ROLLED_BACK);
+    }
   }
 
   private void rollbackQuietly(TransactionStatus tx) {

@@ -1,27 +1,39 @@
 package dev.once.spring.web;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Consumer;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -29,8 +41,12 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
  * A tiny application whose handlers write to the database through JdbcClient, to prove that their
@@ -109,13 +125,78 @@ public class FilterTestApplication {
     return registration;
   }
 
+  /** A functional endpoint that writes and refuses. */
+  @Bean
+  RouterFunction<ServerResponse> routedRefusal(JdbcClient jdbc) {
+    return RouterFunctions.route()
+        .POST(
+            "/api/routed/{tag}",
+            request -> {
+              jdbc.sql("INSERT INTO effect (tag) VALUES (:tag)")
+                  .param("tag", request.pathVariable("tag"))
+                  .update();
+              return ServerResponse.unprocessableEntity().body("{\"error\":\"routed\"}");
+            })
+        .build();
+  }
+
+  /** A body with a number in it. */
+  record Payment(int amount) {}
+
+  /** A refusal a handler raises on purpose. */
+  static final class Refusal extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Refusal() {
+      super("refused by the handler");
+    }
+  }
+
+  /** The application's answers to its own exceptions, as an API's controller advice gives them. */
+  @RestControllerAdvice
+  static class Advice {
+    @ExceptionHandler(Refusal.class)
+    ResponseEntity<ProblemDetail> refusal(Refusal e) {
+      return ResponseEntity.unprocessableEntity()
+          .body(ProblemDetail.forStatusAndDetail(HttpStatus.UNPROCESSABLE_CONTENT, e.getMessage()));
+    }
+  }
+
   /** Latches a test can use to hold a handler in the middle of its transaction. */
   public static final Map<String, CountDownLatch> ENTERED = new ConcurrentHashMap<>();
 
   public static final Map<String, CountDownLatch> RELEASE = new ConcurrentHashMap<>();
 
-  /** How often an after-commit callback registered by a handler ran, per tag. */
-  public static final Map<String, Integer> AFTER_COMMIT = new ConcurrentHashMap<>();
+  /** The transaction callbacks a synchronization registered by a handler received, per tag. */
+  public static final Map<String, List<String>> CALLBACKS = new ConcurrentHashMap<>();
+
+  /**
+   * A second pool on the same server, standing in for another DataSource a handler uses: its
+   * connections do not join the request's transaction, but Spring binds one to the request's
+   * synchronization and releases it when that completes.
+   */
+  @Bean(destroyMethod = "close")
+  SecondPool secondPool(@Value("${spring.datasource.url}") String url) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(url);
+    config.setUsername("postgres");
+    config.setPassword("postgres");
+    config.setPoolName("second");
+    config.setMaximumPoolSize(2);
+    return new SecondPool(new HikariDataSource(config));
+  }
+
+  /** Not a DataSource bean, so that Boot still configures the application's own DataSource. */
+  public record SecondPool(HikariDataSource dataSource) implements AutoCloseable {
+    public int activeConnections() {
+      return dataSource.getHikariPoolMXBean().getActiveConnections();
+    }
+
+    @Override
+    public void close() {
+      dataSource.close();
+    }
+  }
 
   /** The database backend that served a held handler, so a test can terminate it. */
   public static final Map<String, Integer> BACKEND_PID = new ConcurrentHashMap<>();
@@ -124,10 +205,12 @@ public class FilterTestApplication {
   static class Handlers {
     private final JdbcClient jdbc;
     private final Inner inner;
+    private final SecondPool secondPool;
 
-    Handlers(JdbcClient jdbc, Inner inner) {
+    Handlers(JdbcClient jdbc, Inner inner, SecondPool secondPool) {
       this.jdbc = jdbc;
       this.inner = inner;
+      this.secondPool = secondPool;
     }
 
     @PostMapping("/api/async/{tag}")
@@ -138,14 +221,51 @@ public class FilterTestApplication {
       };
     }
 
-    @PostMapping("/api/after-commit/{tag}")
-    ResponseEntity<String> afterCommit(@PathVariable String tag, @RequestParam int status) {
+    /**
+     * Writes, uses a connection of the second pool (bound to the request's synchronization, as
+     * DataSourceUtils, JdbcTemplate or a second transaction manager's resources are) and registers
+     * a synchronization that records every callback it gets.
+     */
+    @PostMapping("/api/synchronized/{tag}")
+    ResponseEntity<String> synchronizedWork(@PathVariable String tag, @RequestParam int status)
+        throws SQLException {
       record(tag);
+      Connection second = DataSourceUtils.getConnection(secondPool.dataSource());
+      try (Statement statement = second.createStatement()) {
+        statement.execute("SELECT 1");
+      }
+      List<String> callbacks = Collections.synchronizedList(new ArrayList<>());
+      CALLBACKS.put(tag, callbacks);
       TransactionSynchronizationManager.registerSynchronization(
           new TransactionSynchronization() {
             @Override
+            public void savepointRollback(Object savepoint) {
+              callbacks.add("savepointRollback");
+            }
+
+            @Override
+            public void beforeCommit(boolean readOnly) {
+              callbacks.add("beforeCommit");
+            }
+
+            @Override
+            public void beforeCompletion() {
+              callbacks.add("beforeCompletion");
+            }
+
+            @Override
             public void afterCommit() {
-              AFTER_COMMIT.merge(tag, 1, Integer::sum);
+              callbacks.add("afterCommit");
+            }
+
+            @Override
+            public void afterCompletion(int completion) {
+              callbacks.add(
+                  completion == STATUS_COMMITTED
+                      ? "afterCompletion(committed)"
+                      : completion == STATUS_ROLLED_BACK
+                          ? "afterCompletion(rolled back)"
+                          : "afterCompletion(unknown)");
             }
           });
       return ResponseEntity.status(status).body("{}");
@@ -235,10 +355,38 @@ public class FilterTestApplication {
     }
 
     @PostMapping("/api/send-error/{tag}")
-    String sendError(@PathVariable String tag) {
+    void sendError(@PathVariable String tag, HttpServletResponse response) throws IOException {
       record(tag);
-      // Spring answers this through response.sendError: the container writes the body later.
+      // The container writes the body of this answer later, after Once's filter.
+      response.sendError(HttpServletResponse.SC_NOT_FOUND, "no such thing");
+    }
+
+    /** Spring renders the exception as a problem (spring.mvc.problemdetails.enabled). */
+    @PostMapping("/api/not-found/{tag}")
+    String notFound(@PathVariable String tag) {
+      record(tag);
       throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no such thing");
+    }
+
+    /** Refuses from within, through an exception that the application's advice answers 422. */
+    @PostMapping("/api/refuse/{tag}")
+    String refuse(@PathVariable String tag) {
+      record(tag);
+      throw new Refusal();
+    }
+
+    /**
+     * Spring MVC refuses a request for this handler before calling it when the path variable is not
+     * a number, the parameter is missing or the body does not bind to {@link Payment}.
+     */
+    @PostMapping("/api/typed/{tag}/{number}")
+    ResponseEntity<String> typed(
+        @PathVariable String tag,
+        @PathVariable int number,
+        @RequestParam String currency,
+        @RequestBody Payment payment) {
+      record(tag);
+      return ResponseEntity.status(HttpStatus.CREATED).body("{}");
     }
 
     @PostMapping("/api/too-many/{tag}")

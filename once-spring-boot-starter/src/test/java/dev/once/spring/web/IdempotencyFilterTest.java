@@ -19,6 +19,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -51,6 +53,7 @@ class IdempotencyFilterTest {
   @LocalServerPort int port;
   @Autowired JdbcClient jdbc;
   @Autowired MeterRegistry meters;
+  @Autowired FilterTestApplication.SecondPool secondPool;
 
   private double outcomes(String outcome) {
     return meters.counter(MicrometerIdempotencyMetrics.REQUESTS, "outcome", outcome).count();
@@ -262,18 +265,68 @@ class IdempotencyFilterTest {
     assertThat(storedKeys("k-19")).isZero();
   }
 
-  @Test
-  void storedClientErrorKeepsTheAnswerButNoneOfTheHandlersWrites() {
-    String tag = tag();
-    HttpResponse<String> first = send(post("/api/reject/" + tag, "k-7", "{}"));
-    HttpResponse<String> retry = send(post("/api/reject/" + tag, "k-7", "{}"));
+  /** Sends {@code request} twice; both must be answered {@code status} afresh, nothing stored. */
+  private void assertAnsweredAfreshEachTime(HttpRequest.Builder request, int status, String key) {
+    HttpResponse<String> first = send(request);
+    HttpResponse<String> retry = send(request);
 
-    assertThat(first.statusCode()).isEqualTo(422);
-    assertThat(retry.statusCode()).isEqualTo(422);
+    assertThat(first.statusCode()).isEqualTo(status);
+    assertThat(retry.statusCode()).isEqualTo(status);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(storedKeys(key)).isZero();
+  }
+
+  @Test
+  void notFoundForAPathNoHandlerIsMappedToIsNotStored() {
+    assertAnsweredAfreshEachTime(post("/api/nowhere/" + tag(), "k-route", "{}"), 404, "k-route");
+  }
+
+  /**
+   * Spring MVC refuses these before the handler method runs (a path variable that is not a number,
+   * a missing parameter, a body that does not bind); the key stays free, so the corrected request,
+   * sent with the same key, executes.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "/x?currency=EUR | {\"amount\":1}",
+        "/1 | {\"amount\":1}",
+        "/1?currency=EUR | {\"amount\":\"ten\"}"
+      })
+  void refusalOfSpringMvcBeforeTheHandlerRanIsNotStored(String pathEnd, String body) {
+    String tag = tag();
+    String path = "/api/typed/" + tag;
+    String key = "k-" + tag;
+
+    assertAnsweredAfreshEachTime(post(path + pathEnd, key, body), 400, key);
+    assertThat(effects(tag)).isZero();
+
+    HttpResponse<String> corrected = send(post(path + "/1?currency=EUR", key, "{\"amount\":10}"));
+    assertThat(corrected.statusCode()).isEqualTo(201);
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  /** A refusal the handler gave, however it is rendered, is stored without its writes. */
+  @ParameterizedTest
+  @CsvSource({
+    "/api/reject/, 422", // returned by a controller method
+    "/api/refuse/, 422", // raised by it, answered by the application's advice
+    "/api/not-found/, 404", // a ResponseStatusException it raised, rendered by Spring
+    "/api/routed/, 422" // returned by a router function
+  })
+  void refusalOfTheHandlerIsStoredAndReplayedWithoutItsWrites(String path, int status) {
+    String tag = tag();
+    String key = "k-" + tag;
+    HttpResponse<String> first = send(post(path + tag, key, "{}"));
+    HttpResponse<String> retry = send(post(path + tag, key, "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(status);
+    assertThat(retry.statusCode()).isEqualTo(status);
     assertThat(retry.body()).isEqualTo(first.body());
     assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
     assertThat(effects(tag)).isZero();
-    assertThat(storedKeys("k-7")).isEqualTo(1);
+    assertThat(storedKeys(key)).isEqualTo(1);
   }
 
   @Test
@@ -373,21 +426,42 @@ class IdempotencyFilterTest {
   }
 
   @Test
-  void afterCommitCallbacksFireForACommittedAnswerButNotForAStoredRefusal() {
-    String created = tag();
-    String refused = tag();
+  void synchronizationsOfTheHandlerCompleteAsCommittedWithACommittedAnswer() {
+    String tag = tag();
 
-    assertThat(
-            send(post("/api/after-commit/" + created + "?status=201", "k-ac1", "{}")).statusCode())
-        .isEqualTo(201);
-    assertThat(
-            send(post("/api/after-commit/" + refused + "?status=422", "k-ac2", "{}")).statusCode())
-        .isEqualTo(422);
+    HttpResponse<String> created =
+        send(post("/api/synchronized/" + tag + "?status=201", "k-sync1", "{}"));
 
-    assertThat(FilterTestApplication.AFTER_COMMIT.get(created)).isEqualTo(1);
-    assertThat(FilterTestApplication.AFTER_COMMIT.get(refused)).isNull();
-    assertThat(effects(refused)).isZero();
-    assertThat(storedKeys("k-ac2")).isEqualTo(1);
+    assertThat(created.statusCode()).isEqualTo(201);
+    assertThat(FilterTestApplication.CALLBACKS.get(tag))
+        .containsExactly(
+            "beforeCommit", "beforeCompletion", "afterCommit", "afterCompletion(committed)");
+    assertThat(secondPool.activeConnections()).isZero();
+    assertThat(effects(tag)).isEqualTo(1);
+  }
+
+  /**
+   * A stored refusal keeps none of the handler's writes, so the handler's synchronizations complete
+   * as rolled back: nothing runs as if its writes had committed (no beforeCommit, no afterCommit),
+   * but what they hold is released, here a connection of another pool.
+   */
+  @Test
+  void synchronizationsOfTheHandlerCompleteAsRolledBackWithAStoredRefusal() {
+    String tag = tag();
+
+    HttpResponse<String> refused =
+        send(post("/api/synchronized/" + tag + "?status=422", "k-sync2", "{}"));
+    HttpResponse<String> retry =
+        send(post("/api/synchronized/" + tag + "?status=422", "k-sync2", "{}"));
+
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat(secondPool.activeConnections()).isZero();
+    assertThat(FilterTestApplication.CALLBACKS.get(tag))
+        .containsExactly("savepointRollback", "beforeCompletion", "afterCompletion(rolled back)");
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys("k-sync2")).isEqualTo(1);
+    assertThat(retry.statusCode()).isEqualTo(422);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
   }
 
   @Test
