@@ -3,6 +3,7 @@ package dev.once.spring.web;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import java.lang.reflect.Method;
+import java.util.Set;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.method.HandlerMethod;
 
@@ -21,9 +22,14 @@ import org.springframework.web.method.HandlerMethod;
  *   <li>no application handler matched: an unmapped path, which Spring MVC hands to its static
  *       resource handler and answers 404 (or raises {@code NoHandlerFoundException}); a wrong
  *       method or media type; a servlet other than Spring MVC's: not the handler's;
- *   <li>a controller method matched but Spring MVC failed to prepare its call (a missing parameter,
- *       a path variable of the wrong type, an unreadable or invalid body, a failing argument
- *       resolver or interceptor): not the handler's, the method never ran;
+ *   <li>a controller method matched but Spring MVC itself refused to prepare its call (a missing
+ *       parameter, a path variable of the wrong type, an unreadable body: one of Spring's own
+ *       exceptions, raised outside the method): not the handler's, the method never ran;
+ *   <li>the application's own checks of the request refused it before the method ran: an exception
+ *       of the application's (from its argument resolver, say), or a failed Bean Validation of the
+ *       constraints the application declared ({@code MethodArgumentNotValidException}, {@code
+ *       HandlerMethodValidationException}): the handler's, since the same request always gets the
+ *       same refusal;
  *   <li>the handler threw, directly or from anything it called, and an exception handler ({@code
  *       ExceptionHandler}, {@code ControllerAdvice}, Spring's problem details) turned that into the
  *       answer: the handler's;
@@ -47,6 +53,12 @@ final class HandlerAnswers {
   static final String RESOLVED_EXCEPTION =
       "org.springframework.web.servlet.DispatcherServlet.EXCEPTION";
 
+  /** Spring's exceptions for failed Bean Validation: the application's declared rules. */
+  static final Set<String> VALIDATION_FAILURES =
+      Set.of(
+          "org.springframework.web.bind.MethodArgumentNotValidException",
+          "org.springframework.web.method.annotation.HandlerMethodValidationException");
+
   /** What a router function's handler implements. */
   static final String HANDLER_FUNCTION = "org.springframework.web.servlet.function.HandlerFunction";
 
@@ -58,7 +70,7 @@ final class HandlerAnswers {
     if (handler instanceof HandlerMethod method) {
       Throwable raised = raised(request);
       // No exception: the method returned the answer.
-      return raised == null || raisedInside(raised, method);
+      return raised == null || raisedInside(raised, method) || !isSpringsOwnRefusal(raised);
     }
     return handler != null && isHandlerFunction(handler);
   }
@@ -70,6 +82,11 @@ final class HandlerAnswers {
       raised = request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
     }
     return raised instanceof Throwable exception ? exception : null;
+  }
+
+  private static boolean isSpringsOwnRefusal(Throwable raised) {
+    String type = raised.getClass().getName();
+    return type.startsWith("org.springframework.") && !VALIDATION_FAILURES.contains(type);
   }
 
   private static boolean isHandlerFunction(Object handler) {

@@ -24,6 +24,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -42,8 +43,13 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -142,6 +148,38 @@ public class FilterTestApplication {
 
   /** A body with a number in it. */
   record Payment(int amount) {}
+
+  /** A request value that the application's own argument resolver checks, and always refuses. */
+  record Checked() {}
+
+  /**
+   * The application's own check of a request, before its handler method runs (the shop checks its
+   * JSON bodies this way): its refusal is the endpoint's answer, so it is stored.
+   */
+  @Bean
+  WebMvcConfigurer checkedArguments() {
+    return new WebMvcConfigurer() {
+      @Override
+      public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(
+            new HandlerMethodArgumentResolver() {
+              @Override
+              public boolean supportsParameter(MethodParameter parameter) {
+                return parameter.getParameterType() == Checked.class;
+              }
+
+              @Override
+              public Object resolveArgument(
+                  MethodParameter parameter,
+                  ModelAndViewContainer mav,
+                  NativeWebRequest request,
+                  WebDataBinderFactory binders) {
+                throw new Refusal();
+              }
+            });
+      }
+    };
+  }
 
   /** A refusal a handler raises on purpose. */
   static final class Refusal extends RuntimeException {
@@ -366,6 +404,13 @@ public class FilterTestApplication {
     String notFound(@PathVariable String tag) {
       record(tag);
       throw new ResponseStatusException(HttpStatus.NOT_FOUND, "no such thing");
+    }
+
+    /** Never runs: the application's argument resolver refuses every request first. */
+    @PostMapping("/api/checked/{tag}")
+    String checked(@PathVariable String tag, Checked checked) {
+      record(tag);
+      return "{}";
     }
 
     /** Refuses from within, through an exception that the application's advice answers 422. */

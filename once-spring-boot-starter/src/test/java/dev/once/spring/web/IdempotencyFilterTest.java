@@ -312,6 +312,7 @@ class IdempotencyFilterTest {
   @CsvSource({
     "/api/reject/, 422", // returned by a controller method
     "/api/refuse/, 422", // raised by it, answered by the application's advice
+    "/api/checked/, 422", // raised by the application's argument resolver before the method ran
     "/api/not-found/, 404", // a ResponseStatusException it raised, rendered by Spring
     "/api/routed/, 422" // returned by a router function
   })
