@@ -3,6 +3,8 @@ package dev.once.shop.database;
 import static dev.once.shop.database.EmbeddedPostgresSettingsTest.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.support.LogCapture;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,8 +24,10 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
 
   @TempDir static Path temp;
 
+  private final DeferredLogs logs = new DeferredLogs();
+
   private final EmbeddedPostgresEnvironmentPostProcessor postProcessor =
-      new EmbeddedPostgresEnvironmentPostProcessor(new DeferredLogs());
+      new EmbeddedPostgresEnvironmentPostProcessor(logs);
 
   @AfterAll
   static void stopServer() {
@@ -36,7 +40,12 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
         Map.of("shop.embedded-postgres.data-dir", temp.resolve("pg").toString());
     StandardEnvironment environment = environment(properties);
 
-    postProcessor.postProcessEnvironment(environment, null);
+    String logged;
+    try (LogCapture capture = LogCapture.start()) {
+      postProcessor.postProcessEnvironment(environment, null);
+      logs.switchOverAll(); // what Boot does once its logging is up
+      logged = capture.events().stream().map(e -> e.getFormattedMessage()).toList().toString();
+    }
 
     EmbeddedPostgresServer server = EmbeddedPostgresServers.find(temp.resolve("pg")).orElseThrow();
     PropertySource<?> added = environment.getPropertySources().iterator().next();
@@ -45,7 +54,15 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
     assertThat(environment.getProperty("spring.datasource.url"))
         .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/postgres");
     assertThat(environment.getProperty("spring.datasource.username")).isEqualTo("postgres");
-    assertThat(environment.getProperty("spring.datasource.password")).isEmpty();
+    assertThat(environment.getProperty("spring.datasource.password"))
+        .isEqualTo(server.password())
+        .isEqualTo(
+            Files.readString(server.dataDirectory().resolve(EmbeddedPostgresServer.PASSWORD_FILE))
+                .strip());
+    assertThat(logged)
+        .as("the log shows the URL, never the password")
+        .contains("JDBC URL " + server.jdbcUrl())
+        .doesNotContain(server.password());
     try (Connection connection =
             DriverManager.getConnection(
                 environment.getProperty("spring.datasource.url"),
