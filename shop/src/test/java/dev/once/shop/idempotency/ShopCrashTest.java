@@ -45,6 +45,9 @@ class ShopCrashTest extends ShopIntegrationTest {
   @Value("${spring.datasource.url}")
   String jdbcUrl;
 
+  @Value("${spring.datasource.password}")
+  String password;
+
   @AfterAll
   static void stopThreads() {
     THREADS.shutdownNow();
@@ -130,13 +133,12 @@ class ShopCrashTest extends ShopIntegrationTest {
             "--server.port=" + port,
             "--spring.datasource.url=" + jdbcUrl,
             "--spring.datasource.username=postgres",
-            "--spring.datasource.password=",
             "--shop.admin-token=" + ADMIN_TOKEN,
             "--spring.main.banner-mode=off");
-    return new ProcessBuilder(command)
-        .redirectErrorStream(true)
-        .redirectOutput(log.toFile())
-        .start();
+    ProcessBuilder child = new ProcessBuilder(command);
+    // In the environment, which only this user can read, not on the command line, which all can.
+    child.environment().put("SPRING_DATASOURCE_PASSWORD", password);
+    return child.redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
   private static void awaitHealthy(Process child, int port, Path log) throws Exception {
