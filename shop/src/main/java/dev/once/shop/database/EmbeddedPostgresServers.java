@@ -1,6 +1,5 @@
 package dev.once.shop.database;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -32,19 +31,18 @@ import org.apache.commons.logging.LogFactory;
  *       {@link LeftoverPostmaster};
  *   <li>with {@link EmbeddedPostgresSettings#clean()}, wipes it (only if it is empty or a
  *       PostgreSQL data directory);
- *   <li>runs initdb if the directory is empty, otherwise reuses the cluster, whose crash recovery
- *       makes the data consistent;
- *   <li>starts the postmaster through zonky's {@link EmbeddedPostgres}, which registers a JVM
- *       shutdown hook that stops it with a fast shutdown.
+ *   <li>makes it {@code rwx------} (refusing another user's directory);
+ *   <li>starts the server as {@link EmbeddedPostgresServer#start} describes (initdb if the
+ *       directory is empty; password authentication; localhost only), with a JVM shutdown hook that
+ *       stops it with a fast shutdown.
  * </ol>
  *
- * <p>PostgreSQL's own output (initdb, server log) is appended to a file next to the data directory:
- * {@code data/postgres} logs to {@code data/postgres.log}.
+ * <p>The programs come from {@link PostgresBinaries}, unpacked into a checked per-user cache.
  */
 public final class EmbeddedPostgresServers {
 
-  /** Bound on waiting for a leftover postmaster's fast shutdown (it checkpoints first). */
-  static final Duration LEFTOVER_STOP_TIMEOUT = Duration.ofSeconds(30);
+  /** Bound on waiting for a fast shutdown (it checkpoints first), ours or a leftover's. */
+  static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
   /** Bound on startup, generous because crash recovery may replay WAL first. */
   static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -161,7 +159,8 @@ public final class EmbeddedPostgresServers {
 
   private static Path canonicalDirectory(Path dataDirectory) {
     try {
-      Files.createDirectories(dataDirectory);
+      // Private from the start; an existing one is checked (and tightened) in start().
+      Files.createDirectories(dataDirectory, OwnerOnly.DIRECTORY);
       // The registry key and the path PostgreSQL sees: symlinks and "a/../b" spellings collapse.
       return dataDirectory.toRealPath();
     } catch (IOException e) {
@@ -178,46 +177,22 @@ public final class EmbeddedPostgresServers {
 
   private static EmbeddedPostgresServer start(
       Path dataDirectory, EmbeddedPostgresSettings settings, Log log) {
-    LeftoverPostmaster.clear(dataDirectory, LEFTOVER_STOP_TIMEOUT, log);
+    PostgresBinaries binaries = PostgresBinaries.prepare(PostgresBinaries.defaultCache(), log);
+    LeftoverPostmaster.clear(dataDirectory, binaries, STOP_TIMEOUT, log);
     if (settings.clean()) {
       wipe(dataDirectory, log);
     }
     checkContents(dataDirectory);
-    if (settings.port() != 0) {
-      checkPortFree(settings.port());
-    }
-    Path logFile = logFile(dataDirectory);
+    OwnerOnly.directory(
+        dataDirectory,
+        "the embedded PostgreSQL data directory ('" + EmbeddedPostgresSettings.DATA_DIR + "')",
+        log);
+    int port = settings.port() == 0 ? freePort() : checkPortFree(settings.port());
+    Path logFile = dataDirectory.resolve(EmbeddedPostgresServer.LOG_FILE);
     long logOffset = logFile.toFile().length(); // 0 if absent: what this start appends is the tail
-    // To a file rather than zonky's default pipe into SLF4J: Boot drops log events until its
-    // logging is initialised (after this runs), so startup errors would vanish; an orphaned server
-    // would write into a closed pipe; and initdb needs the data directory empty, hence a sibling.
-    ProcessBuilder.Redirect toLogFile = ProcessBuilder.Redirect.appendTo(logFile.toFile());
-    EmbeddedPostgres postgres;
+    EmbeddedPostgresServer server;
     try {
-      postgres =
-          EmbeddedPostgres.builder()
-              .setDataDirectory(dataDirectory.toFile())
-              // zonky's "clean" means: always run initdb, and delete the directory on close. We
-              // keep the data, and zonky already skips initdb when postgresql.conf exists.
-              .setCleanDataDirectory(false)
-              // zonky's hook stops the server at JVM exit, not when a Spring context closes.
-              .setRegisterShutdownHook(true)
-              .setPort(settings.port()) // 0: zonky picks a free port
-              .setPGStartupWait(STARTUP_TIMEOUT)
-              .setOutputRedirector(toLogFile)
-              .setErrorRedirector(toLogFile)
-              // Independent of the developer's LANG, which initdb would otherwise inherit (and
-              // fail on if that locale is not installed).
-              .setLocaleConfig("locale", "C")
-              .setServerConfig("listen_addresses", "localhost")
-              // A pool of 20 per cached Spring test context, plus tests and psql sessions.
-              .setServerConfig("max_connections", "300")
-              // zonky tunes for throw-away test databases (fsync off via -F, asynchronous
-              // commit); this data is kept, so a committed row must survive a crash.
-              .setServerConfig("fsync", "on")
-              .setServerConfig("synchronous_commit", "on")
-              .setServerConfig("timezone", "UTC")
-              .start();
+      server = EmbeddedPostgresServer.start(dataDirectory, port, binaries, log);
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException(
           "Could not start the embedded PostgreSQL on "
@@ -233,22 +208,8 @@ public final class EmbeddedPostgresServers {
               + tail(logFile, logOffset, 30),
           e);
     }
-    return new EmbeddedPostgresServer(dataDirectory, logFile, postgres);
-  }
-
-  /** {@code data/postgres} logs to {@code data/postgres.log}. */
-  static Path logFile(Path dataDirectory) {
-    Path name = dataDirectory.getFileName();
-    Path parent = dataDirectory.getParent();
-    if (name == null || parent == null) {
-      throw new IllegalStateException(
-          "Invalid value '"
-              + dataDirectory
-              + "' for property '"
-              + EmbeddedPostgresSettings.DATA_DIR
-              + "': use a directory below the file system root");
-    }
-    return parent.resolve(name + ".log");
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stopAtExit, "embedded-postgres-stop"));
+    return server;
   }
 
   /** The last lines appended since {@code offset}, for an error message. */
@@ -318,13 +279,14 @@ public final class EmbeddedPostgresServers {
   }
 
   /**
-   * Fails early if the port is taken: zonky's readiness probe would otherwise happily connect to
-   * whatever server already listens there.
+   * Fails early if the port is taken, with a message naming the property, rather than with
+   * PostgreSQL's "could not bind" in its log.
    */
-  private static void checkPortFree(int port) {
+  private static int checkPortFree(int port) {
     try {
       // Binding succeeds only on a free port; it is released again at once.
       new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+      return port;
     } catch (IOException e) {
       throw new IllegalStateException(
           "Invalid value '"
@@ -338,7 +300,16 @@ public final class EmbeddedPostgresServers {
     }
   }
 
-  private static boolean isEmpty(Path directory) {
+  /** A port that is free now (another process may take it before PostgreSQL binds it). */
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException("Cannot find a free port on localhost: " + e, e);
+    }
+  }
+
+  static boolean isEmpty(Path directory) {
     try (Stream<Path> entries = Files.list(directory)) {
       return entries.findAny().isEmpty();
     } catch (IOException e) {

@@ -1,7 +1,7 @@
 package dev.once.shop.database;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -11,13 +11,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.commons.logging.Log;
 
 /**
@@ -27,24 +23,32 @@ import org.apache.commons.logging.Log;
  * <p>{@code pg_ctl start} daemonises the postmaster, so it is not a child of the JVM and survives
  * the JVM's death, still holding the data directory. PostgreSQL's own {@code postmaster.pid} check
  * would then refuse a new start ("Is another postmaster running?"). This class decides, from the
- * pid file and the live process table, what that leftover process is:
+ * pid file and the live process table, what the process it names is:
  *
  * <ul>
  *   <li>no pid file, or its PID no longer exists: nothing to do, PostgreSQL treats the file as
  *       stale itself (and still checks its shared-memory interlock, which is why the file is kept);
- *   <li>a PostgreSQL postmaster on this very directory: it is an orphan of a dead JVM (a live owner
- *       would hold zonky's {@code epg-lock}, checked first), so it gets a fast shutdown ({@code
- *       SIGINT}: roll back open transactions, checkpoint, exit) and we wait for it, bounded;
- *   <li>some other process (PID reused after a reboot, a zombie, another cluster): PostgreSQL would
- *       refuse to start because the PID is alive, so the stale pid file is removed.
+ *   <li>the postmaster that wrote the file: the {@code postgres} program, working in this very
+ *       directory, started no later than the file's start time (line 3) plus {@link
+ *       #START_TOLERANCE}. It is an orphan of a dead JVM (a live owner would hold zonky's {@code
+ *       epg-lock}, checked first), so {@code pg_ctl stop -m fast} stops it (roll back open
+ *       transactions, checkpoint, exit) and waits, bounded;
+ *   <li>any other process (the PID was reused: a zombie, another program, PostgreSQL of another
+ *       directory, anything started after the file was written): it is never signalled. PostgreSQL
+ *       would refuse to start because the PID is alive, so the stale pid file is removed.
  * </ul>
  *
- * <p>{@code SIGKILL} is never used: it would leave the backends running and attached to shared
- * memory, and PostgreSQL would refuse to start until they are gone.
+ * <p>The check and {@code pg_ctl}'s signal are two steps: only if the orphan exited and its PID was
+ * reused in the milliseconds between them would the newcomer be signalled. {@code SIGKILL} is never
+ * used: it would leave the backends running and attached to shared memory, and PostgreSQL would
+ * refuse to start until they are gone.
  */
 final class LeftoverPostmaster {
 
-  /** PostgreSQL's lock file; line 1 is the postmaster's PID, line 4 its port. */
+  /**
+   * PostgreSQL's lock file; line 1 is the postmaster's PID (negative for a single-user backend),
+   * line 3 its start time in epoch seconds, line 4 its port.
+   */
   static final String PID_FILE = "postmaster.pid";
 
   /**
@@ -54,11 +58,12 @@ final class LeftoverPostmaster {
    */
   static final String ZONKY_LOCK_FILE = "epg-lock";
 
-  private static final boolean WINDOWS =
-      System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
-
-  /** How often the bounded wait re-checks a process that might be a zombie. */
-  private static final Duration POLL = Duration.ofMillis(200);
+  /**
+   * How much later than the pid file's start time the postmaster's start may appear. The JDK
+   * derives a start time from the whole-second boot time and the file has whole seconds, which
+   * accounts for 2 s; the rest allows for a clock adjusted since.
+   */
+  static final Duration START_TOLERANCE = Duration.ofSeconds(5);
 
   private LeftoverPostmaster() {}
 
@@ -66,12 +71,13 @@ final class LeftoverPostmaster {
    * Ensures no other live process owns the directory and no orphaned postmaster runs on it.
    *
    * @param dataDirectory canonical data directory
+   * @param binaries whose {@code pg_ctl} stops an orphan
    * @param stopTimeout how long to wait for an orphaned postmaster to finish its fast shutdown
    * @param log where to report what was found and done
    * @throws IllegalStateException if a live process owns the directory, the leftover process cannot
    *     be identified safely, or it does not stop in time
    */
-  static void clear(Path dataDirectory, Duration stopTimeout, Log log) {
+  static void clear(Path dataDirectory, PostgresBinaries binaries, Duration stopTimeout, Log log) {
     ensureNoLiveOwner(dataDirectory);
     Path pidFile = dataDirectory.resolve(PID_FILE);
     List<String> lines;
@@ -83,16 +89,17 @@ final class LeftoverPostmaster {
       throw new IllegalStateException("Cannot read " + pidFile + ": " + e.getMessage(), e);
     }
     long pid;
+    Instant written;
     try {
-      pid = Long.parseLong(lines.isEmpty() ? "" : lines.get(0).strip());
-    } catch (NumberFormatException e) {
+      pid = Math.abs(Long.parseLong(lines.get(0).strip()));
+      written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
+    } catch (RuntimeException e) {
       // An empty or truncated file comes from a postmaster that died while writing it (one that
       // is starting right now would belong to a live owner, ruled out above). PostgreSQL would
       // refuse to start on it ("lock file is empty" / "bogus data in lock file").
-      removeStalePidFile(pidFile, "it holds no PID (" + lines + ")", log);
+      removeStalePidFile(pidFile, "it holds no PID and start time (" + lines + ")", log);
       return;
     }
-    String port = lines.size() > 3 ? lines.get(3).strip() : "?";
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
     if (process.isEmpty()) {
       log.info(
@@ -103,52 +110,12 @@ final class LeftoverPostmaster {
               + ", which is no longer running; PostgreSQL will treat it as stale and recover");
       return;
     }
-    ProcessHandle handle = process.get();
-    if (isZombie(pid)) {
-      // kill(pid, 0) succeeds on a zombie, so PostgreSQL would take it for a live postmaster.
-      removeStalePidFile(pidFile, "PID " + pid + " is a zombie (exited, not reaped)", log);
+    Optional<String> stranger = stranger(process.get(), dataDirectory, written);
+    if (stranger.isPresent()) {
+      removeStalePidFile(pidFile, "PID " + pid + " " + stranger.get(), log);
       return;
     }
-    Optional<String> command = handle.info().command();
-    if (command.isEmpty()) {
-      throw new IllegalStateException(
-          "Data directory "
-              + dataDirectory
-              + " has a "
-              + PID_FILE
-              + " naming PID "
-              + pid
-              + ", which is running but cannot be inspected (another user's process?). Stop it if"
-              + " it is PostgreSQL, otherwise delete "
-              + pidFile
-              + ", then start again.");
-    }
-    if (!isPostgresBinary(command.get())) {
-      removeStalePidFile(
-          pidFile, "PID " + pid + " is now an unrelated process (" + command.get() + ")", log);
-      return;
-    }
-    Optional<Boolean> onThisDirectory = runsOn(handle, dataDirectory);
-    if (onThisDirectory.isEmpty()) {
-      throw new IllegalStateException(
-          "Data directory "
-              + dataDirectory
-              + " has a "
-              + PID_FILE
-              + " naming PostgreSQL PID "
-              + pid
-              + ", but its data directory cannot be determined. If it runs on "
-              + dataDirectory
-              + ", stop it with 'kill -INT "
-              + pid
-              + "'; otherwise delete "
-              + pidFile
-              + ", then start again.");
-    }
-    if (!onThisDirectory.get()) {
-      removeStalePidFile(pidFile, "PID " + pid + " is a PostgreSQL of another data directory", log);
-      return;
-    }
+    String port = lines.size() > 3 ? lines.get(3).strip() : "?";
     log.warn(
         "PostgreSQL PID "
             + pid
@@ -157,8 +124,72 @@ final class LeftoverPostmaster {
             + ") is still running on "
             + dataDirectory
             + ", left behind by a JVM that did not shut down; stopping it with a fast shutdown");
-    stop(handle, command.get(), dataDirectory, stopTimeout);
+    try {
+      binaries.stop(dataDirectory, stopTimeout, Redirect.PIPE);
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "Could not stop PostgreSQL PID "
+              + pid
+              + " on "
+              + dataDirectory
+              + " within "
+              + stopTimeout.toSeconds()
+              + " s ("
+              + e.getMessage()
+              + "). Wait for it or stop it yourself ('kill -INT "
+              + pid
+              + "'; never kill -9), then start again.",
+          e);
+    }
     log.info("Stopped leftover PostgreSQL PID " + pid + " on " + dataDirectory);
+  }
+
+  /**
+   * Why the live process is not the postmaster that wrote the pid file, or empty if it is.
+   *
+   * @throws IllegalStateException if that cannot be told
+   */
+  private static Optional<String> stranger(
+      ProcessHandle process, Path dataDirectory, Instant written) {
+    long pid = process.pid();
+    if (isZombie(pid)) {
+      // kill(pid, 0) succeeds on a zombie, so PostgreSQL would take it for a live postmaster.
+      return Optional.of("is a zombie (exited, not reaped)");
+    }
+    Optional<String> command = process.info().command();
+    Optional<Instant> started = process.info().startInstant();
+    Optional<Boolean> onThisDirectory =
+        command.isEmpty() ? Optional.empty() : runsOn(process, dataDirectory);
+    if (command.isEmpty() || started.isEmpty() || onThisDirectory.isEmpty()) {
+      throw new IllegalStateException(
+          "Data directory "
+              + dataDirectory
+              + " has a "
+              + PID_FILE
+              + " naming PID "
+              + pid
+              + ", which is running but cannot be inspected (another user's process?). If it is"
+              + " PostgreSQL on this directory, stop it ('kill -INT "
+              + pid
+              + "'); otherwise delete "
+              + dataDirectory.resolve(PID_FILE)
+              + ", then start again.");
+    }
+    if (!isPostgresBinary(command.get())) {
+      return Optional.of("is now an unrelated process (" + command.get() + ")");
+    }
+    if (!onThisDirectory.get()) {
+      return Optional.of("is a PostgreSQL of another data directory");
+    }
+    if (started.get().isAfter(written.plus(START_TOLERANCE))) {
+      return Optional.of(
+          "started at "
+              + started.get()
+              + ", after the pid file was written ("
+              + written
+              + "): the PID was reused");
+    }
+    return Optional.empty();
   }
 
   /**
@@ -210,8 +241,7 @@ final class LeftoverPostmaster {
 
   static boolean isPostgresBinary(String command) {
     Path fileName = Path.of(command).getFileName();
-    return fileName != null
-        && (fileName.toString().equals("postgres") || fileName.toString().equals("postgres.exe"));
+    return fileName != null && fileName.toString().equals("postgres");
   }
 
   /**
@@ -270,82 +300,5 @@ final class LeftoverPostmaster {
 
   static boolean isRunning(ProcessHandle process) {
     return process.isAlive() && !isZombie(process.pid());
-  }
-
-  private static void stop(
-      ProcessHandle process, String postgresCommand, Path dataDirectory, Duration timeout) {
-    long pid = process.pid();
-    sendFastShutdown(pid, postgresCommand);
-    CompletableFuture<ProcessHandle> exit = process.onExit();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (isRunning(process)) {
-      long remaining = deadline - System.nanoTime();
-      if (remaining <= 0) {
-        throw new IllegalStateException(
-            "PostgreSQL PID "
-                + pid
-                + " on "
-                + dataDirectory
-                + " did not finish its fast shutdown within "
-                + timeout.toSeconds()
-                + " s. Wait for it or stop it yourself ('kill -INT "
-                + pid
-                + "'; never kill -9), then start again.");
-      }
-      try {
-        // Returns as soon as the process exits; the short bound lets us notice a zombie, which
-        // never completes onExit().
-        exit.get(Math.min(remaining, POLL.toNanos()), TimeUnit.NANOSECONDS);
-      } catch (TimeoutException e) {
-        // Not exited yet: check again.
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("Waiting for PostgreSQL PID " + pid + " failed", e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted waiting for PostgreSQL PID " + pid, e);
-      }
-    }
-  }
-
-  /**
-   * Sends {@code SIGINT} (PostgreSQL's "fast" shutdown). Java can only send {@code SIGTERM} (a
-   * "smart" shutdown that waits for clients) or {@code SIGKILL}, hence the external command; on
-   * Windows, which has no signals, PostgreSQL's own {@code pg_ctl kill} emulates it.
-   */
-  private static void sendFastShutdown(long pid, String postgresCommand) {
-    List<String> command =
-        WINDOWS
-            ? List.of(
-                Path.of(postgresCommand).resolveSibling("pg_ctl.exe").toString(),
-                "kill",
-                "INT",
-                Long.toString(pid))
-            // The shell builtin, so no separate kill binary needs to be installed.
-            : List.of("/bin/sh", "-c", "kill -INT " + pid);
-    try {
-      Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!kill.waitFor(30, TimeUnit.SECONDS)) {
-        kill.destroyForcibly();
-        throw new IllegalStateException("Timed out running " + command);
-      }
-      if (kill.exitValue() != 0
-          && ProcessHandle.of(pid).map(LeftoverPostmaster::isRunning).orElse(false)) {
-        throw new IllegalStateException(
-            "Could not stop PostgreSQL PID "
-                + pid
-                + " with "
-                + command
-                + " (exit "
-                + kill.exitValue()
-                + "): "
-                + output.strip());
-      }
-    } catch (InterruptedIOException | InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted stopping PostgreSQL PID " + pid, e);
-    } catch (IOException e) {
-      throw new IllegalStateException("Could not run " + command + ": " + e.getMessage(), e);
-    }
   }
 }

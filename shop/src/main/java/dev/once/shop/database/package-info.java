@@ -7,5 +7,11 @@
  * {@code spring.datasource.url} is configured, {@link
  * dev.once.shop.database.EmbeddedPostgresServers} keeps one server per data directory per JVM and
  * cleans up after a previous JVM that was killed with {@code kill -9}.
+ *
+ * <p>Other local users get nothing from it: it listens on localhost only, with no Unix-domain
+ * socket, and every connection needs a password (SCRAM-SHA-256) that only the owner can read; the
+ * data directory (with password and log) and the unpacked binaries are the owner's only. See {@link
+ * dev.once.shop.database.EmbeddedPostgresServer#start}, {@link dev.once.shop.database.PasswordFile}
+ * and {@link dev.once.shop.database.PostgresBinaries}.
  */
 package dev.once.shop.database;

@@ -3,6 +3,8 @@ package dev.once.shop.database;
 import static dev.once.shop.database.EmbeddedPostgresSettingsTest.environment;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.support.LogCapture;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,8 +24,10 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
 
   @TempDir static Path temp;
 
+  private final DeferredLogs logs = new DeferredLogs();
+
   private final EmbeddedPostgresEnvironmentPostProcessor postProcessor =
-      new EmbeddedPostgresEnvironmentPostProcessor(new DeferredLogs());
+      new EmbeddedPostgresEnvironmentPostProcessor(logs);
 
   @AfterAll
   static void stopServer() {
@@ -36,7 +40,12 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
         Map.of("shop.embedded-postgres.data-dir", temp.resolve("pg").toString());
     StandardEnvironment environment = environment(properties);
 
-    postProcessor.postProcessEnvironment(environment, null);
+    String logged;
+    try (LogCapture capture = LogCapture.start()) {
+      postProcessor.postProcessEnvironment(environment, null);
+      logs.switchOverAll(); // what Boot does once its logging is up
+      logged = capture.events().stream().map(e -> e.getFormattedMessage()).toList().toString();
+    }
 
     EmbeddedPostgresServer server = EmbeddedPostgresServers.find(temp.resolve("pg")).orElseThrow();
     PropertySource<?> added = environment.getPropertySources().iterator().next();
@@ -47,10 +56,20 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
     // The application connects as its own role; migrations run as the schema owner.
     assertThat(environment.getProperty("spring.datasource.username")).isEqualTo("shop_app");
     assertThat(environment.getProperty("spring.flyway.user")).isEqualTo("shop_owner");
-    assertThat(environment.getProperty("spring.datasource.password")).hasSizeGreaterThan(40);
-    assertThat(environment.getProperty("spring.flyway.password"))
-        .hasSizeGreaterThan(40)
-        .isNotEqualTo(environment.getProperty("spring.datasource.password"));
+    String appPassword = environment.getProperty("spring.datasource.password");
+    String ownerPassword = environment.getProperty("spring.flyway.password");
+    assertThat(appPassword)
+        .isEqualTo(Files.readString(server.dataDirectory().resolve("shop_app.password")).strip())
+        .isNotEqualTo(ownerPassword)
+        .isNotEqualTo(server.password());
+    assertThat(ownerPassword)
+        .isEqualTo(Files.readString(server.dataDirectory().resolve("shop_owner.password")).strip());
+    assertThat(logged)
+        .as("the log shows the URL, never a password")
+        .contains("JDBC URL " + server.jdbcUrl("shop"))
+        .doesNotContain(server.password())
+        .doesNotContain(appPassword)
+        .doesNotContain(ownerPassword);
     try (Connection connection =
             DriverManager.getConnection(
                 environment.getProperty("spring.datasource.url"),

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * throughout: a child JVM, SIGKILL, the orphaned postmaster.
  */
 class EmbeddedPostgresKillTest {
+
+  private static final Log LOG = LogFactory.getLog(EmbeddedPostgresKillTest.class);
 
   private static final Pattern MARKER =
       Pattern.compile(Pattern.quote(KilledJvmChild.MARKER) + " pid=(\\d+) port=(\\d+)");
@@ -56,6 +59,11 @@ class EmbeddedPostgresKillTest {
 
       EmbeddedPostgresServer server = EmbeddedPostgresServers.obtain(settings(dataDirectory));
 
+      // pg_ctl stop returns once the pid file is gone, a moment before the process ends.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (LeftoverPostmaster.isRunning(orphan) && System.nanoTime() < deadline) {
+        orphan.onExit().completeOnTimeout(orphan, 50, TimeUnit.MILLISECONDS).join();
+      }
       assertThat(LeftoverPostmaster.isRunning(orphan))
           .as("orphaned postmaster %d was stopped", orphanPid)
           .isFalse();
@@ -83,8 +91,9 @@ class EmbeddedPostgresKillTest {
         // The test failed before the restart did it: stop the orphan the same clean way.
         LeftoverPostmaster.clear(
             dataDirectory.toRealPath(),
-            EmbeddedPostgresServers.LEFTOVER_STOP_TIMEOUT,
-            LogFactory.getLog(EmbeddedPostgresKillTest.class));
+            PostgresBinaries.prepare(PostgresBinaries.defaultCache(), LOG),
+            EmbeddedPostgresServers.STOP_TIMEOUT,
+            LOG);
       }
     }
   }

@@ -3,6 +3,8 @@ package dev.once.shop.database;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.lang.ProcessBuilder.Redirect;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
@@ -19,7 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The JVM-wide registry against real PostgreSQL processes: sharing, wiping, refusals. */
+/**
+ * The JVM-wide registry against real PostgreSQL processes: sharing, wiping, upgrading, refusals.
+ */
 class EmbeddedPostgresServersTest {
 
   @TempDir Path temp;
@@ -64,8 +68,8 @@ class EmbeddedPostgresServersTest {
     assertThat(show(server, "fsync")).isEqualTo("on");
     assertThat(show(server, "synchronous_commit")).isEqualTo("on");
     assertThat(show(server, "listen_addresses")).isEqualTo("localhost");
-    // PostgreSQL's output goes to a file next to the data directory, not into the data directory.
-    assertThat(server.logFile()).isEqualTo(temp.toRealPath().resolve("pg.log"));
+    // PostgreSQL's output goes to a file in the (private) data directory.
+    assertThat(server.logFile()).isEqualTo(server.dataDirectory().resolve("postgres.log"));
     assertThat(Files.readString(server.logFile())).contains("database system is ready");
 
     int otherPort = server.port() == 65_535 ? 65_534 : server.port() + 1;
@@ -105,6 +109,40 @@ class EmbeddedPostgresServersTest {
         EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, false));
 
     assertThat(query(restarted, "SELECT to_regclass('kept') IS NOT NULL")).isEqualTo("t");
+    assertThat(restarted.password()).as("the password is kept").isEqualTo(server.password());
+  }
+
+  /**
+   * A data directory made before passwords (zonky's initdb {@code -A trust}, no password file) is
+   * upgraded at the next start, before the server listens, and keeps its data.
+   */
+  @Test
+  void aTrustClusterOfTheOldSetupIsUpgradedAndKeepsItsData() throws Exception {
+    dataDirectory = temp.resolve("pg");
+    // The old setup, as it was: zonky initialises and starts the cluster; no password anywhere.
+    try (EmbeddedPostgres old =
+            EmbeddedPostgres.builder()
+                .setDataDirectory(dataDirectory)
+                .setCleanDataDirectory(false)
+                .setLocaleConfig("locale", "C")
+                .setOutputRedirector(Redirect.DISCARD)
+                .setErrorRedirector(Redirect.DISCARD)
+                .start();
+        Connection connection = old.getPostgresDatabase().getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute("CREATE TABLE kept (note text)");
+      statement.execute("INSERT INTO kept VALUES ('from the trust days')");
+    }
+    assertThat(Files.readString(dataDirectory.resolve("pg_hba.conf"))).contains("trust");
+    assertThat(dataDirectory.resolve(EmbeddedPostgresServer.PASSWORD_FILE)).doesNotExist();
+
+    EmbeddedPostgresServer server =
+        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, false));
+
+    EmbeddedPostgresSecurityTest.assertOnlyThePasswordGetsIn(server);
+    EmbeddedPostgresSecurityTest.assertEveryRuleAsksForAPassword(server);
+    assertThat(EmbeddedPostgresSecurityTest.query(server, "SELECT note FROM kept"))
+        .isEqualTo("from the trust days");
   }
 
   @Test
