@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.apache.commons.logging.Log;
 import org.postgresql.PGConnection;
 
 /**
@@ -22,6 +23,11 @@ import org.postgresql.PGConnection;
  *   <li>database {@value #DATABASE}: only the two roles may connect; nobody may create temporary
  *       tables (they could shadow a table in a function's search path).
  * </ul>
+ *
+ * <p>A data directory from before this split (the shop's tables in database {@code postgres}, owned
+ * by the superuser) is upgraded in place: that database becomes {@value #DATABASE}, everything of
+ * the shop and of Once in it is handed to {@value #OWNER}, and an empty {@code postgres} database
+ * is made again for maintenance. No row is copied or lost.
  *
  * <p>Each role's password is random, kept in a file only the OS user can read inside the data
  * directory ({@link PasswordFile}), and set as a SCRAM verifier computed by the driver, so the
@@ -65,22 +71,43 @@ final class EmbeddedDatabaseRoles {
    * Creates what is missing and sets both passwords from their files.
    *
    * @param server the running embedded server
+   * @param log where to report an upgrade of an earlier layout
    * @return the logins to configure
    * @throws IllegalStateException if the superuser cannot create them
    */
-  static Logins ensure(EmbeddedPostgresServer server) {
+  static Logins ensure(EmbeddedPostgresServer server, Log log) {
     Path dir = server.dataDirectory();
     Login owner = new Login(OWNER, PasswordFile.readOrCreate(dir.resolve(OWNER + ".password")));
     Login application =
         new Login(APPLICATION, PasswordFile.readOrCreate(dir.resolve(APPLICATION + ".password")));
-    try (Connection superuser =
-        DriverManager.getConnection(
-            server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
-            server.username(),
-            server.password())) {
-      ensureRole(superuser, owner);
-      ensureRole(superuser, application);
-      ensureDatabase(superuser);
+    try {
+      boolean legacy;
+      try (Connection superuser = connect(server, EmbeddedPostgresServer.DATABASE)) {
+        ensureRole(superuser, owner);
+        ensureRole(superuser, application);
+        legacy =
+            !exists(superuser, "SELECT 1 FROM pg_database WHERE datname = ?", DATABASE)
+                && holdsTheShop(superuser);
+      }
+      if (legacy) {
+        // Closed first: a database cannot be renamed while anyone is connected to it.
+        adoptLegacyDatabase(server);
+        log.info(
+            "Upgraded the embedded database on "
+                + dir
+                + ": the shop's data moved from database '"
+                + EmbeddedPostgresServer.DATABASE
+                + "' to '"
+                + DATABASE
+                + "', owned by role '"
+                + OWNER
+                + "'; the application now connects as '"
+                + APPLICATION
+                + "'");
+      }
+      try (Connection superuser = connect(server, EmbeddedPostgresServer.DATABASE)) {
+        ensureDatabase(superuser);
+      }
     } catch (SQLException e) {
       throw new IllegalStateException(
           "Could not set up the roles of the embedded PostgreSQL on "
@@ -108,6 +135,75 @@ final class EmbeddedDatabaseRoles {
     superuser
         .unwrap(PGConnection.class)
         .alterUserPassword(login.user(), login.password().toCharArray(), "scram-sha-256");
+  }
+
+  /** Whether the maintenance database holds the shop's tables: the layout before the split. */
+  private static boolean holdsTheShop(Connection superuser) throws SQLException {
+    return exists(
+        superuser,
+        "SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = ?",
+        "flyway_schema_history");
+  }
+
+  /**
+   * Renames the legacy database to {@value #DATABASE} (from another database: the one connected to
+   * cannot be renamed), hands its objects to the owner, and makes a new empty {@code postgres}.
+   */
+  private static void adoptLegacyDatabase(EmbeddedPostgresServer server) throws SQLException {
+    try (Connection template = connect(server, "template1");
+        Statement statement = template.createStatement()) {
+      statement.execute(
+          "ALTER DATABASE " + EmbeddedPostgresServer.DATABASE + " RENAME TO " + DATABASE);
+      statement.execute("ALTER DATABASE " + DATABASE + " OWNER TO " + OWNER);
+      statement.execute("CREATE DATABASE " + EmbeddedPostgresServer.DATABASE);
+    }
+    try (Connection shop = connect(server, DATABASE);
+        Statement statement = shop.createStatement()) {
+      statement.execute(HAND_OVER.replace("${owner}", OWNER));
+    }
+  }
+
+  /** Every table, sequence, view and function of schemas public and once, and schema once. */
+  private static final String HAND_OVER =
+      """
+      DO $$
+      DECLARE
+          object record;
+      BEGIN
+          FOR object IN
+              SELECT c.oid::regclass AS name FROM pg_class c
+              WHERE c.relnamespace IN ('public'::regnamespace, to_regnamespace('once'))
+                AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                AND c.relowner <> '${owner}'::regrole
+          LOOP
+              EXECUTE format('ALTER TABLE %s OWNER TO ${owner}', object.name);
+          END LOOP;
+          FOR object IN
+              SELECT c.oid::regclass AS name FROM pg_class c
+              WHERE c.relnamespace IN ('public'::regnamespace, to_regnamespace('once'))
+                AND c.relkind = 'S' AND c.relowner <> '${owner}'::regrole
+                AND NOT EXISTS (SELECT 1 FROM pg_depend d
+                                WHERE d.objid = c.oid AND d.deptype IN ('a', 'i'))
+          LOOP
+              EXECUTE format('ALTER SEQUENCE %s OWNER TO ${owner}', object.name);
+          END LOOP;
+          FOR object IN
+              SELECT p.oid::regprocedure AS name FROM pg_proc p
+              WHERE p.pronamespace IN ('public'::regnamespace, to_regnamespace('once'))
+          LOOP
+              EXECUTE format('ALTER ROUTINE %s OWNER TO ${owner}', object.name);
+          END LOOP;
+          IF to_regnamespace('once') IS NOT NULL THEN
+              ALTER SCHEMA once OWNER TO ${owner};
+          END IF;
+      END
+      $$
+      """;
+
+  private static Connection connect(EmbeddedPostgresServer server, String database)
+      throws SQLException {
+    return DriverManager.getConnection(
+        server.jdbcUrl(database), server.username(), server.password());
   }
 
   private static void ensureDatabase(Connection superuser) throws SQLException {

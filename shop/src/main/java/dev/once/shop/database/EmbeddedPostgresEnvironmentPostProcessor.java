@@ -64,7 +64,7 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
     EmbeddedPostgresServers.Acquisition acquisition =
         EmbeddedPostgresServers.acquire(settings, log);
     EmbeddedPostgresServer server = acquisition.server();
-    EmbeddedDatabaseRoles.Logins logins = EmbeddedDatabaseRoles.ensure(server);
+    EmbeddedDatabaseRoles.Logins logins = EmbeddedDatabaseRoles.ensure(server, log);
     String url = server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE);
 
     Map<String, Object> properties = new LinkedHashMap<>();
