@@ -48,7 +48,6 @@ final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     } catch (DataAccessException e) {
       // Class only: the message could quote the statement, never worth the risk next to a key.
       log.warn("Could not authenticate a request: {}", e.getClass().getSimpleName());
-      response.setHeader(HttpHeaders.RETRY_AFTER, "1");
       problems.write(
           response,
           ShopProblem.SERVICE_UNAVAILABLE,

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.postgres.TransientFailures;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +71,17 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       // Nobody is left to read the answer, and nothing on the server went wrong.
       log.debug("Client went away: {}", e.toString());
       return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+    }
+    if (TransientFailures.isTransient(e)) {
+      // Not only DataAccessException carries a database failure: Once's OutboxException wraps the
+      // driver's SQLException itself, and a transaction that could not begin is a
+      // TransactionException. The SQLSTATE in the cause chain decides, whatever the wrapper.
+      log.warn(
+          "Database unavailable, answered service-unavailable: SQLSTATE {} ({})",
+          DatabaseErrors.sqlState(e).orElse("none"),
+          e.getClass().getSimpleName());
+      return problems.of(
+          ShopProblem.SERVICE_UNAVAILABLE, detailOf(ShopProblem.SERVICE_UNAVAILABLE));
     }
     return internalError(e);
   }
