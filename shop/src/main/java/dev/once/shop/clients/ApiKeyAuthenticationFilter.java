@@ -1,5 +1,6 @@
 package dev.once.shop.clients;
 
+import dev.once.shop.web.DatabaseUnavailable;
 import dev.once.shop.web.Problems;
 import dev.once.shop.web.ShopProblem;
 import dev.once.spring.web.IdempotencyClientResolver;
@@ -9,8 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -23,14 +22,15 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * The key is never logged. Thread-safe.
  */
 final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
-  private static final Logger log = LoggerFactory.getLogger(ApiKeyAuthenticationFilter.class);
-
   private final ClientService clients;
   private final Problems problems;
+  private final DatabaseUnavailable databaseUnavailable;
 
-  ApiKeyAuthenticationFilter(ClientService clients, Problems problems) {
+  ApiKeyAuthenticationFilter(
+      ClientService clients, Problems problems, DatabaseUnavailable databaseUnavailable) {
     this.clients = clients;
     this.problems = problems;
+    this.databaseUnavailable = databaseUnavailable;
   }
 
   @Override
@@ -46,11 +46,10 @@ final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     try {
       client = clients.authenticate(key.get());
     } catch (DataAccessException e) {
-      // Class only: the message could quote the statement, never worth the risk next to a key.
-      log.warn("Could not authenticate a request: {}", e.getClass().getSimpleName());
-      problems.write(
+      // Logged by SQLSTATE, never by message: the message could quote the statement next to a key.
+      databaseUnavailable.write(
           response,
-          ShopProblem.SERVICE_UNAVAILABLE,
+          e,
           "The service is briefly unable to authenticate requests; retry the request.");
       return;
     }

@@ -1,5 +1,6 @@
 package dev.once.shop.clients;
 
+import dev.once.shop.web.DatabaseUnavailable;
 import dev.once.shop.web.Problems;
 import dev.once.spring.web.IdempotencyClientResolver;
 import java.util.List;
@@ -32,9 +33,10 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
 
   @Bean
   FilterRegistrationBean<ApiKeyAuthenticationFilter> shopApiKeyAuthenticationFilter(
-      ClientService clients, Problems problems) {
+      ClientService clients, Problems problems, DatabaseUnavailable databaseUnavailable) {
     FilterRegistrationBean<ApiKeyAuthenticationFilter> registration =
-        new FilterRegistrationBean<>(new ApiKeyAuthenticationFilter(clients, problems));
+        new FilterRegistrationBean<>(
+            new ApiKeyAuthenticationFilter(clients, problems, databaseUnavailable));
     registration.setName("shopApiKeyAuthenticationFilter");
     registration.addUrlPatterns("/v1/*");
     registration.setOrder(FILTER_ORDER);

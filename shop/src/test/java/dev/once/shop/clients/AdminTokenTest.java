@@ -3,18 +3,14 @@ package dev.once.shop.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.shop.support.Concurrently;
 import dev.once.shop.support.LogCapture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,32 +128,12 @@ class AdminTokenTest {
     assertThatThrownBy(() -> token("")).isInstanceOf(IllegalStateException.class);
   }
 
-  /** Two shops started at once on one folder: one writes the file, all use its token. */
+  /** Shops started at once on one folder: one writes the file, all use its token. */
   @Test
   void concurrentStartsAgreeOnOneToken() throws Exception {
-    int starts = 8;
-    CountDownLatch ready = new CountDownLatch(starts);
-    CountDownLatch go = new CountDownLatch(1);
-    ExecutorService threads = Executors.newFixedThreadPool(starts);
-    try {
-      List<Future<AdminToken>> tokens = new ArrayList<>();
-      for (int i = 0; i < starts; i++) {
-        tokens.add(
-            threads.submit(
-                () -> {
-                  ready.countDown();
-                  go.await();
-                  return token("");
-                }));
-      }
-      ready.await();
-      go.countDown();
-      for (Future<AdminToken> token : tokens) {
-        assertThat(token.get().matches(Files.readString(file()).strip())).isTrue();
-      }
-    } finally {
-      threads.shutdownNow();
-    }
+    List<AdminToken> tokens = Concurrently.run(8, i -> token(""));
+    String inFile = Files.readString(file()).strip();
+    assertThat(tokens).allMatch(token -> token.matches(inFile));
   }
 
   private static String permissions(Path path) throws IOException {
