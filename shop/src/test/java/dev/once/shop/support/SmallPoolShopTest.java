@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -41,11 +43,11 @@ public abstract class SmallPoolShopTest {
   public static final int POOL_SIZE = 5;
 
   /**
-   * Where the shop writes its generated admin token: a fresh folder per test JVM, so the first
-   * start always creates the file, and a subfolder that does not exist yet, so the shop creates it.
+   * Where the shop writes its generated admin token, in a folder that is wiped when this class is
+   * loaded (before its context starts), so the shop creates the folder and the file.
    */
   public static final Path ADMIN_TOKEN_FILE =
-      freshFolder().resolve("private").resolve("admin-token");
+      wiped(Path.of("target", "small-pool-shop")).resolve("private").resolve("admin-token");
 
   @LocalServerPort private int port;
 
@@ -76,10 +78,16 @@ public abstract class SmallPoolShopTest {
     http = new ShopHttp(port, Files.readString(ADMIN_TOKEN_FILE).strip());
   }
 
-  private static Path freshFolder() {
+  private static Path wiped(Path folder) {
     try {
-      Path target = Files.createDirectories(Path.of("target"));
-      return Files.createTempDirectory(target, "small-pool-shop-");
+      if (Files.exists(folder)) {
+        try (Stream<Path> paths = Files.walk(folder)) {
+          for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(path);
+          }
+        }
+      }
+      return folder;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
