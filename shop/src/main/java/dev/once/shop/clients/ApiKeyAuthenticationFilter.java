@@ -1,5 +1,6 @@
 package dev.once.shop.clients;
 
+import dev.once.shop.web.DatabaseUnavailable;
 import dev.once.shop.web.Problems;
 import dev.once.shop.web.ShopProblem;
 import dev.once.spring.web.IdempotencyClientResolver;
@@ -9,8 +10,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -19,18 +18,25 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Authenticates every {@code /v1} request by its API key ({@code Authorization: Bearer <key>})
  * before Once's filter runs, and hands the client id to Once and to the controllers through the
  * request attribute {@link IdempotencyClientResolver#CLIENT_ID_ATTRIBUTE}. A missing, unknown or
- * disabled key is answered 401 before any idempotency key is looked up, as the contract requires.
- * The key is never logged. Thread-safe.
+ * disabled key is answered 401 before any idempotency key is looked up, as the contract requires;
+ * when the lookups reserved for unfamiliar keys are all busy (see {@link ApiKeyAuthenticator}), or
+ * the database fails, 503 with {@code Retry-After}. The key is never logged. Thread-safe.
  */
 final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
-  private static final Logger log = LoggerFactory.getLogger(ApiKeyAuthenticationFilter.class);
+  private static final String RETRY =
+      "The service is briefly unable to authenticate requests; retry the request.";
 
-  private final ClientService clients;
+  private final ApiKeyAuthenticator authenticator;
   private final Problems problems;
+  private final DatabaseUnavailable databaseUnavailable;
 
-  ApiKeyAuthenticationFilter(ClientService clients, Problems problems) {
-    this.clients = clients;
+  ApiKeyAuthenticationFilter(
+      ApiKeyAuthenticator authenticator,
+      Problems problems,
+      DatabaseUnavailable databaseUnavailable) {
+    this.authenticator = authenticator;
     this.problems = problems;
+    this.databaseUnavailable = databaseUnavailable;
   }
 
   @Override
@@ -42,24 +48,23 @@ final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
       unauthorized(response, "Bearer realm=\"shop\"");
       return;
     }
-    Optional<String> client;
+    ApiKeyAuthenticator.Outcome outcome;
     try {
-      client = clients.authenticate(key.get());
+      outcome = authenticator.authenticate(key.get());
     } catch (DataAccessException e) {
-      // Class only: the message could quote the statement, never worth the risk next to a key.
-      log.warn("Could not authenticate a request: {}", e.getClass().getSimpleName());
-      response.setHeader(HttpHeaders.RETRY_AFTER, "1");
-      problems.write(
-          response,
-          ShopProblem.SERVICE_UNAVAILABLE,
-          "The service is briefly unable to authenticate requests; retry the request.");
+      // Logged by SQLSTATE, never by message: the message could quote the statement next to a key.
+      databaseUnavailable.write(response, e, RETRY);
       return;
     }
-    if (client.isEmpty()) {
+    if (outcome instanceof ApiKeyAuthenticator.Busy) {
+      problems.write(response, ShopProblem.SERVICE_UNAVAILABLE, RETRY);
+      return;
+    }
+    if (!(outcome instanceof ApiKeyAuthenticator.Authenticated client)) {
       unauthorized(response, "Bearer realm=\"shop\", error=\"invalid_token\"");
       return;
     }
-    request.setAttribute(IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, client.get());
+    request.setAttribute(IdempotencyClientResolver.CLIENT_ID_ATTRIBUTE, client.clientId());
     chain.doFilter(request, response);
   }
 

@@ -1,8 +1,13 @@
 package dev.once.shop.clients;
 
+import com.zaxxer.hikari.HikariConfigMXBean;
+import dev.once.shop.web.DatabaseUnavailable;
 import dev.once.shop.web.Problems;
 import dev.once.spring.web.IdempotencyClientResolver;
+import java.sql.SQLException;
+import java.time.Clock;
 import java.util.List;
+import javax.sql.DataSource;
 import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -16,14 +21,17 @@ import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Registers the two authentication filters and the {@link AuthenticatedClient} parameter. Both
- * filters run at order {@value #FILTER_ORDER}, before Once's idempotency filter (order 0), which
- * scopes keys by the client id they set.
+ * Registers the two authentication filters, the {@link ApiKeyAuthenticator} (lookups of unfamiliar
+ * keys get a fifth of the pool) and the {@link AuthenticatedClient} parameter. Both filters run at
+ * order {@value #FILTER_ORDER}, before Once's idempotency filter (order 0), which scopes keys by
+ * the client id they set.
  */
 @Configuration(proxyBeanMethods = false)
 public class AuthenticationConfiguration implements WebMvcConfigurer {
   /** Servlet filter order of authentication: before Once's filter. */
   public static final int FILTER_ORDER = -10;
+
+  private static final int HIKARI_DEFAULT_POOL_SIZE = 10;
 
   static {
     // A resolved parameter, not part of the HTTP API: keep it out of the OpenAPI description.
@@ -31,10 +39,22 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
   }
 
   @Bean
+  ApiKeyAuthenticator apiKeyAuthenticator(
+      ClientRepository clients, DataSource dataSource, Clock clock) {
+    return new ApiKeyAuthenticator(
+        clients::activeClientByKeyHash,
+        ApiKeyAuthenticator.unfamiliarLookupsFor(poolSize(dataSource)),
+        clock);
+  }
+
+  @Bean
   FilterRegistrationBean<ApiKeyAuthenticationFilter> shopApiKeyAuthenticationFilter(
-      ClientService clients, Problems problems) {
+      ApiKeyAuthenticator authenticator,
+      Problems problems,
+      DatabaseUnavailable databaseUnavailable) {
     FilterRegistrationBean<ApiKeyAuthenticationFilter> registration =
-        new FilterRegistrationBean<>(new ApiKeyAuthenticationFilter(clients, problems));
+        new FilterRegistrationBean<>(
+            new ApiKeyAuthenticationFilter(authenticator, problems, databaseUnavailable));
     registration.setName("shopApiKeyAuthenticationFilter");
     registration.addUrlPatterns("/v1/*");
     registration.setOrder(FILTER_ORDER);
@@ -50,6 +70,18 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
     registration.addUrlPatterns("/admin/*");
     registration.setOrder(FILTER_ORDER);
     return registration;
+  }
+
+  /** The pool's size; Hikari's default if the DataSource is not a Hikari pool. */
+  private static int poolSize(DataSource dataSource) {
+    try {
+      if (dataSource.isWrapperFor(HikariConfigMXBean.class)) {
+        return dataSource.unwrap(HikariConfigMXBean.class).getMaximumPoolSize();
+      }
+    } catch (SQLException e) {
+      // isWrapperFor/unwrap of a pool do not touch the database; fall through to the default.
+    }
+    return HIKARI_DEFAULT_POOL_SIZE;
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.postgres.TransientFailures;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.postgresql.util.PSQLException;
@@ -10,7 +11,8 @@ import org.springframework.dao.TransientDataAccessException;
 
 /**
  * Classifies database failures by SQLSTATE and, for constraint violations, by constraint name —
- * never by message text — into the problem a client should see. Anything not recognised is an
+ * never by message text — into the problem a client should see. Which failures a retry may cure is
+ * Once's {@link TransientFailures}, shared with the outbox relay. Anything not recognised is an
  * internal error: it is logged and answered 500 with a generic sentence.
  */
 public final class DatabaseErrors {
@@ -25,7 +27,7 @@ public final class DatabaseErrors {
    */
   public static Optional<ShopProblem> classify(DataAccessException e) {
     String state = sqlState(e).orElse("");
-    if (isTransient(state)
+    if (TransientFailures.isTransient(e)
         || e instanceof TransientDataAccessException
         || e instanceof DataAccessResourceFailureException) {
       return Optional.of(ShopProblem.SERVICE_UNAVAILABLE);
@@ -50,17 +52,6 @@ public final class DatabaseErrors {
           };
       default -> Optional.empty();
     };
-  }
-
-  /** Whether a retry of the whole transaction may succeed. */
-  static boolean isTransient(String sqlState) {
-    return sqlState.equals("40001") // serialization_failure
-        || sqlState.equals("40P01") // deadlock_detected
-        || sqlState.equals("55P03") // lock_not_available
-        || sqlState.equals("57014") // query_canceled (statement timeout)
-        || sqlState.equals("53300") // too_many_connections
-        || sqlState.startsWith("08") // connection exceptions
-        || sqlState.startsWith("57P"); // operator intervention (shutdown, crash)
   }
 
   /** The SQLSTATE of the first {@link SQLException} in the cause chain. */

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.postgres.TransientFailures;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,9 +26,11 @@ public class ProblemErrorController implements ErrorController {
   private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
 
   private final Problems problems;
+  private final DatabaseUnavailable databaseUnavailable;
 
-  public ProblemErrorController(Problems problems) {
+  public ProblemErrorController(Problems problems, DatabaseUnavailable databaseUnavailable) {
     this.problems = problems;
+    this.databaseUnavailable = databaseUnavailable;
   }
 
   @RequestMapping("${server.error.path:${error.path:/error}}")
@@ -36,13 +39,17 @@ public class ProblemErrorController implements ErrorController {
     Throwable failure =
         request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable t ? t : null;
     // A filter that asked for a parameter of an undecodable query string: the client's fault.
-    if (causedBy(failure, InvalidParameterException.class)) {
+    if (Causes.causedBy(failure, InvalidParameterException.class)) {
       log.debug("Request refused: invalid-parameter ({})", failure.toString());
       return problems.of(ShopProblem.INVALID_PARAMETER, ProblemExceptionHandler.UNDECODABLE_QUERY);
     }
     if (failure != null && DisconnectedClientHelper.isClientDisconnectedException(failure)) {
       log.debug("Client went away: {}", failure.toString());
       return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+    }
+    if (failure != null && TransientFailures.isTransient(failure)) {
+      // A filter's database call failed for a reason a retry cures.
+      return databaseUnavailable.answer(failure);
     }
     // Asked for directly rather than forwarded to: there is no error page to show.
     int forwarded = code instanceof Integer i ? i : 404;
@@ -51,14 +58,5 @@ public class ProblemErrorController implements ErrorController {
       log.error("Unhandled failure outside Spring MVC", failure);
     }
     return problems.of(HttpStatusCode.valueOf(status), new HttpHeaders(), StatusProblem.of(status));
-  }
-
-  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (type.isInstance(t)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.postgres.TransientFailures;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,9 +18,10 @@ import org.springframework.web.util.DisconnectedClientHelper;
 /**
  * Turns every exception a handler raises into an RFC 9457 problem: the shop's own conditions with
  * their slug and detail, Spring MVC's (unknown route, wrong method, wrong media type, ...) with a
- * generic slug per status, recognised database conditions through {@link DatabaseErrors}, and
- * anything else into a 500 {@code internal-error} whose detail says nothing about the cause; the
- * cause is logged here instead.
+ * generic slug per status, recognised database conditions through {@link DatabaseErrors} (those a
+ * retry cures, whatever exception carries them, through {@link DatabaseUnavailable}), and anything
+ * else into a 500 {@code internal-error} whose detail says nothing about the cause; the cause is
+ * logged here instead.
  */
 @RestControllerAdvice
 public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
@@ -31,9 +33,11 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
           + " decoded bytes UTF-8.";
 
   private final Problems problems;
+  private final DatabaseUnavailable databaseUnavailable;
 
-  public ProblemExceptionHandler(Problems problems) {
+  public ProblemExceptionHandler(Problems problems, DatabaseUnavailable databaseUnavailable) {
     this.problems = problems;
+    this.databaseUnavailable = databaseUnavailable;
   }
 
   @ExceptionHandler(ShopException.class)
@@ -47,6 +51,9 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
     return DatabaseErrors.classify(e)
         .map(
             problem -> {
+              if (problem == ShopProblem.SERVICE_UNAVAILABLE) {
+                return databaseUnavailable.answer(e);
+              }
               log.warn("Database refused a request: {} (SQLSTATE {})", problem.slug(), state(e));
               return problems.of(problem, detailOf(problem));
             })
@@ -70,6 +77,12 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       // Nobody is left to read the answer, and nothing on the server went wrong.
       log.debug("Client went away: {}", e.toString());
       return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+    }
+    if (TransientFailures.isTransient(e)) {
+      // Not only DataAccessException carries a database failure: Once's OutboxException wraps the
+      // driver's SQLException itself, and a transaction that could not begin (no free connection)
+      // is a TransactionException. The cause chain decides, whatever the wrapper.
+      return databaseUnavailable.answer(e);
     }
     return internalError(e);
   }
@@ -101,8 +114,6 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
 
   private static String detailOf(ShopProblem problem) {
     return switch (problem) {
-      case SERVICE_UNAVAILABLE ->
-          "The service is briefly unable to complete the request and nothing was changed; retry it.";
       case AMOUNT_OUT_OF_RANGE -> "The resulting amount is larger than the shop supports.";
       case BAD_REQUEST -> "The request contains a value the shop cannot store.";
       case INSUFFICIENT_FUNDS -> "The account's balance is too low for this operation.";

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -16,12 +17,18 @@ import tools.jackson.databind.json.JsonMapper;
  * Renders RFC 9457 {@code application/problem+json} answers, from controllers and from servlet
  * filters alike, so that every error of the shop has the same shape: {@code type} (the configured
  * base, shared with Once's filter, plus a stable slug), {@code title}, {@code status}, {@code
- * detail} and, for a bad field, {@code field}. Thread-safe.
+ * detail} and, for a bad field, {@code field}. Every 503 carries {@code Retry-After}. Thread-safe.
  */
 @Component
 public class Problems {
   /** The media type of every error answer. */
   public static final MediaType PROBLEM_JSON = MediaType.APPLICATION_PROBLEM_JSON;
+
+  /**
+   * {@code Retry-After} of every 503: the conditions behind it (a full pool, a cancelled statement,
+   * a restarting database) pass in about that time, and Once's filter suggests the same.
+   */
+  static final String RETRY_AFTER_SECONDS = "1";
 
   private final String typeBase;
   private final JsonMapper json;
@@ -65,6 +72,9 @@ public class Problems {
       throws IOException {
     byte[] bytes = json.writeValueAsBytes(body(problem, detail));
     response.setStatus(problem.status().value());
+    if (problem.status() == HttpStatus.SERVICE_UNAVAILABLE) {
+      response.setHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    }
     response.setContentType(PROBLEM_JSON.toString());
     response.setContentLength(bytes.length);
     response.getOutputStream().write(bytes);
@@ -90,6 +100,11 @@ public class Problems {
 
   private static ResponseEntity<Object> entity(
       HttpStatusCode status, HttpHeaders headers, Map<String, Object> body) {
+    if (status.value() == HttpStatus.SERVICE_UNAVAILABLE.value()
+        && headers.getFirst(HttpHeaders.RETRY_AFTER) == null) {
+      // A 503 tells the client to come back; Retry-After tells it when.
+      headers.set(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+    }
     return ResponseEntity.status(status).headers(headers).contentType(PROBLEM_JSON).body(body);
   }
 }

@@ -3,16 +3,15 @@ package dev.once.shop.idempotency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.shop.support.BlockedBackends;
+import dev.once.shop.support.Concurrently;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
@@ -63,30 +62,14 @@ class PaymentRetryTest extends ShopIntegrationTest {
     String account = client.openAccountWith("EUR", "1000.00");
     String key = "pay-" + System.nanoTime();
     int threads = 64;
-    CountDownLatch ready = new CountDownLatch(threads);
-    CountDownLatch go = new CountDownLatch(1);
-    List<CompletableFuture<ShopResponse>> answers = new ArrayList<>();
-    for (int i = 0; i < threads; i++) {
-      answers.add(
-          CompletableFuture.supplyAsync(
-              () -> {
-                ready.countDown();
-                try {
-                  go.await();
-                } catch (InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-                return http.post("/v1/payments", client.apiKey(), key, payment(account, "10.00"));
-              },
-              THREADS));
-    }
-    ready.await();
-    go.countDown();
+    List<ShopResponse> answers =
+        Concurrently.run(
+            threads,
+            i -> http.post("/v1/payments", client.apiKey(), key, payment(account, "10.00")));
 
     Set<String> createdBodies = new HashSet<>();
     int conflicts = 0;
-    for (CompletableFuture<ShopResponse> answer : answers) {
-      ShopResponse r = answer.get();
+    for (ShopResponse r : answers) {
       assertThat(r.status()).as(r.body()).isIn(201, 409);
       if (r.status() == 201) {
         createdBodies.add(r.body());

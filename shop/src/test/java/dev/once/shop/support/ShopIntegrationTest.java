@@ -1,16 +1,15 @@
 package dev.once.shop.support;
 
-import dev.once.shop.ShopApplication;
 import dev.once.shop.database.DatabaseLogins;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * Base of every test that runs the whole shop: one Spring context on a random port and one embedded
@@ -18,21 +17,15 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * configuration. Tests talk to the shop over real HTTP and check the database directly. After every
  * test the ledger invariants are checked over all accounts.
  */
-@SpringBootTest(
-    classes = ShopApplication.class,
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      "shop.embedded-postgres.clean=true",
-      "shop.embedded-postgres.data-dir=" + ShopIntegrationTest.DATA_DIR,
-      "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN
-    })
+@ShopOnEmbeddedPostgres
+@TestPropertySource(properties = "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN)
 @Import(TransactionRecorder.class)
 public abstract class ShopIntegrationTest {
   /** The admin token the test context is configured with. */
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
   /** The embedded database's data directory, shared by every test context of the JVM. */
-  public static final String DATA_DIR = "target/embedded-pg";
+  public static final String DATA_DIR = ShopOnEmbeddedPostgres.DATA_DIR;
 
   @LocalServerPort private int port;
 

@@ -28,6 +28,14 @@ class DatabaseErrorsTest {
         .contains(ShopProblem.BAD_REQUEST);
   }
 
+  /** Once's list of transient SQLSTATEs decides, so the shop and the outbox relay agree. */
+  @ParameterizedTest
+  @ValueSource(strings = {"40001", "40P01", "55P03", "57014", "57P01", "53300", "08006", "25P03"})
+  void transientFailuresAreServiceUnavailable(String sqlState) {
+    assertThat(DatabaseErrors.classify(failure(sqlState)))
+        .contains(ShopProblem.SERVICE_UNAVAILABLE);
+  }
+
   @Test
   void outOfRangeAmountsKeepTheirOwnProblem() {
     assertThat(DatabaseErrors.classify(failure("22003"))).contains(ShopProblem.AMOUNT_OUT_OF_RANGE);

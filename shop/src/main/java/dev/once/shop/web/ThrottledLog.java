@@ -1,0 +1,71 @@
+package dev.once.shop.web;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+
+/**
+ * A WARN for a condition that every request meets while it lasts (a full pool, a restarting
+ * database, a flood of unknown API keys), logged at most once per interval for each condition; the
+ * next message counts the occurrences left out in between. A burst of failures then costs a line
+ * per interval, not a line (or a stack trace) per request, exactly when the log is needed most.
+ *
+ * <p>Conditions are map keys kept for the life of the process, so they must come from a small fixed
+ * set (SQLSTATEs, names chosen in code), never from request data. Thread-safe: a lock per
+ * condition, held only to count; logging happens outside it.
+ */
+public final class ThrottledLog {
+  private final Logger log;
+  private final Duration interval;
+  private final Clock clock;
+  private final Map<String, Window> windows = new ConcurrentHashMap<>();
+
+  /**
+   * @param log where the warnings go
+   * @param interval least time between two warnings of one condition
+   * @param clock the time source, the shop's clock so that tests can move it
+   */
+  public ThrottledLog(Logger log, Duration interval, Clock clock) {
+    this.log = log;
+    this.interval = interval;
+    this.clock = clock;
+  }
+
+  /**
+   * Logs {@code message} at WARN, without a stack trace, unless {@code condition} was logged less
+   * than the interval ago; then only counts it. The message is built only when it is logged.
+   */
+  public void warn(String condition, Supplier<String> message) {
+    long left = windows.computeIfAbsent(condition, c -> new Window()).admit(clock.instant());
+    if (left >= 0) {
+      log.warn(
+          "{} ({} more since the previous such message; it repeats at most every {} s)",
+          message.get(),
+          left,
+          interval.toSeconds());
+    }
+  }
+
+  /** The interval of one condition. */
+  private final class Window {
+    private Instant loggedAt;
+    private long left;
+
+    /** How many occurrences were left out if this one is to be logged, or -1 to leave it out. */
+    synchronized long admit(Instant now) {
+      // A clock set back must not silence the condition until it catches up again.
+      if (loggedAt == null || now.isBefore(loggedAt) || !now.isBefore(loggedAt.plus(interval))) {
+        long count = left;
+        left = 0;
+        loggedAt = now;
+        return count;
+      }
+      left++;
+      return -1;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.once.shop.support;
+
+import dev.once.shop.ShopApplication;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/**
+ * The whole shop on a random port, on the test JVM's one embedded PostgreSQL (wiped when the JVM
+ * first starts it). Test bases add their own settings with {@code @TestPropertySource}; each
+ * distinct set of settings is one Spring context, shared by the tests that declare it.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@SpringBootTest(
+    classes = ShopApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "shop.embedded-postgres.clean=true",
+      "shop.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR
+    })
+public @interface ShopOnEmbeddedPostgres {
+  /** The embedded database's data directory, shared by every test context of the JVM. */
+  String DATA_DIR = "target/embedded-pg";
+}
