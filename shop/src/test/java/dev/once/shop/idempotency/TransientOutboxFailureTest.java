@@ -2,6 +2,7 @@ package dev.once.shop.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.support.BlockedBackends;
 import dev.once.shop.support.LogCapture;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
