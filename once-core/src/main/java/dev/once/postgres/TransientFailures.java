@@ -1,6 +1,7 @@
 package dev.once.postgres;
 
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTransientException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -93,6 +94,24 @@ public final class TransientFailures {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Names a failure's condition from a small fixed set, for a log line or a throttled log's key:
+   * its SQLSTATE, or for a connection pool that found no free connection in time (and reports no
+   * SQLSTATE) that fact, or else the failure's type. Never message text, which may quote data.
+   */
+  public static String condition(Throwable failure) {
+    Optional<String> state = sqlState(failure);
+    if (state.isPresent()) {
+      return "SQLSTATE " + state.get();
+    }
+    for (Throwable t : causeChain(failure)) {
+      if (t instanceof SQLTransientConnectionException) {
+        return "no connection became free within the pool's connection-timeout";
+      }
+    }
+    return failure.getClass().getSimpleName();
   }
 
   /** {@code failure} and its causes, outermost first; a cycle of causes ends the walk. */

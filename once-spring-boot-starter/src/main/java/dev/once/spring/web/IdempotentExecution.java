@@ -18,6 +18,10 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
+import dev.once.log.ThrottledLog;
+import dev.once.postgres.TransientFailures;
+import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -56,6 +60,16 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 public final class IdempotentExecution {
   private static final Logger log = LoggerFactory.getLogger(IdempotentExecution.class);
 
+  /** Least time between two warnings about one transient database condition. */
+  static final Duration TRANSIENT_LOG_INTERVAL = Duration.ofSeconds(10);
+
+  /**
+   * Transient database failures (a full pool, a restarting server) meet every request while they
+   * last: one line per condition and interval, without a stack trace, instead of one per request.
+   */
+  private static final ThrottledLog transientLog =
+      new ThrottledLog(log, TRANSIENT_LOG_INTERVAL, Clock.systemUTC());
+
   /** Response header set on every replayed answer. */
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
@@ -93,7 +107,7 @@ public final class IdempotentExecution {
     try {
       tx = transactions.getTransaction(definition);
     } catch (RuntimeException e) {
-      log.warn("Could not begin the transaction of an idempotent request", e);
+      warnFailed("Could not begin the transaction of an idempotent request", e);
       unavailable(response);
       return;
     }
@@ -102,7 +116,7 @@ public final class IdempotentExecution {
       claim = engine.claim(connection, scope, fingerprint);
     } catch (RuntimeException e) {
       rollbackQuietly(tx);
-      log.warn("Could not claim an idempotency key", e);
+      warnFailed("Could not claim an idempotency key", e);
       unavailable(response);
       return;
     }
@@ -127,7 +141,7 @@ public final class IdempotentExecution {
       savepoint = tx.createSavepoint();
     } catch (RuntimeException e) {
       rollbackQuietly(tx);
-      log.warn("Could not create the savepoint of an idempotent request", e);
+      warnFailed("Could not create the savepoint of an idempotent request", e);
       unavailable(response);
       return;
     }
@@ -189,11 +203,25 @@ public final class IdempotentExecution {
       if (!tx.isCompleted()) {
         rollbackQuietly(tx);
       }
-      log.warn("Could not complete an idempotent request", e);
+      warnFailed("Could not complete an idempotent request", e);
       unavailable(response);
       return;
     }
     buffered.copyBodyToResponse();
+  }
+
+  /**
+   * Logs a failure that is answered 503: a transient one throttled and without a stack trace (its
+   * SQLSTATE says what happened), anything else at once with its stack trace (it is unexpected).
+   */
+  private static void warnFailed(String what, RuntimeException e) {
+    if (TransientFailures.isTransient(e)) {
+      String condition = TransientFailures.condition(e);
+      transientLog.warn(
+          what + ": " + condition, () -> what + " (" + condition + "); answered 503");
+    } else {
+      log.warn(what, e);
+    }
   }
 
   private void answerWithoutExecuting(ClaimResult claim, HttpServletResponse response)

@@ -1,9 +1,9 @@
 package dev.once.shop.web;
 
+import dev.once.log.ThrottledLog;
 import dev.once.postgres.TransientFailures;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;
@@ -50,22 +50,11 @@ public class DatabaseUnavailable {
   }
 
   private void logged(Throwable cause) {
-    String condition = condition(cause);
+    String condition = TransientFailures.condition(cause);
     log.warn(
         condition,
         () ->
             "The database could not serve a request, answered 503 service-unavailable: "
                 + condition);
-  }
-
-  /** Names the condition from a small fixed set: an SQLSTATE, or a type name from the code. */
-  static String condition(Throwable cause) {
-    return TransientFailures.sqlState(cause)
-        .map(state -> "SQLSTATE " + state)
-        .orElseGet(
-            () ->
-                Causes.causedBy(cause, SQLTransientConnectionException.class)
-                    ? "no connection became free within the pool's connection-timeout"
-                    : cause.getClass().getSimpleName());
   }
 }

@@ -1,10 +1,11 @@
-package dev.once.shop.web;
+package dev.once.log;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 
@@ -19,18 +20,23 @@ import org.slf4j.Logger;
  * condition, held only to count; logging happens outside it.
  */
 public final class ThrottledLog {
-  private final Logger log;
+  private final Consumer<String> sink;
   private final Duration interval;
-  private final Clock clock;
+  private final InstantSource clock;
   private final Map<String, Window> windows = new ConcurrentHashMap<>();
 
   /**
    * @param log where the warnings go
    * @param interval least time between two warnings of one condition
-   * @param clock the time source, the shop's clock so that tests can move it
+   * @param clock the time source (the application's {@code Clock}, so that tests can move it)
    */
-  public ThrottledLog(Logger log, Duration interval, Clock clock) {
-    this.log = log;
+  public ThrottledLog(Logger log, Duration interval, InstantSource clock) {
+    this(log::warn, interval, clock);
+  }
+
+  /** Writes to {@code sink} instead of a logger: for tests. */
+  ThrottledLog(Consumer<String> sink, Duration interval, InstantSource clock) {
+    this.sink = sink;
     this.interval = interval;
     this.clock = clock;
   }
@@ -42,11 +48,13 @@ public final class ThrottledLog {
   public void warn(String condition, Supplier<String> message) {
     long left = windows.computeIfAbsent(condition, c -> new Window()).admit(clock.instant());
     if (left >= 0) {
-      log.warn(
-          "{} ({} more since the previous such message; it repeats at most every {} s)",
-          message.get(),
-          left,
-          interval.toSeconds());
+      sink.accept(
+          message.get()
+              + " ("
+              + left
+              + " more since the previous such message; it repeats at most every "
+              + interval.toSeconds()
+              + " s)");
     }
   }
 
