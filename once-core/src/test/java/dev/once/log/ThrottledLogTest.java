@@ -14,7 +14,8 @@ class ThrottledLogTest {
   private final AtomicReference<Instant> now =
       new AtomicReference<>(Instant.parse("2026-06-01T12:00:00Z"));
   private final List<String> messages = new ArrayList<>();
-  private final ThrottledLog log = new ThrottledLog(messages::add, Duration.ofSeconds(10), now::get);
+  private final ThrottledLog log =
+      new ThrottledLog(messages::add, Duration.ofSeconds(10), now::get);
 
   private void advance(Duration by) {
     now.set(now.get().plus(by));

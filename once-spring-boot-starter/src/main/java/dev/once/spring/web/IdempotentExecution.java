@@ -5,6 +5,8 @@ import dev.once.idempotency.Fingerprint;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyScope;
 import dev.once.idempotency.StoredResponse;
+import dev.once.log.ThrottledLog;
+import dev.once.postgres.TransientFailures;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.metrics.IdempotencyMetrics.Outcome;
 import jakarta.servlet.FilterChain;
@@ -13,15 +15,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import javax.sql.DataSource;
-import dev.once.log.ThrottledLog;
-import dev.once.postgres.TransientFailures;
-import java.time.Clock;
-import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -217,8 +217,7 @@ public final class IdempotentExecution {
   private static void warnFailed(String what, RuntimeException e) {
     if (TransientFailures.isTransient(e)) {
       String condition = TransientFailures.condition(e);
-      transientLog.warn(
-          what + ": " + condition, () -> what + " (" + condition + "); answered 503");
+      transientLog.warn(what + ": " + condition, () -> what + " (" + condition + "); answered 503");
     } else {
       log.warn(what, e);
     }

@@ -31,11 +31,14 @@ import org.springframework.test.context.DynamicPropertySource;
     classes = FilterTestApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "spring.datasource.hikari.maximum-pool-size=2",
-      "spring.datasource.hikari.connection-timeout=250"
+      // Flyway needs two connections at once at start; a short wait keeps the test quick.
+      "spring.datasource.hikari.maximum-pool-size=" + FullPoolTest.POOL_SIZE,
+      "spring.datasource.hikari.connection-timeout=1000"
     })
 @ExtendWith(OutputCaptureExtension.class)
 class FullPoolTest {
+  static final int POOL_SIZE = 3;
+
   private static final String WARNING = "Could not begin the transaction of an idempotent request";
 
   @DynamicPropertySource
@@ -52,17 +55,25 @@ class FullPoolTest {
   void aFullPoolIsOneWarningPerIntervalAndA503PerRequest(CapturedOutput output) throws Exception {
     HttpClient http = HttpClient.newHttpClient();
     List<HttpResponse<String>> answers = new ArrayList<>();
-    try (Connection first = dataSource.getConnection();
-        Connection second = dataSource.getConnection()) {
+    List<Connection> held = new ArrayList<>();
+    try {
+      while (held.size() < POOL_SIZE) {
+        held.add(dataSource.getConnection());
+      }
       for (int i = 0; i < 6; i++) {
         HttpRequest request =
-            HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/api/effects/full-" + i))
+            HttpRequest.newBuilder(
+                    URI.create("http://localhost:" + port + "/api/effects/full-" + i))
                 .header("Content-Type", "application/json")
                 .header("X-Client", "client-" + UUID.randomUUID())
                 .header("Idempotency-Key", "k-" + i)
                 .POST(HttpRequest.BodyPublishers.ofString("{}"))
                 .build();
         answers.add(http.send(request, HttpResponse.BodyHandlers.ofString()));
+      }
+    } finally {
+      for (Connection connection : held) {
+        connection.close();
       }
     }
     assertThat(answers)
