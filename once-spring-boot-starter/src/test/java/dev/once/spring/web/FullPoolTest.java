@@ -43,9 +43,7 @@ class FullPoolTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    registry.add("spring.datasource.url", TestPostgres::jdbcUrl);
-    registry.add("spring.datasource.username", () -> "postgres");
-    registry.add("spring.datasource.password", () -> "postgres");
+    TestPostgres.register(registry);
   }
 
   @LocalServerPort int port;

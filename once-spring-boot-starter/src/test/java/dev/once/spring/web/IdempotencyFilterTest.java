@@ -45,9 +45,7 @@ class IdempotencyFilterTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    registry.add("spring.datasource.url", TestPostgres::jdbcUrl);
-    registry.add("spring.datasource.username", () -> "postgres");
-    registry.add("spring.datasource.password", () -> "postgres");
+    TestPostgres.register(registry);
   }
 
   @LocalServerPort int port;
