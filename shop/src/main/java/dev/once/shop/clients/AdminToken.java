@@ -1,5 +1,6 @@
 package dev.once.shop.clients;
 
+import dev.once.shop.secrets.SecretFile;
 import dev.once.shop.web.Ids;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -13,9 +14,9 @@ import org.springframework.stereotype.Component;
  * The admin token that guards {@code /admin}: property {@value #PROPERTY} (environment variable
  * {@code SHOP_ADMIN_TOKEN}). When it is unset, the token is read from the file {@value
  * #FILE_PROPERTY} (default {@value #DEFAULT_FILE}), and on the first start generated into it, with
- * permissions that let only the user running the shop read it (see {@link AdminTokenFile}). The
- * token itself is never logged, only where to find it: logs are read by more people than the
- * operator, and kept longer than a token should live.
+ * permissions that let only the user running the shop read it (see {@link SecretFile}). The token
+ * itself is never logged, only where to find it: logs are read by more people than the operator,
+ * and kept longer than a token should live.
  *
  * <p>The file is reused on later starts rather than regenerated: scripts and the README's commands
  * keep working across restarts, and a regenerated token would add nothing against someone who can
@@ -59,13 +60,23 @@ public class AdminToken {
   }
 
   private static String fromFile(Path file) {
-    AdminTokenFile.Loaded loaded =
-        AdminTokenFile.readOrCreate(
-            file,
+    Path path = file.toAbsolutePath().normalize();
+    SecretFile.Loaded loaded =
+        SecretFile.readOrCreate(
+            path,
             () ->
                 "shop_admin_"
                     + Base64.getUrlEncoder().withoutPadding().encodeToString(Ids.randomBytes(32)),
-            token -> token.length() >= MIN_LENGTH && BearerTokens.isToken(token));
+            token -> token.length() >= MIN_LENGTH && BearerTokens.isToken(token),
+            "admin token",
+            "Run 'chmod 600 "
+                + path
+                + "' if only you ever had access to it, delete it to have a new token generated,"
+                + " or set "
+                + PROPERTY
+                + " (SHOP_ADMIN_TOKEN); "
+                + FILE_PROPERTY
+                + " names the file.");
     // The path, never the token: whoever may use the token can read the file.
     log.info(
         "No admin token is configured ({} / SHOP_ADMIN_TOKEN): {} {}, readable only by this"
@@ -75,7 +86,7 @@ public class AdminToken {
         loaded.created() ? "generated one into" : "using the one generated earlier in",
         loaded.file(),
         loaded.file());
-    return loaded.token();
+    return loaded.secret();
   }
 
   private static void checkConfigured(String token) {

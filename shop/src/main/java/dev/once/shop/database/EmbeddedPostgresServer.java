@@ -1,5 +1,6 @@
 package dev.once.shop.database;
 
+import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;

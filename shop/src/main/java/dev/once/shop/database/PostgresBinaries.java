@@ -1,5 +1,6 @@
 package dev.once.shop.database;
 
+import dev.once.shop.secrets.OwnerOnly;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.ByteArrayInputStream;

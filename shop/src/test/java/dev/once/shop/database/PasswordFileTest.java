@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.once.shop.secrets.OwnerOnly;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;

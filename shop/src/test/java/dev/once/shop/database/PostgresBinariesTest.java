@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.once.shop.secrets.OwnerOnly;
 import dev.once.shop.support.LogCapture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.once.shop.database;
+package dev.once.shop.secrets;
 
 import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
@@ -21,21 +21,21 @@ import org.apache.commons.logging.Log;
 
 /**
  * Files and folders that only the current OS user may use: what keeps the embedded server's data,
- * password, log and binaries away from other local users. Needs a POSIX file system (Linux, macOS);
- * anything else fails with a message that says so.
+ * log and binaries, and the shop's generated secrets, away from other local users. Needs a POSIX
+ * file system (Linux, macOS); anything else fails with a message that says so.
  */
-final class OwnerOnly {
+public final class OwnerOnly {
 
   /** {@code rwx------}, for folders this package creates. */
-  static final FileAttribute<Set<PosixFilePermission>> DIRECTORY =
+  public static final FileAttribute<Set<PosixFilePermission>> DIRECTORY =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
 
   /** {@code rw-------}, for files this package creates. */
-  static final FileAttribute<Set<PosixFilePermission>> FILE =
+  public static final FileAttribute<Set<PosixFilePermission>> FILE =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
 
   /** Every permission bit of group and others. */
-  static final Set<PosixFilePermission> GROUP_OR_OTHERS =
+  public static final Set<PosixFilePermission> GROUP_OR_OTHERS =
       EnumSet.complementOf(
           EnumSet.of(
               PosixFilePermission.OWNER_READ,
@@ -43,13 +43,13 @@ final class OwnerOnly {
               PosixFilePermission.OWNER_EXECUTE));
 
   /** Write permission of group or others. */
-  static final Set<PosixFilePermission> WRITABLE_BY_OTHERS =
+  public static final Set<PosixFilePermission> WRITABLE_BY_OTHERS =
       EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
   private OwnerOnly() {}
 
   /** The real user id of this process. */
-  static long currentUid() {
+  public static long currentUid() {
     return new UnixSystem().getUid();
   }
 
@@ -60,7 +60,7 @@ final class OwnerOnly {
    * @return the reason, or empty if the path is safe
    * @throws IOException if it cannot be inspected (it does not exist, for example)
    */
-  static Optional<String> problem(Path path, Set<PosixFilePermission> forbidden)
+  public static Optional<String> problem(Path path, Set<PosixFilePermission> forbidden)
       throws IOException {
     long owner;
     PosixFileAttributes attributes;
@@ -70,12 +70,11 @@ final class OwnerOnly {
       attributes = Files.readAttributes(path, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       throw new IllegalStateException(
-          "The embedded PostgreSQL keeps its password, data and binaries private with POSIX file"
-              + " permissions, which the file system of "
+          "The shop keeps its secrets, the embedded PostgreSQL's data and its binaries private"
+              + " with POSIX file permissions, which the file system of "
               + path
-              + " does not have. Set '"
-              + EmbeddedPostgresSettings.DATASOURCE_URL
-              + "' to use another PostgreSQL server.",
+              + " does not have. Use a POSIX file system (Linux, macOS), or set"
+              + " 'spring.datasource.url' to use another PostgreSQL server and 'shop.admin-token'.",
           e);
     }
     if (owner != currentUid()) {
@@ -102,7 +101,7 @@ final class OwnerOnly {
    * @return the folder's real path
    * @throws IllegalStateException if it cannot be created, or belongs to another user
    */
-  static Path directory(Path directory, String what, Log log) {
+  public static Path directory(Path directory, String what, Log log) {
     try {
       Files.createDirectories(directory, DIRECTORY);
       return restrict(directory.toRealPath(), what, "rwx------", log);
@@ -120,7 +119,7 @@ final class OwnerOnly {
    * @return the file
    * @throws IllegalStateException if it cannot be created, or belongs to another user
    */
-  static Path file(Path file, String what, Log log) {
+  public static Path file(Path file, String what, Log log) {
     try {
       Files.createFile(file, FILE);
     } catch (FileAlreadyExistsException e) {
@@ -138,7 +137,7 @@ final class OwnerOnly {
    * @param content its content
    * @throws IOException if it exists or cannot be written
    */
-  static void writeNew(Path file, String content) throws IOException {
+  public static void writeNew(Path file, String content) throws IOException {
     try (SeekableByteChannel channel =
         Files.newByteChannel(
             file,
