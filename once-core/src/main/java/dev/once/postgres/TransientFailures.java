@@ -88,9 +88,17 @@ public final class TransientFailures {
    * wrappers (Spring's, Once's own) carry none.
    */
   public static Optional<String> sqlState(Throwable failure) {
+    return sqlException(failure).map(SQLException::getSQLState);
+  }
+
+  /**
+   * The first {@link SQLException} in {@code failure}'s cause chain that has a SQLSTATE: the one
+   * that says what the server (or driver) refused.
+   */
+  public static Optional<SQLException> sqlException(Throwable failure) {
     for (Throwable t : causeChain(failure)) {
       if (t instanceof SQLException sql && sql.getSQLState() != null) {
-        return Optional.of(sql.getSQLState());
+        return Optional.of(sql);
       }
     }
     return Optional.empty();

@@ -56,26 +56,14 @@ public final class DatabaseErrors {
 
   /** The SQLSTATE of the first {@link SQLException} in the cause chain. */
   public static Optional<String> sqlState(Throwable e) {
-    return sqlException(e).map(SQLException::getSQLState);
+    return TransientFailures.sqlState(e);
   }
 
   /** The name of the violated constraint, as the server reported it. */
   public static Optional<String> constraint(Throwable e) {
-    return sqlException(e)
+    return TransientFailures.sqlException(e)
         .filter(PSQLException.class::isInstance)
         .map(s -> ((PSQLException) s).getServerErrorMessage())
         .map(ServerErrorMessage::getConstraint);
-  }
-
-  private static Optional<SQLException> sqlException(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && sql.getSQLState() != null) {
-        return Optional.of(sql);
-      }
-      if (t.getCause() == t) {
-        break;
-      }
-    }
-    return Optional.empty();
   }
 }

@@ -98,6 +98,19 @@ class EmbeddedDatabaseRolesTest {
                 .query(String.class)
                 .list())
         .containsExactly(EmbeddedDatabaseRoles.OWNER);
+    // The grants are exact after every run: a right given by hand is taken away again.
+    JdbcClient.create(owner)
+        .sql("GRANT UPDATE ON account TO " + EmbeddedDatabaseRoles.APPLICATION)
+        .update();
+    assertThat(app.sql("UPDATE account SET balance = balance WHERE id = 'acc_1'").update())
+        .isEqualTo(1);
+    migrate(owner, "latest", EmbeddedDatabaseRoles.APPLICATION);
+    assertThat(
+            app.sql("SELECT has_table_privilege('account', 'UPDATE')")
+                .query(Boolean.class)
+                .single())
+        .isFalse();
+
     // A new, empty maintenance database stands where the old one was.
     assertThat(
             old.sql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
