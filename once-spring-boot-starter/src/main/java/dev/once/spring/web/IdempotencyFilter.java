@@ -82,12 +82,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     }
     Optional<String> client = clients.clientId(request);
     if (client.isEmpty()) {
-      reject(
-          response,
-          401,
-          "unauthorized",
-          "Unauthorized",
-          "This endpoint needs an authenticated client.");
+      reject(response, OnceProblem.UNAUTHORIZED, "This endpoint needs an authenticated client.");
       return;
     }
     IdempotencyKey key;
@@ -97,12 +92,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
               Collections.list(request.getHeaders(IdempotencyKey.HEADER)));
     } catch (InvalidIdempotencyKeyException e) {
       boolean missing = e.reason() == InvalidIdempotencyKeyException.Reason.MISSING;
-      reject(
-          response,
-          400,
-          missing ? "idempotency-key-missing" : "idempotency-key-invalid",
-          missing ? "Idempotency-Key missing" : "Idempotency-Key invalid",
-          e.getMessage());
+      reject(response, missing ? OnceProblem.KEY_MISSING : OnceProblem.KEY_INVALID, e.getMessage());
       return;
     }
     IdempotencyScope scope;
@@ -126,9 +116,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     if (body == null) {
       reject(
           response,
-          413,
-          "payload-too-large",
-          "Payload too large",
+          OnceProblem.PAYLOAD_TOO_LARGE,
           "The request body is larger than " + maxBodyBytes + " bytes.");
       return;
     }
@@ -144,17 +132,13 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     } catch (JsonTooDeepException e) {
       reject(
           response,
-          400,
-          "json-too-deep",
-          "JSON nested too deeply",
+          OnceProblem.JSON_TOO_DEEP,
           "The JSON body is nested deeper than " + e.maxDepth() + " levels.");
       return;
     } catch (MalformedJsonException e) {
       reject(
           response,
-          400,
-          "malformed-json",
-          "Malformed JSON",
+          OnceProblem.MALFORMED_JSON,
           "The request body is not valid JSON: " + e.getMessage());
       return;
     }
@@ -165,17 +149,14 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     metrics.requestFinished(IdempotencyMetrics.Outcome.REJECTED);
     problems.write(
         response,
-        500,
-        "internal-error",
-        "Internal error",
+        OnceProblem.INTERNAL_ERROR,
         "The request was not executed because of a server configuration error.");
   }
 
-  private void reject(
-      HttpServletResponse response, int status, String slug, String title, String detail)
+  private void reject(HttpServletResponse response, OnceProblem problem, String detail)
       throws IOException {
     metrics.requestFinished(IdempotencyMetrics.Outcome.REJECTED);
-    problems.write(response, status, slug, title, detail);
+    problems.write(response, problem, detail);
   }
 
   /** The body, or {@code null} if it is larger than the limit. */

@@ -180,9 +180,7 @@ public final class IdempotentExecution {
         metrics.requestFinished(Outcome.ROLLED_BACK);
         problems.write(
             response,
-            500,
-            "internal-error",
-            "Internal error",
+            OnceProblem.INTERNAL_ERROR,
             "The request could not be completed and was rolled back; retry with the same"
                 + " Idempotency-Key.");
         return;
@@ -232,17 +230,13 @@ public final class IdempotentExecution {
       metrics.requestFinished(Outcome.KEY_REUSED);
       problems.write(
           response,
-          422,
-          "idempotency-key-reused",
-          "Idempotency-Key reused",
+          OnceProblem.KEY_REUSED,
           "This Idempotency-Key was already used for a different request.");
     } else if (claim instanceof ClaimResult.InUse inUse) {
       metrics.requestFinished(Outcome.IN_USE);
       problems.write(
           response,
-          409,
-          "idempotency-key-in-use",
-          "Idempotency-Key in use",
+          OnceProblem.KEY_IN_USE,
           "A request with this Idempotency-Key is still being processed; retry later.",
           inUse.retryAfter().toSeconds());
     } else {
@@ -269,9 +263,7 @@ public final class IdempotentExecution {
     metrics.requestFinished(Outcome.UNAVAILABLE);
     problems.write(
         response,
-        503,
-        "service-unavailable",
-        "Service unavailable",
+        OnceProblem.SERVICE_UNAVAILABLE,
         "The request could not be completed; retry with the same Idempotency-Key, which is"
             + " applied at most once.",
         1);

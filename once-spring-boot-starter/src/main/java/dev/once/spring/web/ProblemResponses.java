@@ -15,20 +15,15 @@ final class ProblemResponses {
     this.typeBase = typeBase;
   }
 
-  void write(HttpServletResponse response, int status, String slug, String title, String detail)
-      throws IOException {
-    write(response, status, slug, title, detail, -1);
+  void write(HttpServletResponse response, OnceProblem problem, String detail) throws IOException {
+    write(response, problem, detail, -1);
   }
 
   /** As {@link #write}, with a {@code Retry-After} header when {@code retryAfterSeconds >= 0}. */
   void write(
-      HttpServletResponse response,
-      int status,
-      String slug,
-      String title,
-      String detail,
-      long retryAfterSeconds)
+      HttpServletResponse response, OnceProblem problem, String detail, long retryAfterSeconds)
       throws IOException {
+    int status = problem.status();
     if (!response.isCommitted()) {
       response.reset();
     }
@@ -39,9 +34,9 @@ final class ProblemResponses {
     response.setContentType("application/problem+json");
     byte[] body =
         ("{\"type\":"
-                + quote(typeBase + slug)
+                + quote(typeBase + problem.slug())
                 + ",\"title\":"
-                + quote(title)
+                + quote(problem.title())
                 + ",\"status\":"
                 + status
                 + ",\"detail\":"
