@@ -2,8 +2,8 @@ package dev.once.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.spring.TestPostgres;
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
+import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -45,7 +45,9 @@ class IdempotencyFilterTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    TestPostgres.register(registry);
+    registry.add("spring.datasource.url", TestDatabase::jdbcUrl);
+    registry.add("spring.datasource.username", () -> "postgres");
+    registry.add("spring.datasource.password", () -> "postgres");
   }
 
   @LocalServerPort int port;
