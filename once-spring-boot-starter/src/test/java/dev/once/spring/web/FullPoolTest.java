@@ -2,7 +2,6 @@ package dev.once.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.testing.TestDatabase;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,9 +42,7 @@ class FullPoolTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    registry.add("spring.datasource.url", TestDatabase::jdbcUrl);
-    registry.add("spring.datasource.username", () -> "postgres");
-    registry.add("spring.datasource.password", () -> "postgres");
+    FilterTestApplication.database(registry);
   }
 
   @LocalServerPort int port;

@@ -3,7 +3,6 @@ package dev.once.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
-import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -45,9 +44,7 @@ class IdempotencyFilterTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    registry.add("spring.datasource.url", TestDatabase::jdbcUrl);
-    registry.add("spring.datasource.username", () -> "postgres");
-    registry.add("spring.datasource.password", () -> "postgres");
+    FilterTestApplication.database(registry);
   }
 
   @LocalServerPort int port;
