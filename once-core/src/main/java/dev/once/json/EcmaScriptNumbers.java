@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>All methods are stateless and thread-safe.
  */
-public final class EcmaScriptNumbers {
+final class EcmaScriptNumbers {
   /** Upper bound on the length of any result, e.g. {@code -1.2345678901234567e-308}. */
   static final int MAX_LENGTH = 32;
 
@@ -39,7 +39,7 @@ public final class EcmaScriptNumbers {
    *
    * @throws IllegalArgumentException if {@code value} is NaN or infinite (JSON cannot represent it)
    */
-  public static String format(double value) {
+  static String format(double value) {
     byte[] chars = new byte[MAX_LENGTH];
     int length = write(value, chars, 0);
     return new String(chars, 0, length, StandardCharsets.ISO_8859_1);

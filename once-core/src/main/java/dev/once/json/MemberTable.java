@@ -1,6 +1,7 @@
 package dev.once.json;
 
 import java.util.Arrays;
+import java.util.Comparator;
 
 /**
  * Stack of the members of the objects currently open in a {@link JsonParser}. Each member records
@@ -9,16 +10,15 @@ import java.util.Arrays;
  * thread-safe; one instance per call.
  */
 final class MemberTable {
-  private static final int INSERTION_SORT_LIMIT = 16;
-
   private String[] names = new String[16];
   private int[] starts = new int[16];
   private int[] ends = new int[16];
   private int[] nameOffsets = new int[16];
   private int size;
-  private int[] order = new int[0];
-  private int[] mergeBuffer = new int[0];
   private byte[] scratch = new byte[0];
+
+  /** RFC 8785 order: String.compareTo compares the UTF-16 code units of the names. */
+  private final Comparator<Integer> byName = (a, b) -> names[a].compareTo(names[b]);
 
   int size() {
     return size;
@@ -71,14 +71,11 @@ final class MemberTable {
   }
 
   private void reorder(int base, int count, CanonicalOutput out) {
-    if (order.length < count) {
-      order = new int[Math.max(count, order.length * 2)];
-    }
-    int[] ord = order;
+    Integer[] ord = new Integer[count];
     for (int i = 0; i < count; i++) {
       ord[i] = base + i;
     }
-    sort(ord, count);
+    Arrays.sort(ord, byName);
     for (int i = 1; i < count; i++) {
       if (names[ord[i - 1]].equals(names[ord[i]])) {
         throw duplicate(Math.max(nameOffsets[ord[i - 1]], nameOffsets[ord[i]]));
@@ -100,60 +97,6 @@ final class MemberTable {
       int memberLength = ends[m] - starts[m];
       System.arraycopy(scratch, starts[m] - regionStart, buf, p, memberLength);
       p += memberLength;
-    }
-  }
-
-  /** Stable sort of member indexes by name (String.compareTo compares UTF-16 code units). */
-  private void sort(int[] a, int count) {
-    if (count <= INSERTION_SORT_LIMIT) {
-      insertionSort(a, 0, count);
-      return;
-    }
-    if (mergeBuffer.length < count) {
-      mergeBuffer = new int[Math.max(count, mergeBuffer.length * 2)];
-    }
-    for (int lo = 0; lo < count; lo += INSERTION_SORT_LIMIT) {
-      insertionSort(a, lo, Math.min(lo + INSERTION_SORT_LIMIT, count));
-    }
-    int[] src = a;
-    int[] dst = mergeBuffer;
-    for (int width = INSERTION_SORT_LIMIT; width < count; width *= 2) {
-      for (int lo = 0; lo < count; lo += 2 * width) {
-        int mid = Math.min(lo + width, count);
-        int hi = Math.min(lo + 2 * width, count);
-        merge(src, dst, lo, mid, hi);
-      }
-      int[] swap = src;
-      src = dst;
-      dst = swap;
-    }
-    if (src != a) {
-      System.arraycopy(src, 0, a, 0, count);
-    }
-  }
-
-  private void merge(int[] src, int[] dst, int lo, int mid, int hi) {
-    int i = lo;
-    int j = mid;
-    for (int k = lo; k < hi; k++) {
-      if (j >= hi || (i < mid && names[src[i]].compareTo(names[src[j]]) <= 0)) {
-        dst[k] = src[i++];
-      } else {
-        dst[k] = src[j++];
-      }
-    }
-  }
-
-  private void insertionSort(int[] a, int from, int to) {
-    for (int i = from + 1; i < to; i++) {
-      int m = a[i];
-      String name = names[m];
-      int j = i - 1;
-      while (j >= from && names[a[j]].compareTo(name) > 0) {
-        a[j + 1] = a[j];
-        j--;
-      }
-      a[j + 1] = m;
     }
   }
 

@@ -17,7 +17,27 @@
  *   <li>{@code RFC_8785} is RFC 8785 byte for byte: numbers become doubles.
  * </ul>
  *
- * <p>{@link dev.once.json.EcmaScriptNumbers} exposes the ECMAScript double serialisation that RFC
- * 8785 prescribes. The package depends on the JDK only.
+ * <h2>Why a parser and a number formatter of its own</h2>
+ *
+ * <p>The fingerprint of a request is only as trustworthy as the parser that reads its body, so the
+ * package writes both instead of using a JSON library:
+ *
+ * <ul>
+ *   <li><b>No dependencies in the core.</b> once-core depends on the JDK, JDBC and SLF4J only, so
+ *       it never pins or conflicts with the JSON library (or its version) that an application uses.
+ *       The package itself depends on the JDK only.
+ *   <li><b>Bounded depth on hostile input.</b> Nesting is limited ({@link
+ *       dev.once.json.JsonCanonicalizer#DEFAULT_MAX_DEPTH} by default) and tracked on an explicit
+ *       stack, so no body can exhaust the Java stack; time and memory are linear in the input,
+ *       numbers with huge exponents included.
+ *   <li><b>Strict UTF-8.</b> Invalid, overlong and surrogate sequences are rejected rather than
+ *       decoded to U+FFFD, as {@code new String(bytes, UTF_8)} would: otherwise two different
+ *       bodies could share one canonical form and replay each other's answer.
+ *   <li><b>Shortest numbers.</b> RFC 8785 writes a double as ECMAScript does, with the shortest
+ *       digits that read back as the same double. Java 17's {@link Double#toString(double)} does
+ *       not always give them ({@code 2e23} prints as {@code 1.9999999999999998E23}; fixed only in
+ *       Java 19), so the package-private {@code EcmaScriptNumbers} implements the ECMAScript
+ *       serialisation.
+ * </ul>
  */
 package dev.once.json;

@@ -2,6 +2,7 @@ package dev.once.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.once.idempotency.ClaimResult;
 import dev.once.idempotency.Fingerprint;
@@ -311,19 +312,16 @@ class PostgresIdempotencyEngineTest {
   }
 
   /**
-   * Retries the claim of {@code key} (each in its own transaction, rolled back) while it is in use,
-   * for at most a minute. Bounded poll, no sleep.
+   * Retries the claim of {@code key} (each in its own transaction, rolled back) every 20 ms while
+   * it is in use, for at most a minute, and returns the first other result.
    */
-  private ClaimResult retryUntilNotInUse(String key) throws SQLException {
-    Instant deadline = Instant.now().plusSeconds(60);
-    ClaimResult retry;
-    do {
-      try (Connection tx = TestDatabase.transaction()) {
-        retry = engine.claim(tx, scope(key), fingerprint("{}"));
-        tx.rollback();
-      }
-    } while (retry instanceof ClaimResult.InUse && Instant.now().isBefore(deadline));
-    return retry;
+  private ClaimResult retryUntilNotInUse(String key) {
+    return await("the claim of " + key + " while it is in use")
+        .atMost(Duration.ofMinutes(1))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> claimAndRollback(scope(key), fingerprint("{}")),
+            claim -> !(claim instanceof ClaimResult.InUse));
   }
 
   /**

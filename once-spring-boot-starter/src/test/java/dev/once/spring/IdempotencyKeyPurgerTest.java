@@ -10,6 +10,7 @@ import dev.once.idempotency.IdempotencyScope;
 import dev.once.idempotency.StoredResponse;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.postgres.PostgresStores;
+import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
@@ -25,7 +26,7 @@ class IdempotencyKeyPurgerTest {
   @Test
   void purgeNowDeletesAllExpiredKeysInBatches() throws Exception {
     DriverManagerDataSource ds =
-        new DriverManagerDataSource(TestPostgres.jdbcUrl(), "postgres", "postgres");
+        new DriverManagerDataSource(TestDatabase.jdbcUrl(), "postgres", "postgres");
     new OnceSchemaMigration(ds);
     Instant start = Instant.parse("2020-01-01T00:00:00Z");
     IdempotencyEngine past =

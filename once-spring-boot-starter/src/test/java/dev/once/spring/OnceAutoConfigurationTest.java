@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -22,7 +23,7 @@ class OnceAutoConfigurationTest {
                   DataSourceTransactionManagerAutoConfiguration.class,
                   OnceAutoConfiguration.class))
           .withPropertyValues(
-              "spring.datasource.url=" + TestPostgres.jdbcUrl(),
+              "spring.datasource.url=" + TestDatabase.jdbcUrl(),
               "spring.datasource.username=postgres",
               "spring.datasource.password=postgres");
 

@@ -3,6 +3,7 @@ package dev.once.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -30,7 +31,7 @@ class OnceSchemaMigrationTest {
 
   @BeforeAll
   static void twoRolesAndADatabase() throws SQLException {
-    try (Connection superuser = DriverManager.getConnection(TestPostgres.jdbcUrl());
+    try (Connection superuser = DriverManager.getConnection(TestDatabase.jdbcUrl());
         Statement st = superuser.createStatement()) {
       for (String role : List.of(OWNER, APPLICATION)) {
         st.execute("CREATE ROLE " + role + " LOGIN PASSWORD '" + PASSWORD + "'");
@@ -43,7 +44,7 @@ class OnceSchemaMigrationTest {
 
   private static String url() {
     // Without the user and password parameters that the test server's URL carries.
-    String server = TestPostgres.jdbcUrl();
+    String server = TestDatabase.jdbcUrl();
     return server.substring(0, server.indexOf("/postgres?")) + "/" + DATABASE;
   }
 

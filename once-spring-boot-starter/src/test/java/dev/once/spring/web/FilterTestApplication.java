@@ -2,6 +2,7 @@ package dev.once.spring.web;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -31,6 +32,7 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -60,6 +62,13 @@ import org.springframework.web.servlet.function.ServerResponse;
  */
 @SpringBootApplication
 public class FilterTestApplication {
+
+  /** Points the application at the test JVM's embedded PostgreSQL, which once-core's tests use. */
+  static void database(DynamicPropertyRegistry registry) {
+    registry.add("spring.datasource.url", TestDatabase::jdbcUrl);
+    registry.add("spring.datasource.username", () -> "postgres");
+    registry.add("spring.datasource.password", () -> "postgres");
+  }
 
   /** Stands in for a filter that reads form parameters before Once (as a CSRF filter does). */
   @Bean

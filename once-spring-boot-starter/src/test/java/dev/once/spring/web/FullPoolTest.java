@@ -2,7 +2,6 @@ package dev.once.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.spring.TestPostgres;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,7 +42,7 @@ class FullPoolTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    TestPostgres.register(registry);
+    FilterTestApplication.database(registry);
   }
 
   @LocalServerPort int port;

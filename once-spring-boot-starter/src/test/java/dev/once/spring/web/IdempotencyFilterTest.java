@@ -2,7 +2,6 @@ package dev.once.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.spring.TestPostgres;
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -45,7 +44,7 @@ class IdempotencyFilterTest {
 
   @DynamicPropertySource
   static void database(DynamicPropertyRegistry registry) {
-    TestPostgres.register(registry);
+    FilterTestApplication.database(registry);
   }
 
   @LocalServerPort int port;
@@ -223,60 +222,61 @@ class IdempotencyFilterTest {
     assertThat(effects(tag)).isEqualTo(1);
   }
 
-  @Test
-  void handlerExceptionRollsBackEverythingAndFreesTheKey() {
-    String tag = tag();
-    HttpResponse<String> failed = send(post("/api/fail/" + tag, "k-4", "{}"));
-    assertThat(failed.statusCode()).isEqualTo(500);
-    assertThat(effects(tag)).isZero();
-    assertThat(storedKeys("k-4")).isZero();
-  }
-
-  @Test
-  void serverErrorAnswerRollsBackAndTheRetryExecutesAgain() {
-    String tag = tag();
-    assertThat(send(post("/api/server-error/" + tag, "k-5", "{}")).statusCode()).isEqualTo(503);
-    assertThat(effects(tag)).isZero();
-    assertThat(storedKeys("k-5")).isZero();
-    assertThat(send(post("/api/server-error/" + tag, "k-5", "{}")).statusCode()).isEqualTo(503);
-    assertThat(effects(tag)).isZero();
-  }
-
-  @Test
-  void nonStorableClientErrorRollsBackAndIsNotStored() {
-    String tag = tag();
-    assertThat(send(post("/api/too-many/" + tag, "k-6", "{}")).statusCode()).isEqualTo(429);
-    assertThat(effects(tag)).isZero();
-    assertThat(storedKeys("k-6")).isZero();
-  }
-
-  @Test
-  void answerGivenThroughSendErrorIsNotStoredAndRollsBack() {
-    String tag = tag();
-    HttpResponse<String> first = send(post("/api/send-error/" + tag, "k-19", "{}"));
-    HttpResponse<String> retry = send(post("/api/send-error/" + tag, "k-19", "{}"));
-
-    assertThat(first.statusCode()).isEqualTo(404);
-    assertThat(retry.statusCode()).isEqualTo(404);
-    assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
-    assertThat(effects(tag)).isZero();
-    assertThat(storedKeys("k-19")).isZero();
-  }
-
-  /** Sends {@code request} twice; both must be answered {@code status} afresh, nothing stored. */
-  private void assertAnsweredAfreshEachTime(HttpRequest.Builder request, int status, String key) {
+  /**
+   * Sends {@code request} twice; both must be answered {@code status} (as the problem {@code slug},
+   * unless null) afresh, nothing stored.
+   */
+  private void assertAnsweredAfreshEachTime(
+      HttpRequest.Builder request, int status, String slug, String key) {
     HttpResponse<String> first = send(request);
     HttpResponse<String> retry = send(request);
 
     assertThat(first.statusCode()).isEqualTo(status);
     assertThat(retry.statusCode()).isEqualTo(status);
+    if (slug != null) {
+      assertProblem(first, status, slug);
+      assertProblem(retry, status, slug);
+    }
     assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
     assertThat(storedKeys(key)).isZero();
   }
 
-  @Test
-  void notFoundForAPathNoHandlerIsMappedToIsNotStored() {
-    assertAnsweredAfreshEachTime(post("/api/nowhere/" + tag(), "k-route", "{}"), 404, "k-route");
+  /**
+   * An answer that is not stored rolls back what the handler wrote, and the same request sent again
+   * is answered afresh.
+   */
+  @ParameterizedTest(name = "{0} answers {3}")
+  @CsvSource(
+      delimiter = '|',
+      nullValues = "-",
+      value = {
+        // the handler threw
+        "/api/fail/ | {} | application/json | 500 | -",
+        // it answered a server error
+        "/api/server-error/ | {} | application/json | 503 | -",
+        // it answered a client error that is not storable
+        "/api/too-many/ | {} | application/json | 429 | -",
+        // it answered through sendError
+        "/api/send-error/ | {} | application/json | 404 | -",
+        // no handler is mapped to the path
+        "/api/nowhere/ | {} | application/json | 404 | -",
+        // an async handler is refused
+        "/api/async/ | {} | application/json | 500 | -",
+        // a success answer of a transaction marked rollback-only becomes a 500
+        "/api/rollback-only/ | {} | application/json | 500 | internal-error",
+        // a body consumed before the filter is refused instead of fingerprinted as empty
+        "/api/consumed/ | amount=10.00 | application/x-www-form-urlencoded | 500 | internal-error",
+        // an empty JSON body is malformed
+        "/api/effects/ | '' | application/json | 400 | malformed-json"
+      })
+  void answerThatIsNotStoredRollsBackAndIsGivenAfresh(
+      String path, String body, String contentType, int status, String slug) {
+    String tag = tag();
+    String key = "k-" + tag;
+
+    assertAnsweredAfreshEachTime(
+        post(path + tag, key, body).setHeader("Content-Type", contentType), status, slug, key);
+    assertThat(effects(tag)).isZero();
   }
 
   /**
@@ -297,7 +297,7 @@ class IdempotencyFilterTest {
     String path = "/api/typed/" + tag;
     String key = "k-" + tag;
 
-    assertAnsweredAfreshEachTime(post(path + pathEnd, key, body), 400, key);
+    assertAnsweredAfreshEachTime(post(path + pathEnd, key, body), 400, null, key);
     assertThat(effects(tag)).isZero();
 
     HttpResponse<String> corrected = send(post(path + "/1?currency=EUR", key, "{\"amount\":10}"));
@@ -305,16 +305,24 @@ class IdempotencyFilterTest {
     assertThat(effects(tag)).isEqualTo(1);
   }
 
-  /** A refusal the handler gave, however it is rendered, is stored without its writes. */
-  @ParameterizedTest
-  @CsvSource({
-    "/api/reject/, 422", // returned by a controller method
-    "/api/refuse/, 422", // raised by it, answered by the application's advice
-    "/api/checked/, 422", // raised by the application's argument resolver before the method ran
-    "/api/not-found/, 404", // a ResponseStatusException it raised, rendered by Spring
-    "/api/routed/, 422" // returned by a router function
-  })
-  void refusalOfTheHandlerIsStoredAndReplayedWithoutItsWrites(String path, int status) {
+  /**
+   * An answer the handler gave is stored and replayed: a refusal, however it is rendered, without
+   * its writes; a redirect after the effect with them, held until the commit.
+   */
+  @ParameterizedTest(name = "{0} answers {1}")
+  @CsvSource(
+      nullValues = "-",
+      value = {
+        "/api/reject/, 422, 0, -", // a refusal returned by a controller method
+        "/api/refuse/, 422, 0, -", // raised by it, answered by the application's advice
+        "/api/checked/, 422, 0, -", // raised by the application's argument resolver first
+        "/api/not-found/, 404, 0, -", // a ResponseStatusException it raised, rendered by Spring
+        "/api/routed/, 422, 0, -", // returned by a router function
+        "/api/see-other/, 303, 1, /api/effects/", // a redirect returned by a controller method
+        "/api/redirect/, 302, 1, /api/effects/" // given through sendRedirect
+      })
+  void answerOfTheHandlerIsStoredAndReplayed(
+      String path, int status, int writes, String redirectedTo) {
     String tag = tag();
     String key = "k-" + tag;
     HttpResponse<String> first = send(post(path + tag, key, "{}"));
@@ -323,8 +331,14 @@ class IdempotencyFilterTest {
     assertThat(first.statusCode()).isEqualTo(status);
     assertThat(retry.statusCode()).isEqualTo(status);
     assertThat(retry.body()).isEqualTo(first.body());
+    assertThat(retry.headers().firstValue("Location"))
+        .isEqualTo(first.headers().firstValue("Location"));
+    if (redirectedTo != null) {
+      assertThat(first.headers().firstValue("Location"))
+          .hasValueSatisfying(l -> assertThat(l).endsWith(redirectedTo + tag));
+    }
     assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-    assertThat(effects(tag)).isZero();
+    assertThat(effects(tag)).isEqualTo(writes);
     assertThat(storedKeys(key)).isEqualTo(1);
   }
 
@@ -415,16 +429,6 @@ class IdempotencyFilterTest {
   }
 
   @Test
-  void asyncHandlerIsRefusedAndCommitsNothing() {
-    String tag = tag();
-    HttpResponse<String> first = send(post("/api/async/" + tag, "k-async", "{}"));
-
-    assertThat(first.statusCode()).isEqualTo(500);
-    assertThat(storedKeys("k-async")).isZero();
-    assertThat(effects(tag)).isZero();
-  }
-
-  @Test
   void synchronizationsOfTheHandlerCompleteAsCommittedWithACommittedAnswer() {
     String tag = tag();
 
@@ -464,69 +468,11 @@ class IdempotencyFilterTest {
   }
 
   @Test
-  void redirectAfterTheEffectIsStoredAndReplayed() {
-    String tag = tag();
-    HttpResponse<String> first = send(post("/api/see-other/" + tag, "k-303", "{}"));
-    HttpResponse<String> retry = send(post("/api/see-other/" + tag, "k-303", "{}"));
-
-    assertThat(first.statusCode()).isEqualTo(303);
-    assertThat(retry.statusCode()).isEqualTo(303);
-    assertThat(retry.headers().firstValue("Location"))
-        .isEqualTo(first.headers().firstValue("Location"));
-    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-    assertThat(effects(tag)).isEqualTo(1);
-  }
-
-  @Test
-  void sendRedirectIsHeldUntilCommitAndStored() {
-    String tag = tag();
-    HttpResponse<String> first = send(post("/api/redirect/" + tag, "k-302", "{}"));
-    HttpResponse<String> retry = send(post("/api/redirect/" + tag, "k-302", "{}"));
-
-    assertThat(first.statusCode()).isEqualTo(302);
-    assertThat(first.headers().firstValue("Location"))
-        .hasValueSatisfying(l -> assertThat(l).endsWith("/api/effects/" + tag));
-    assertThat(retry.statusCode()).isEqualTo(302);
-    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
-    assertThat(effects(tag)).isEqualTo(1);
-  }
-
-  @Test
-  void successAnswerOfATransactionMarkedRollbackOnlyBecomesA500AndNothingIsStored() {
-    String tag = tag();
-    HttpResponse<String> first = send(post("/api/rollback-only/" + tag, "k-ro", "{}"));
-
-    assertProblem(first, 500, "internal-error");
-    assertThat(storedKeys("k-ro")).isZero();
-    assertThat(effects(tag)).isZero();
-  }
-
-  @Test
-  void bodyConsumedBeforeTheFilterIsRefusedInsteadOfFingerprintedAsEmpty() {
-    String tag = tag();
-    HttpRequest.Builder form =
-        post("/api/consumed/" + tag, "k-consumed", "amount=10.00")
-            .setHeader("Content-Type", "application/x-www-form-urlencoded");
-
-    assertProblem(send(form), 500, "internal-error");
-    assertThat(storedKeys("k-consumed")).isZero();
-    assertThat(effects(tag)).isZero();
-  }
-
-  @Test
   void unusableClientIdIsAProblemNotAContainerError() {
     String tag = tag();
     HttpResponse<String> r =
         send(post("/api/effects/" + tag, "k-cid", "{}").setHeader("X-Client", "c".repeat(300)));
     assertProblem(r, 500, "internal-error");
-    assertThat(effects(tag)).isZero();
-  }
-
-  @Test
-  void emptyJsonBodyIsMalformedAndNotStored() {
-    String tag = tag();
-    assertProblem(send(post("/api/effects/" + tag, "k-20", "")), 400, "malformed-json");
-    assertThat(storedKeys("k-20")).isZero();
     assertThat(effects(tag)).isZero();
   }
 

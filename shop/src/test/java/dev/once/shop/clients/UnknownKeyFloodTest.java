@@ -1,6 +1,7 @@
 package dev.once.shop.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.argThat;
 import static org.mockito.Mockito.doAnswer;
@@ -17,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -163,18 +163,18 @@ class UnknownKeyFloodTest extends SmallPoolShopTest {
    * Waits until every flood request is either answered or waiting for the lock in the database, and
    * returns how many wait.
    */
-  private static int awaitSettled(List<CompletableFuture<ShopResponse>> flood, Connection monitor)
-      throws SQLException {
-    Instant deadline = Instant.now().plus(LIMIT);
-    while (Instant.now().isBefore(deadline)) {
-      int waiting = waitingForTheFloodLock(monitor);
-      long answered = flood.stream().filter(CompletableFuture::isDone).count();
-      if (waiting + answered == flood.size()) {
-        return waiting;
-      }
-      Thread.onSpinWait();
-    }
-    throw new AssertionError("the flood did not settle within " + LIMIT);
+  private static int awaitSettled(List<CompletableFuture<ShopResponse>> flood, Connection monitor) {
+    AtomicInteger waiting = new AtomicInteger();
+    await("every flood request answered or waiting for the lock")
+        .atMost(LIMIT)
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () -> {
+              waiting.set(waitingForTheFloodLock(monitor));
+              long answered = flood.stream().filter(CompletableFuture::isDone).count();
+              return waiting.get() + answered == flood.size();
+            });
+    return waiting.get();
   }
 
   private static int waitingForTheFloodLock(Connection monitor) throws SQLException {

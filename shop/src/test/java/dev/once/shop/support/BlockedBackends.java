@@ -1,45 +1,48 @@
 package dev.once.shop.support;
 
+import static org.awaitility.Awaitility.await;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** Finds a PostgreSQL backend that waits on a row lock, by polling with a bound. */
+/**
+ * Finds a PostgreSQL backend that waits on a row lock, by polling pg_stat_activity with a bound.
+ */
 public final class BlockedBackends {
   private BlockedBackends() {}
 
   /** Generous bound for a loaded CI machine; the wait normally ends within milliseconds. */
   private static final Duration LIMIT = Duration.ofSeconds(60);
 
+  private static final Duration POLL = Duration.ofMillis(10);
+
   /**
    * Waits until some backend's current statement, which mentions {@code table}, is waiting on a
    * lock, and returns its pid.
    */
-  public static int awaitBlockedOn(JdbcClient jdbc, String table) throws InterruptedException {
-    Instant deadline = Instant.now().plus(LIMIT);
-    while (Instant.now().isBefore(deadline)) {
-      Optional<Integer> pid =
-          jdbc.sql(
-                  """
-                  SELECT pid FROM pg_stat_activity
-                   WHERE wait_event_type = 'Lock' AND query ILIKE '%' || ? || '%'
-                     AND pid <> pg_backend_pid()
-                   LIMIT 1
-                  """)
-              .param(table)
-              .query(Integer.class)
-              .optional();
-      if (pid.isPresent()) {
-        return pid.get();
-      }
-      Thread.onSpinWait();
-    }
-    throw new AssertionError("no backend blocked on " + table + " within " + LIMIT);
+  public static int awaitBlockedOn(JdbcClient jdbc, String table) {
+    return await("a backend blocked on " + table)
+        .atMost(LIMIT)
+        .pollInterval(POLL)
+        .until(
+            () ->
+                jdbc.sql(
+                        """
+                        SELECT pid FROM pg_stat_activity
+                         WHERE wait_event_type = 'Lock' AND query ILIKE '%' || ? || '%'
+                           AND pid <> pg_backend_pid()
+                         LIMIT 1
+                        """)
+                    .param(table)
+                    .query(Integer.class)
+                    .optional(),
+            Optional::isPresent)
+        .get();
   }
 
   /**
@@ -59,18 +62,14 @@ public final class BlockedBackends {
 
   /** Waits until the backend {@code pid} has ended. */
   public static void awaitGone(JdbcClient jdbc, int pid) {
-    Instant deadline = Instant.now().plus(LIMIT);
-    while (Instant.now().isBefore(deadline)) {
-      boolean alive =
-          jdbc.sql("SELECT count(*) > 0 FROM pg_stat_activity WHERE pid = ?")
-              .param(pid)
-              .query(Boolean.class)
-              .single();
-      if (!alive) {
-        return;
-      }
-      Thread.onSpinWait();
-    }
-    throw new AssertionError("backend " + pid + " still alive after " + LIMIT);
+    await("the end of backend " + pid)
+        .atMost(LIMIT)
+        .pollInterval(POLL)
+        .until(
+            () ->
+                jdbc.sql("SELECT count(*) = 0 FROM pg_stat_activity WHERE pid = ?")
+                    .param(pid)
+                    .query(Boolean.class)
+                    .single());
   }
 }

@@ -8,8 +8,11 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -52,23 +55,18 @@ public final class LogCapture implements AutoCloseable {
     return List.copyOf(events);
   }
 
-  /** Waits until an event matches, failing after {@code timeout}. */
+  /** Waits until an event matches, looking every 20 ms, failing after {@code timeout}. */
   public ILoggingEvent await(Predicate<ILoggingEvent> match, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      for (ILoggingEvent event : events) {
-        if (match.test(event)) {
-          return event;
-        }
-      }
-      try {
-        Thread.sleep(20);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
+    try {
+      return Awaitility.await()
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> events.stream().filter(match).findFirst(), Optional::isPresent)
+          .get();
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "no matching log event within " + timeout + "; got " + describe(), e);
     }
-    throw new AssertionError("no matching log event within " + timeout + "; got " + describe());
   }
 
   /** Waits for a DEBUG event of the shop whose message contains {@code text}. */
