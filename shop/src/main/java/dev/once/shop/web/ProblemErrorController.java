@@ -39,7 +39,7 @@ public class ProblemErrorController implements ErrorController {
     Throwable failure =
         request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable t ? t : null;
     // A filter that asked for a parameter of an undecodable query string: the client's fault.
-    if (Causes.causedBy(failure, InvalidParameterException.class)) {
+    if (causedBy(failure, InvalidParameterException.class)) {
       log.debug("Request refused: invalid-parameter ({})", failure.toString());
       return problems.of(ShopProblem.INVALID_PARAMETER, ProblemExceptionHandler.UNDECODABLE_QUERY);
     }
@@ -58,5 +58,14 @@ public class ProblemErrorController implements ErrorController {
       log.error("Unhandled failure outside Spring MVC", failure);
     }
     return problems.of(HttpStatusCode.valueOf(status), new HttpHeaders(), StatusProblem.of(status));
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

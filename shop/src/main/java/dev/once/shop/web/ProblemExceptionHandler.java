@@ -1,6 +1,7 @@
 package dev.once.shop.web;
 
 import dev.once.postgres.TransientFailures;
+import dev.once.shop.persistence.DatabaseErrors;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
