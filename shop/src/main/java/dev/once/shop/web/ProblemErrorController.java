@@ -9,7 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -25,10 +24,11 @@ import org.springframework.web.util.DisconnectedClientHelper;
 public class ProblemErrorController implements ErrorController {
   private static final Logger log = LoggerFactory.getLogger(ProblemErrorController.class);
 
-  private final Problems problems;
+  private final ProblemResponses problems;
   private final DatabaseUnavailable databaseUnavailable;
 
-  public ProblemErrorController(Problems problems, DatabaseUnavailable databaseUnavailable) {
+  public ProblemErrorController(
+      ProblemResponses problems, DatabaseUnavailable databaseUnavailable) {
     this.problems = problems;
     this.databaseUnavailable = databaseUnavailable;
   }
@@ -41,11 +41,12 @@ public class ProblemErrorController implements ErrorController {
     // A filter that asked for a parameter of an undecodable query string: the client's fault.
     if (causedBy(failure, InvalidParameterException.class)) {
       log.debug("Request refused: invalid-parameter ({})", failure.toString());
-      return problems.of(ShopProblem.INVALID_PARAMETER, ProblemExceptionHandler.UNDECODABLE_QUERY);
+      return problems.answer(
+          ShopProblem.INVALID_PARAMETER, ProblemExceptionHandler.UNDECODABLE_QUERY);
     }
     if (failure != null && DisconnectedClientHelper.isClientDisconnectedException(failure)) {
       log.debug("Client went away: {}", failure.toString());
-      return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+      return problems.answer(ShopProblem.BAD_REQUEST, "The request could not be read.");
     }
     if (failure != null && TransientFailures.isTransient(failure)) {
       // A filter's database call failed for a reason a retry cures.
@@ -57,7 +58,7 @@ public class ProblemErrorController implements ErrorController {
     if (status >= 500 && failure != null) {
       log.error("Unhandled failure outside Spring MVC", failure);
     }
-    return problems.of(HttpStatusCode.valueOf(status), new HttpHeaders(), StatusProblem.of(status));
+    return problems.answer(status, new HttpHeaders());
   }
 
   private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {

@@ -33,18 +33,19 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       "The query string is not valid: every %-escape must be two hexadecimal digits, and the"
           + " decoded bytes UTF-8.";
 
-  private final Problems problems;
+  private final ProblemResponses problems;
   private final DatabaseUnavailable databaseUnavailable;
 
-  public ProblemExceptionHandler(Problems problems, DatabaseUnavailable databaseUnavailable) {
+  public ProblemExceptionHandler(
+      ProblemResponses problems, DatabaseUnavailable databaseUnavailable) {
     this.problems = problems;
     this.databaseUnavailable = databaseUnavailable;
   }
 
   @ExceptionHandler(ShopException.class)
   ResponseEntity<Object> shopException(ShopException e) {
-    log.debug("Request refused: {} ({})", e.problem().slug(), e.getMessage());
-    return problems.of(e);
+    log.debug("Request refused: {} ({})", e.problem().slug(), e.getBody().getDetail());
+    return problems.answer(e);
   }
 
   @ExceptionHandler(DataAccessException.class)
@@ -56,7 +57,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
                 return databaseUnavailable.answer(e);
               }
               log.warn("Database refused a request: {} (SQLSTATE {})", problem.slug(), state(e));
-              return problems.of(problem, detailOf(problem));
+              return problems.answer(problem, detailOf(problem));
             })
         .orElseGet(() -> internalError(e));
   }
@@ -69,7 +70,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   @ExceptionHandler(InvalidParameterException.class)
   ResponseEntity<Object> undecodableParameters(InvalidParameterException e) {
     log.debug("Request refused: invalid-parameter ({})", e.getMessage());
-    return problems.of(ShopProblem.INVALID_PARAMETER, UNDECODABLE_QUERY);
+    return problems.answer(ShopProblem.INVALID_PARAMETER, UNDECODABLE_QUERY);
   }
 
   @ExceptionHandler(Exception.class)
@@ -77,7 +78,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
     if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
       // Nobody is left to read the answer, and nothing on the server went wrong.
       log.debug("Client went away: {}", e.toString());
-      return problems.of(ShopProblem.BAD_REQUEST, "The request could not be read.");
+      return problems.answer(ShopProblem.BAD_REQUEST, "The request could not be read.");
     }
     if (TransientFailures.isTransient(e)) {
       // Not only DataAccessException carries a database failure: Once's OutboxException wraps the
@@ -94,19 +95,19 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       HttpHeaders headers,
       HttpStatusCode status,
       WebRequest request) {
-    return problems.of(ShopProblem.MALFORMED_JSON, "The request body is not valid JSON.");
+    return problems.answer(ShopProblem.MALFORMED_JSON, "The request body is not valid JSON.");
   }
 
   /** Every Spring MVC exception ends here: rewrite its problem in the shop's terms. */
   @Override
   protected ResponseEntity<Object> createResponseEntity(
       Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-    return problems.of(status, headers, StatusProblem.of(status.value()));
+    return problems.answer(status.value(), headers);
   }
 
   private ResponseEntity<Object> internalError(Exception e) {
     log.error("Unexpected failure while handling a request", e);
-    return problems.of(ShopProblem.INTERNAL_ERROR, detailOf(ShopProblem.INTERNAL_ERROR));
+    return problems.answer(ShopProblem.INTERNAL_ERROR, detailOf(ShopProblem.INTERNAL_ERROR));
   }
 
   private static String state(DataAccessException e) {

@@ -92,7 +92,7 @@ class MoneyTest {
             InvalidRequestException.class,
             e -> {
               assertThat(e.problem()).isEqualTo(ShopProblem.INVALID_AMOUNT);
-              assertThat(e.field()).hasValue("amount");
+              assertThat(e.getBody().getProperties()).containsEntry("field", "amount");
             });
   }
 }

@@ -2,6 +2,7 @@ package dev.once.shop.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.spring.OnceProperties;
 import jakarta.servlet.RequestDispatcher;
 import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
@@ -10,12 +11,10 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.mock.web.MockHttpServletRequest;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Failures outside Spring MVC that the container forwards to the error page. */
 class ProblemErrorControllerTest {
-  private final Problems problems =
-      new Problems("https://once.dev/problems/", JsonMapper.builder().build());
+  private final ProblemResponses problems = new ProblemResponses(new OnceProperties());
   private final ProblemErrorController controller =
       new ProblemErrorController(problems, new DatabaseUnavailable(problems, Clock.systemUTC()));
 
