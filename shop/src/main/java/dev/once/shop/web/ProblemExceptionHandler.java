@@ -2,6 +2,12 @@ package dev.once.shop.web;
 
 import dev.once.postgres.TransientFailures;
 import dev.once.shop.persistence.DatabaseErrors;
+import jakarta.validation.ConstraintViolation;
+import java.lang.reflect.RecordComponent;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,6 +16,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -18,11 +26,11 @@ import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Turns every exception a handler raises into an RFC 9457 problem: the shop's own conditions with
- * their slug and detail, Spring MVC's (unknown route, wrong method, wrong media type, ...) with a
- * generic slug per status, recognised database conditions through {@link DatabaseErrors} (those a
- * retry cures, whatever exception carries them, through {@link DatabaseUnavailable}), and anything
- * else into a 500 {@code internal-error} whose detail says nothing about the cause; the cause is
- * logged here instead.
+ * their slug and detail, a broken constraint of a request record as a 422 naming the field, Spring
+ * MVC's (unknown route, wrong method, wrong media type, ...) with a generic slug per status,
+ * recognised database conditions through {@link DatabaseErrors} (those a retry cures, whatever
+ * exception carries them, through {@link DatabaseUnavailable}), and anything else into a 500 {@code
+ * internal-error} whose detail says nothing about the cause; the cause is logged here instead.
  */
 @RestControllerAdvice
 public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
@@ -95,7 +103,33 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       HttpHeaders headers,
       HttpStatusCode status,
       WebRequest request) {
-    return problems.answer(ShopProblem.MALFORMED_JSON, "The request body is not valid JSON.");
+    // RequestBodyConverter answers every body it reads; Spring calls no converter for an empty one.
+    return problems.answer(
+        ShopProblem.MALFORMED_JSON, "The request body is empty; send a JSON object.");
+  }
+
+  /** The first broken constraint of a request record, in the order of its components. */
+  @Override
+  protected ResponseEntity<Object> handleMethodArgumentNotValid(
+      MethodArgumentNotValidException ex,
+      HttpHeaders headers,
+      HttpStatusCode status,
+      WebRequest request) {
+    RecordComponent[] components = ex.getParameter().getParameterType().getRecordComponents();
+    List<String> order =
+        Stream.of(Objects.requireNonNullElse(components, new RecordComponent[0]))
+            .map(RecordComponent::getName)
+            .toList();
+    FieldError first =
+        ex.getFieldErrors().stream()
+            .min(Comparator.comparingInt(error -> order.indexOf(error.getField())))
+            .orElseThrow();
+    String field = first.getField();
+    return shopException(
+        new InvalidRequestException(
+            ShopProblem.of(first.unwrap(ConstraintViolation.class).getConstraintDescriptor()),
+            field,
+            "Field '" + field + "' " + first.getDefaultMessage() + "."));
   }
 
   /** Every Spring MVC exception ends here: rewrite its problem in the shop's terms. */

@@ -1,6 +1,7 @@
 package dev.once.shop.web;
 
 import dev.once.spring.web.OnceProblem;
+import jakarta.validation.metadata.ConstraintDescriptor;
 import org.springframework.http.HttpStatus;
 
 /**
@@ -71,5 +72,15 @@ public enum ShopProblem {
   /** A short, fixed, human-readable summary. */
   public String title() {
     return title;
+  }
+
+  /**
+   * The problem a broken constraint of a request field is answered with: the one its {@code
+   * problem} attribute names (the money formats), otherwise {@link #VALIDATION_FAILED}.
+   */
+  public static ShopProblem of(ConstraintDescriptor<?> constraint) {
+    return constraint.getAttributes().get("problem") instanceof ShopProblem problem
+        ? problem
+        : VALIDATION_FAILED;
   }
 }
