@@ -37,7 +37,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   private static final Logger log = LoggerFactory.getLogger(ProblemExceptionHandler.class);
 
   /** The detail of a query string that Tomcat could not decode. */
-  static final String UNDECODABLE_QUERY =
+  private static final String UNDECODABLE_QUERY =
       "The query string is not valid: every %-escape must be two hexadecimal digits, and the"
           + " decoded bytes UTF-8.";
 
@@ -70,19 +70,14 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
         .orElseGet(() -> internalError(e));
   }
 
-  /**
-   * Tomcat decodes the query string when a handler first asks for a parameter, and refuses a bad
-   * %-escape or bytes that are not UTF-8 by throwing. The client sent it, so it is a 400, logged at
-   * DEBUG like every other refusal.
-   */
-  @ExceptionHandler(InvalidParameterException.class)
-  ResponseEntity<Object> undecodableParameters(InvalidParameterException e) {
-    log.debug("Request refused: invalid-parameter ({})", e.getMessage());
-    return problems.answer(ShopProblem.INVALID_PARAMETER, UNDECODABLE_QUERY);
-  }
-
   @ExceptionHandler(Exception.class)
   ResponseEntity<Object> unexpected(Exception e) {
+    if (causedBy(e, InvalidParameterException.class)) {
+      // Tomcat decodes the query string when a handler or filter first asks for a parameter, and
+      // refuses a bad %-escape or bytes that are not UTF-8 by throwing: the client's fault.
+      log.debug("Request refused: invalid-parameter ({})", e.toString());
+      return problems.answer(ShopProblem.INVALID_PARAMETER, UNDECODABLE_QUERY);
+    }
     if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
       // Nobody is left to read the answer, and nothing on the server went wrong.
       log.debug("Client went away: {}", e.toString());
@@ -95,6 +90,14 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       return databaseUnavailable.answer(e);
     }
     return internalError(e);
+  }
+
+  /** The answer for a failure raised outside Spring MVC (a filter's), as if a handler raised it. */
+  ResponseEntity<Object> outsideSpringMvc(Exception e) {
+    if (e instanceof ShopException shop) {
+      return shopException(shop);
+    }
+    return e instanceof DataAccessException data ? databaseException(data) : unexpected(e);
   }
 
   @Override
@@ -157,5 +160,14 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
           "The refunds of a payment may not add up to more than its amount.";
       default -> "The request could not be completed because of an internal error.";
     };
+  }
+
+  private static boolean causedBy(Throwable failure, Class<? extends Throwable> type) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

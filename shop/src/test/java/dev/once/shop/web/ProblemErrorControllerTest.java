@@ -16,7 +16,10 @@ import org.springframework.mock.web.MockHttpServletRequest;
 class ProblemErrorControllerTest {
   private final ProblemResponses problems = new ProblemResponses(new OnceProperties());
   private final ProblemErrorController controller =
-      new ProblemErrorController(problems, new DatabaseUnavailable(problems, Clock.systemUTC()));
+      new ProblemErrorController(
+          problems,
+          new ProblemExceptionHandler(
+              problems, new DatabaseUnavailable(problems, Clock.systemUTC())));
 
   /** A filter that found no free connection: retry later, not an internal error. */
   @Test
