@@ -28,7 +28,7 @@ public class ProblemErrorController implements ErrorController {
 
   @RequestMapping("${server.error.path:${error.path:/error}}")
   ResponseEntity<Object> error(HttpServletRequest request) {
-    if (request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Exception failure) {
+    if (request.getAttribute(RequestDispatcher.ERROR_EXCEPTION) instanceof Throwable failure) {
       return exceptions.outsideSpringMvc(failure);
     }
     // Asked for directly rather than forwarded to: there is no error page to show.

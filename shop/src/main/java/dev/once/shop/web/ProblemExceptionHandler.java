@@ -93,11 +93,14 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   }
 
   /** The answer for a failure raised outside Spring MVC (a filter's), as if a handler raised it. */
-  ResponseEntity<Object> outsideSpringMvc(Exception e) {
-    if (e instanceof ShopException shop) {
+  ResponseEntity<Object> outsideSpringMvc(Throwable failure) {
+    if (failure instanceof ShopException shop) {
       return shopException(shop);
     }
-    return e instanceof DataAccessException data ? databaseException(data) : unexpected(e);
+    if (failure instanceof DataAccessException data) {
+      return databaseException(data);
+    }
+    return failure instanceof Exception e ? unexpected(e) : internalError(failure);
   }
 
   @Override
@@ -142,7 +145,7 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
     return problems.answer(status.value(), headers);
   }
 
-  private ResponseEntity<Object> internalError(Exception e) {
+  private ResponseEntity<Object> internalError(Throwable e) {
     log.error("Unexpected failure while handling a request", e);
     return problems.answer(ShopProblem.INTERNAL_ERROR, detailOf(ShopProblem.INTERNAL_ERROR));
   }

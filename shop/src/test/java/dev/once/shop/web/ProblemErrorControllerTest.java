@@ -45,4 +45,14 @@ class ProblemErrorControllerTest {
 
     assertThat(controller.error(request).getStatusCode().value()).isEqualTo(500);
   }
+
+  /** Tomcat's filter chain passes a VirtualMachineError on unwrapped. */
+  @Test
+  void anErrorIsAnInternalErrorToo() {
+    MockHttpServletRequest request = new MockHttpServletRequest("GET", "/error");
+    request.setAttribute(RequestDispatcher.ERROR_STATUS_CODE, 500);
+    request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, new StackOverflowError());
+
+    assertThat(controller.error(request).getStatusCode().value()).isEqualTo(500);
+  }
 }
