@@ -2,17 +2,15 @@ package dev.once.shop.accounts;
 
 import dev.once.shop.clients.AuthenticatedClient;
 import dev.once.shop.web.InvalidRequestException;
-import dev.once.shop.web.JsonBody;
 import dev.once.shop.web.OpenApiConfiguration;
 import dev.once.shop.web.ShopProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.math.BigDecimal;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +21,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -44,14 +43,10 @@ class AccountController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      summary = "Open an account",
-      requestBody =
-          @RequestBody(content = @Content(schema = @Schema(implementation = OpenRequest.class))))
-  ResponseEntity<AccountView> open(AuthenticatedClient client, JsonBody body) {
-    body.allowOnly("currency");
-    String currency = Money.parseCurrency("currency", body.required("currency"));
-    Account account = accounts.open(client.id(), currency);
+  @Operation(summary = "Open an account")
+  ResponseEntity<AccountView> open(
+      AuthenticatedClient client, @Valid @RequestBody OpenRequest body) {
+    Account account = accounts.open(client.id(), body.currency());
     return ResponseEntity.created(URI.create("/v1/accounts/" + account.id()))
         .body(AccountView.of(account));
   }
@@ -63,15 +58,13 @@ class AccountController {
   }
 
   @PostMapping(path = "/{id}/deposits", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      summary = "Pay money into an account",
-      requestBody =
-          @RequestBody(content = @Content(schema = @Schema(implementation = DepositRequest.class))))
+  @Operation(summary = "Pay money into an account")
   ResponseEntity<DepositView> deposit(
-      AuthenticatedClient client, @PathVariable String id, JsonBody body) {
-    body.allowOnly("amount");
-    BigDecimal amount = Money.parseAmount("amount", body.required("amount"));
-    dev.once.shop.accounts.Operation operation = accounts.deposit(client.id(), id, amount);
+      AuthenticatedClient client,
+      @PathVariable String id,
+      @Valid @RequestBody DepositRequest body) {
+    dev.once.shop.accounts.Operation operation =
+        accounts.deposit(client.id(), id, Money.parse(body.amount()));
     return ResponseEntity.status(HttpStatus.CREATED)
         .body(
             new DepositView(
@@ -112,10 +105,10 @@ class AccountController {
   }
 
   /** Body of an account opening. */
-  record OpenRequest(@Schema(example = "EUR") String currency) {}
+  record OpenRequest(@NotNull @Money.Currency @Schema(example = "EUR") String currency) {}
 
   /** Body of a deposit. */
-  record DepositRequest(@Schema(example = "100.00", type = "string") String amount) {}
+  record DepositRequest(@NotNull @Money.Amount @Schema(example = "100.00") String amount) {}
 
   /** An account on the wire. */
   record AccountView(String id, String currency, String balance) {

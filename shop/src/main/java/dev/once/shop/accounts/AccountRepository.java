@@ -1,8 +1,8 @@
 package dev.once.shop.accounts;
 
-import static dev.once.shop.web.Timestamps.utc;
+import static dev.once.shop.persistence.Timestamps.utc;
 
-import dev.once.shop.web.Timestamps;
+import dev.once.shop.persistence.Timestamps;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;

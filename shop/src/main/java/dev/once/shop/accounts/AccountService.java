@@ -1,10 +1,10 @@
 package dev.once.shop.accounts;
 
-import dev.once.shop.web.Ids;
+import dev.once.shop.persistence.Ids;
+import dev.once.shop.persistence.Timestamps;
 import dev.once.shop.web.InvalidRequestException;
 import dev.once.shop.web.NotFoundException;
 import dev.once.shop.web.ShopProblem;
-import dev.once.shop.web.Timestamps;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.once.shop.clients;
 
-import dev.once.shop.web.Problems;
+import dev.once.shop.web.ProblemResponses;
 import dev.once.shop.web.ShopProblem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -18,9 +18,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class AdminAuthenticationFilter extends OncePerRequestFilter {
   private final AdminToken adminToken;
-  private final Problems problems;
+  private final ProblemResponses problems;
 
-  AdminAuthenticationFilter(AdminToken adminToken, Problems problems) {
+  AdminAuthenticationFilter(AdminToken adminToken, ProblemResponses problems) {
     this.adminToken = adminToken;
     this.problems = problems;
   }

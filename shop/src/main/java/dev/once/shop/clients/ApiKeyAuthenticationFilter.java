@@ -1,7 +1,7 @@
 package dev.once.shop.clients;
 
 import dev.once.shop.web.DatabaseUnavailable;
-import dev.once.shop.web.Problems;
+import dev.once.shop.web.ProblemResponses;
 import dev.once.shop.web.ShopProblem;
 import dev.once.spring.web.IdempotencyClientResolver;
 import jakarta.servlet.FilterChain;
@@ -27,12 +27,12 @@ final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
       "The service is briefly unable to authenticate requests; retry the request.";
 
   private final ApiKeyAuthenticator authenticator;
-  private final Problems problems;
+  private final ProblemResponses problems;
   private final DatabaseUnavailable databaseUnavailable;
 
   ApiKeyAuthenticationFilter(
       ApiKeyAuthenticator authenticator,
-      Problems problems,
+      ProblemResponses problems,
       DatabaseUnavailable databaseUnavailable) {
     this.authenticator = authenticator;
     this.problems = problems;

@@ -1,6 +1,6 @@
 package dev.once.shop.clients;
 
-import dev.once.shop.web.Ids;
+import dev.once.shop.persistence.Ids;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -2,7 +2,7 @@ package dev.once.shop.clients;
 
 import com.zaxxer.hikari.HikariConfigMXBean;
 import dev.once.shop.web.DatabaseUnavailable;
-import dev.once.shop.web.Problems;
+import dev.once.shop.web.ProblemResponses;
 import dev.once.spring.web.IdempotencyClientResolver;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -50,7 +50,7 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
   @Bean
   FilterRegistrationBean<ApiKeyAuthenticationFilter> shopApiKeyAuthenticationFilter(
       ApiKeyAuthenticator authenticator,
-      Problems problems,
+      ProblemResponses problems,
       DatabaseUnavailable databaseUnavailable) {
     FilterRegistrationBean<ApiKeyAuthenticationFilter> registration =
         new FilterRegistrationBean<>(
@@ -63,7 +63,7 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
 
   @Bean
   FilterRegistrationBean<AdminAuthenticationFilter> shopAdminAuthenticationFilter(
-      AdminToken adminToken, Problems problems) {
+      AdminToken adminToken, ProblemResponses problems) {
     FilterRegistrationBean<AdminAuthenticationFilter> registration =
         new FilterRegistrationBean<>(new AdminAuthenticationFilter(adminToken, problems));
     registration.setName("shopAdminAuthenticationFilter");

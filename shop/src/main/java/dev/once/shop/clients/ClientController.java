@@ -1,17 +1,19 @@
 package dev.once.shop.clients;
 
-import dev.once.shop.web.JsonBody;
 import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.web.Text;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -36,14 +38,9 @@ class ClientController {
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   @Operation(
       summary = "Create a client and its API key",
-      description = "The key is in this answer only; the shop keeps just its SHA-256 hash.",
-      requestBody =
-          @io.swagger.v3.oas.annotations.parameters.RequestBody(
-              content = @Content(schema = @Schema(implementation = CreateClientRequest.class))))
-  ResponseEntity<CreatedClient> create(JsonBody body) {
-    body.allowOnly("name");
-    String name = body.requiredString("name", MAX_NAME_LENGTH);
-    ClientService.NewClient created = clients.create(name);
+      description = "The key is in this answer only; the shop keeps just its SHA-256 hash.")
+  ResponseEntity<CreatedClient> create(@Valid @RequestBody CreateClientRequest body) {
+    ClientService.NewClient created = clients.create(body.name());
     return ResponseEntity.status(HttpStatus.CREATED)
         .body(new CreatedClient(created.client().id(), created.client().name(), created.apiKey()));
   }
@@ -57,7 +54,8 @@ class ClientController {
   }
 
   /** Body of a create. */
-  record CreateClientRequest(@Schema(example = "Acme Ltd", maxLength = 200) String name) {}
+  record CreateClientRequest(
+      @NotNull @Text(max = MAX_NAME_LENGTH) @Schema(example = "Acme Ltd") String name) {}
 
   /** A created client, with the API key shown this once. */
   record CreatedClient(String id, String name, String apiKey) {}

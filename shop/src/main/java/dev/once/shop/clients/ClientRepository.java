@@ -1,6 +1,6 @@
 package dev.once.shop.clients;
 
-import static dev.once.shop.web.Timestamps.utc;
+import static dev.once.shop.persistence.Timestamps.utc;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;

@@ -2,15 +2,14 @@ package dev.once.shop.payments;
 
 import dev.once.shop.accounts.Money;
 import dev.once.shop.clients.AuthenticatedClient;
-import dev.once.shop.web.JsonBody;
 import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.web.Text;
 import io.swagger.v3.oas.annotations.Operation;
-import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import java.math.BigDecimal;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
 import java.net.URI;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
@@ -19,6 +18,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -38,17 +38,16 @@ class PaymentController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      summary = "Charge an account; the provider is asked after commit",
-      requestBody =
-          @RequestBody(content = @Content(schema = @Schema(implementation = PaymentRequest.class))))
-  ResponseEntity<PaymentView> create(AuthenticatedClient client, JsonBody body) {
-    body.allowOnly("accountId", "amount", "currency", "description");
-    String accountId = body.requiredString("accountId", MAX_ID_LENGTH);
-    BigDecimal amount = Money.parseAmount("amount", body.required("amount"));
-    String currency = Money.parseCurrency("currency", body.required("currency"));
-    Optional<String> description = body.optionalString("description", MAX_DESCRIPTION_LENGTH);
-    Payment payment = payments.create(client.id(), accountId, amount, currency, description);
+  @Operation(summary = "Charge an account; the provider is asked after commit")
+  ResponseEntity<PaymentView> create(
+      AuthenticatedClient client, @Valid @RequestBody PaymentRequest body) {
+    Payment payment =
+        payments.create(
+            client.id(),
+            body.accountId(),
+            Money.parse(body.amount()),
+            body.currency(),
+            Optional.ofNullable(body.description()));
     return ResponseEntity.created(URI.create("/v1/payments/" + payment.id()))
         .body(PaymentView.of(payment));
   }
@@ -60,15 +59,10 @@ class PaymentController {
   }
 
   @PostMapping(path = "/{id}/refunds", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(
-      summary = "Refund part or all of a succeeded payment",
-      requestBody =
-          @RequestBody(content = @Content(schema = @Schema(implementation = RefundRequest.class))))
+  @Operation(summary = "Refund part or all of a succeeded payment")
   ResponseEntity<RefundView> refund(
-      AuthenticatedClient client, @PathVariable String id, JsonBody body) {
-    body.allowOnly("amount");
-    BigDecimal amount = Money.parseAmount("amount", body.required("amount"));
-    Refund refund = payments.refund(client.id(), id, amount);
+      AuthenticatedClient client, @PathVariable String id, @Valid @RequestBody RefundRequest body) {
+    Refund refund = payments.refund(client.id(), id, Money.parse(body.amount()));
     return ResponseEntity.status(HttpStatus.CREATED)
         .body(
             new RefundView(
@@ -81,17 +75,14 @@ class PaymentController {
 
   /** Body of a payment. */
   record PaymentRequest(
-      @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w") String accountId,
-      @Schema(example = "12.50") String amount,
-      @Schema(example = "EUR") String currency,
-      @Schema(
-              example = "Order 42",
-              maxLength = 500,
-              requiredMode = Schema.RequiredMode.NOT_REQUIRED)
-          String description) {}
+      @NotNull @Text(max = MAX_ID_LENGTH) @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w")
+          String accountId,
+      @NotNull @Money.Amount @Schema(example = "12.50") String amount,
+      @NotNull @Money.Currency @Schema(example = "EUR") String currency,
+      @Text(max = MAX_DESCRIPTION_LENGTH) @Schema(example = "Order 42") String description) {}
 
   /** Body of a refund. */
-  record RefundRequest(@Schema(example = "2.50") String amount) {}
+  record RefundRequest(@NotNull @Money.Amount @Schema(example = "2.50") String amount) {}
 
   /** A payment on the wire; {@code operationId} is the charge's journal row. */
   record PaymentView(

@@ -1,6 +1,6 @@
 package dev.once.shop.payments;
 
-import static dev.once.shop.web.Timestamps.utc;
+import static dev.once.shop.persistence.Timestamps.utc;
 
 import java.math.BigDecimal;
 import java.sql.ResultSet;

@@ -27,10 +27,10 @@ public class DatabaseUnavailable {
   static final String DETAIL =
       "The service is briefly unable to complete the request and nothing was changed; retry it.";
 
-  private final Problems problems;
+  private final ProblemResponses problems;
   private final ThrottledLog log;
 
-  public DatabaseUnavailable(Problems problems, Clock clock) {
+  public DatabaseUnavailable(ProblemResponses problems, Clock clock) {
     this.problems = problems;
     this.log =
         new ThrottledLog(LoggerFactory.getLogger(DatabaseUnavailable.class), LOG_INTERVAL, clock);
@@ -39,7 +39,7 @@ public class DatabaseUnavailable {
   /** Logs {@code cause} (throttled) and returns the 503 for a controller. */
   public ResponseEntity<Object> answer(Throwable cause) {
     logged(cause);
-    return problems.of(ShopProblem.SERVICE_UNAVAILABLE, DETAIL);
+    return problems.answer(ShopProblem.SERVICE_UNAVAILABLE, DETAIL);
   }
 
   /** Logs {@code cause} (throttled) and writes the 503, for a filter that answers by itself. */

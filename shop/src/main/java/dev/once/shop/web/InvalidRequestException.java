@@ -1,7 +1,5 @@
 package dev.once.shop.web;
 
-import java.util.Optional;
-
 /**
  * The request itself is unacceptable (syntax, size, a field's type or format, a query parameter);
  * nothing was looked up or written because of it.
@@ -9,27 +7,18 @@ import java.util.Optional;
 public final class InvalidRequestException extends ShopException {
   private static final long serialVersionUID = 1L;
 
-  private final String field;
-
   /** A problem with the request as a whole. */
   public InvalidRequestException(ShopProblem problem, String detail) {
-    this(problem, null, detail);
+    super(problem, detail);
   }
 
   /** A problem with the request as a whole, found while reading it ({@code cause}). */
   public InvalidRequestException(ShopProblem problem, String detail, Throwable cause) {
-    super(problem, detail, cause);
-    this.field = null;
+    super(problem, null, detail, cause);
   }
 
   /** A problem with one field of the request body, or one query parameter. */
   public InvalidRequestException(ShopProblem problem, String field, String detail) {
-    super(problem, detail);
-    this.field = field;
-  }
-
-  @Override
-  public Optional<String> field() {
-    return Optional.ofNullable(field);
+    super(problem, field, detail, null);
   }
 }

@@ -6,15 +6,19 @@ import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.HeaderParameter;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import jakarta.validation.constraints.Pattern;
+import java.lang.annotation.Annotation;
+import java.util.Objects;
 import org.springdoc.core.customizers.OpenApiCustomizer;
-import org.springdoc.core.utils.SpringDocUtils;
+import org.springdoc.core.customizers.PropertyCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * The OpenAPI description served at {@code /v3/api-docs} (UI at {@code /swagger-ui.html}): the two
- * bearer schemes and, on every {@code /v1} POST, the required {@code Idempotency-Key} header that
- * Once's filter enforces outside the controllers (so annotations on them could not show it).
+ * bearer schemes, on every {@code /v1} POST the required {@code Idempotency-Key} header that Once's
+ * filter enforces outside the controllers (so annotations on them could not show it), and the
+ * request bodies from the same records and constraints that validate them.
  */
 @Configuration(proxyBeanMethods = false)
 public class OpenApiConfiguration {
@@ -24,10 +28,7 @@ public class OpenApiConfiguration {
   /** Security scheme of the {@code /admin} API: the admin token. */
   public static final String ADMIN_SCHEME = "adminToken";
 
-  static {
-    // Filled from the raw body by JsonBodyReader; documented through @RequestBody annotations.
-    SpringDocUtils.getConfig().addRequestWrapperToIgnore(JsonBody.class);
-  }
+  private static final Annotation[] NONE = {};
 
   @Bean
   OpenAPI shopOpenApi() {
@@ -70,6 +71,26 @@ public class OpenApiConfiguration {
                   item.getPost().addParametersItem(idempotencyKey());
                 }
               });
+    };
+  }
+
+  /**
+   * Documents the constraints springdoc does not read itself: the limit of a {@link Text} field and
+   * the pattern of a constraint composed with {@link Pattern} (the money formats).
+   */
+  @Bean
+  PropertyCustomizer composedConstraints() {
+    return (schema, type) -> {
+      for (Annotation constraint : Objects.requireNonNullElse(type.getCtxAnnotations(), NONE)) {
+        if (constraint instanceof Text text) {
+          schema.maxLength(text.max());
+        }
+        Pattern pattern = constraint.annotationType().getAnnotation(Pattern.class);
+        if (pattern != null) {
+          schema.pattern(pattern.regexp());
+        }
+      }
+      return schema;
     };
   }
 

@@ -8,6 +8,7 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
 
 /**
  * Tomcat's error page, for the requests that Tomcat refuses itself before the shop sees them: a
@@ -20,19 +21,10 @@ import org.slf4j.LoggerFactory;
 public class ProblemErrorReportValve extends ErrorReportValve {
   private static final Logger log = LoggerFactory.getLogger(ProblemErrorReportValve.class);
 
-  /** The problem type base used when none is given (the shop's default). */
-  static final String DEFAULT_TYPE_BASE = "https://once.dev/problems/";
+  private final ProblemResponses problems;
 
-  private final String typeBase;
-
-  /** With the default type base; used only if Tomcat instantiates the valve by class name. */
-  public ProblemErrorReportValve() {
-    this(DEFAULT_TYPE_BASE);
-  }
-
-  /** With {@code typeBase}, the prefix of every problem {@code type} (shared with Once). */
-  public ProblemErrorReportValve(String typeBase) {
-    this.typeBase = typeBase;
+  public ProblemErrorReportValve(ProblemResponses problems) {
+    this.problems = problems;
     setShowReport(false);
     setShowServerInfo(false);
   }
@@ -52,7 +44,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       log.debug("Tomcat answered {} itself: {}", status, throwable.toString());
     }
     try {
-      response.setContentType(Problems.PROBLEM_JSON.toString());
+      response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
       PrintWriter writer = response.getReporter();
       if (writer != null) {
         writer.write(body(status));
@@ -66,30 +58,6 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 
   /** The problem for {@code status}, in ASCII so that no character encoding is needed. */
   String body(int status) {
-    StatusProblem problem = StatusProblem.of(status);
-    return "{\"type\":"
-        + quote(typeBase + problem.slug())
-        + ",\"title\":"
-        + quote(problem.title())
-        + ",\"status\":"
-        + status
-        + ",\"detail\":"
-        + quote(problem.detail())
-        + "}";
-  }
-
-  private static String quote(String text) {
-    StringBuilder out = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '"' || c == '\\') {
-        out.append('\\').append(c);
-      } else if (c < 0x20 || c > 0x7E) {
-        out.append(String.format("\\u%04x", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.append('"').toString();
+    return ProblemResponses.json(problems.forStatus(status));
   }
 }

@@ -1,27 +1,28 @@
 package dev.once.shop.web;
 
-import java.util.Optional;
+import dev.once.spring.web.OnceProblem;
+import jakarta.validation.metadata.ConstraintDescriptor;
 import org.springframework.http.HttpStatus;
 
 /**
  * Every problem the shop answers with, each with its stable slug (the last segment of the RFC 9457
  * {@code type}), HTTP status and title. Clients may switch on the slug; it never changes meaning.
- * The slugs shared with Once's filter ({@code unauthorized}, {@code malformed-json}, {@code
- * json-too-deep}, {@code payload-too-large}) are spelled as the filter spells them.
+ * The conditions Once's filter answers too take its {@link OnceProblem}, so both speak one
+ * vocabulary.
  */
 public enum ShopProblem {
   BAD_REQUEST("bad-request", HttpStatus.BAD_REQUEST, "Bad request"),
-  MALFORMED_JSON("malformed-json", HttpStatus.BAD_REQUEST, "Malformed JSON"),
-  JSON_TOO_DEEP("json-too-deep", HttpStatus.BAD_REQUEST, "JSON nested too deeply"),
+  MALFORMED_JSON(OnceProblem.MALFORMED_JSON),
+  JSON_TOO_DEEP(OnceProblem.JSON_TOO_DEEP),
   INVALID_PARAMETER("invalid-parameter", HttpStatus.BAD_REQUEST, "Invalid query parameter"),
-  UNAUTHORIZED("unauthorized", HttpStatus.UNAUTHORIZED, "Unauthorized"),
+  UNAUTHORIZED(OnceProblem.UNAUTHORIZED),
   NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Not found"),
   CLIENT_NOT_FOUND("client-not-found", HttpStatus.NOT_FOUND, "Client not found"),
   ACCOUNT_NOT_FOUND("account-not-found", HttpStatus.NOT_FOUND, "Account not found"),
   PAYMENT_NOT_FOUND("payment-not-found", HttpStatus.NOT_FOUND, "Payment not found"),
   METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
   NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
-  PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.CONTENT_TOO_LARGE, "Payload too large"),
+  PAYLOAD_TOO_LARGE(OnceProblem.PAYLOAD_TOO_LARGE),
   REQUEST_HEADER_TOO_LARGE(
       "request-header-too-large",
       HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
@@ -41,8 +42,8 @@ public enum ShopProblem {
       "refund-exceeds-payment", HttpStatus.UNPROCESSABLE_CONTENT, "Refund exceeds payment"),
   ILLEGAL_PAYMENT_TRANSITION(
       "illegal-payment-transition", HttpStatus.CONFLICT, "Illegal payment status transition"),
-  INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
-  SERVICE_UNAVAILABLE("service-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable");
+  INTERNAL_ERROR(OnceProblem.INTERNAL_ERROR),
+  SERVICE_UNAVAILABLE(OnceProblem.SERVICE_UNAVAILABLE);
 
   private final String slug;
   private final HttpStatus status;
@@ -52,6 +53,10 @@ public enum ShopProblem {
     this.slug = slug;
     this.status = status;
     this.title = title;
+  }
+
+  ShopProblem(OnceProblem shared) {
+    this(shared.slug(), HttpStatus.valueOf(shared.status()), shared.title());
   }
 
   /** The stable last segment of the problem's {@code type} URI. */
@@ -70,23 +75,12 @@ public enum ShopProblem {
   }
 
   /**
-   * The generic problem for a status that no more specific problem explains, if the shop names one;
-   * 422 is left out on purpose because every 422 of the shop has a specific problem.
+   * The problem a broken constraint of a request field is answered with: the one its {@code
+   * problem} attribute names (the money formats), otherwise {@link #VALIDATION_FAILED}.
    */
-  public static Optional<ShopProblem> forStatus(int status) {
-    return Optional.ofNullable(
-        switch (status) {
-          case 400 -> BAD_REQUEST;
-          case 401 -> UNAUTHORIZED;
-          case 404 -> NOT_FOUND;
-          case 405 -> METHOD_NOT_ALLOWED;
-          case 406 -> NOT_ACCEPTABLE;
-          case 413 -> PAYLOAD_TOO_LARGE;
-          case 415 -> UNSUPPORTED_MEDIA_TYPE;
-          case 431 -> REQUEST_HEADER_TOO_LARGE;
-          case 500 -> INTERNAL_ERROR;
-          case 503 -> SERVICE_UNAVAILABLE;
-          default -> null;
-        });
+  public static ShopProblem of(ConstraintDescriptor<?> constraint) {
+    return constraint.getAttributes().get("problem") instanceof ShopProblem problem
+        ? problem
+        : VALIDATION_FAILED;
   }
 }

@@ -5,7 +5,6 @@ import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -21,12 +20,8 @@ public class TomcatErrorPageConfiguration {
 
   @Bean
   WebServerFactoryCustomizer<TomcatServletWebServerFactory> shopTomcatErrorPage(
-      @Value(
-              "${once.idempotency.http.problem-type-base:"
-                  + ProblemErrorReportValve.DEFAULT_TYPE_BASE
-                  + "}")
-          String typeBase) {
-    return new ErrorPageCustomizer(typeBase);
+      ProblemResponses problems) {
+    return new ErrorPageCustomizer(problems);
   }
 
   /**
@@ -36,10 +31,10 @@ public class TomcatErrorPageConfiguration {
    */
   private static final class ErrorPageCustomizer
       implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
-    private final String typeBase;
+    private final ProblemResponses problems;
 
-    ErrorPageCustomizer(String typeBase) {
-      this.typeBase = typeBase;
+    ErrorPageCustomizer(ProblemResponses problems) {
+      this.problems = problems;
     }
 
     @Override
@@ -56,7 +51,7 @@ public class TomcatErrorPageConfiguration {
                 pipeline.removeValve(valve);
               }
             }
-            pipeline.addValve(new ProblemErrorReportValve(typeBase));
+            pipeline.addValve(new ProblemErrorReportValve(problems));
           });
     }
 

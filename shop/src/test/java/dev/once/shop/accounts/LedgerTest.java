@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.once.shop.database.DatabaseLogins;
+import dev.once.shop.persistence.DatabaseErrors;
 import dev.once.shop.support.BlockedBackends;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
-import dev.once.shop.web.DatabaseErrors;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -46,6 +46,19 @@ class ErrorHandlingTest extends ShopIntegrationTest {
     client.get("/v1/payments").assertProblem(405, "method-not-allowed");
   }
 
+  /** The members of Once's filter's problems, in its order; {@code field} last where it applies. */
+  @Test
+  void everyProblemHasTheSameMembers() {
+    assertThat(client.get("/v1/nothing-here").fieldNames())
+        .containsExactly("type", "title", "status", "detail");
+    assertThat(client.post("/v1/accounts", "{\"currency\":\"eur\"}").fieldNames())
+        .containsExactly("type", "title", "status", "detail", "field");
+    assertThat(http.get("/v1/accounts", "no-such-key").fieldNames())
+        .containsExactly("type", "title", "status", "detail");
+    assertThat(http.send(http.request("/error").GET()).fieldNames())
+        .containsExactly("type", "title", "status", "detail");
+  }
+
   @Test
   void theErrorPageIsAProblemToo() {
     http.send(http.request("/error").GET()).assertNoInternals();

@@ -41,6 +41,28 @@ class OpenApiTest extends ShopIntegrationTest {
         .isFalse();
   }
 
+  /** Request bodies are described by the records and constraints that validate them. */
+  @Test
+  void describesRequestBodiesByTheirConstraints() {
+    JsonNode schemas =
+        http.send(http.request("/v3/api-docs").GET()).assertStatus(200).json().get("components");
+    JsonNode payment = schemas.get("schemas").get("PaymentRequest");
+    assertThat(payment.get("required").toString())
+        .isEqualTo("[\"accountId\",\"amount\",\"currency\"]");
+    JsonNode properties = payment.get("properties");
+    assertThat(properties.get("description").get("maxLength").asInt()).isEqualTo(500);
+    assertThat(properties.get("amount").get("pattern").stringValue()).contains("[0-9]{1,16}");
+    assertThat(
+            schemas
+                .get("schemas")
+                .get("CreateClientRequest")
+                .get("properties")
+                .get("name")
+                .get("maxLength")
+                .asInt())
+        .isEqualTo(200);
+  }
+
   @Test
   void servesTheSwaggerUi() {
     int status = http.send(http.request("/swagger-ui.html").GET()).status();

@@ -2,6 +2,7 @@ package dev.once.shop.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.spring.OnceProperties;
 import jakarta.servlet.RequestDispatcher;
 import java.sql.SQLTransientConnectionException;
 import java.time.Clock;
@@ -10,14 +11,15 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.mock.web.MockHttpServletRequest;
-import tools.jackson.databind.json.JsonMapper;
 
 /** Failures outside Spring MVC that the container forwards to the error page. */
 class ProblemErrorControllerTest {
-  private final Problems problems =
-      new Problems("https://once.dev/problems/", JsonMapper.builder().build());
+  private final ProblemResponses problems = new ProblemResponses(new OnceProperties());
   private final ProblemErrorController controller =
-      new ProblemErrorController(problems, new DatabaseUnavailable(problems, Clock.systemUTC()));
+      new ProblemErrorController(
+          problems,
+          new ProblemExceptionHandler(
+              problems, new DatabaseUnavailable(problems, Clock.systemUTC())));
 
   /** A filter that found no free connection: retry later, not an internal error. */
   @Test
@@ -40,6 +42,16 @@ class ProblemErrorControllerTest {
     MockHttpServletRequest request = new MockHttpServletRequest("GET", "/error");
     request.setAttribute(RequestDispatcher.ERROR_STATUS_CODE, 500);
     request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, new IllegalStateException("bug"));
+
+    assertThat(controller.error(request).getStatusCode().value()).isEqualTo(500);
+  }
+
+  /** Tomcat's filter chain passes a VirtualMachineError on unwrapped. */
+  @Test
+  void anErrorIsAnInternalErrorToo() {
+    MockHttpServletRequest request = new MockHttpServletRequest("GET", "/error");
+    request.setAttribute(RequestDispatcher.ERROR_STATUS_CODE, 500);
+    request.setAttribute(RequestDispatcher.ERROR_EXCEPTION, new StackOverflowError());
 
     assertThat(controller.error(request).getStatusCode().value()).isEqualTo(500);
   }

@@ -2,6 +2,7 @@ package dev.once.shop.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.spring.OnceProperties;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -11,7 +12,7 @@ class ProblemErrorReportValveTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final ProblemErrorReportValve valve =
-      new ProblemErrorReportValve("https://once.dev/problems/");
+      new ProblemErrorReportValve(new ProblemResponses(new OnceProperties()));
 
   @Test
   void namesEachStatusWithTheShopsSlug() {
@@ -27,11 +28,12 @@ class ProblemErrorReportValveTest {
 
   @Test
   void writesValidAsciiJsonWhateverTheTypeBase() {
-    ProblemErrorReportValve odd = new ProblemErrorReportValve("https://ex\"ample.dev/é\\/");
-    String body = odd.body(400);
+    OnceProperties once = new OnceProperties();
+    once.getIdempotency().getHttp().setProblemTypeBase("https://exämple.dev/é/");
+    String body = new ProblemErrorReportValve(new ProblemResponses(once)).body(400);
     assertThat(body).matches("\\p{ASCII}+");
     assertThat(JSON.readTree(body).get("type").stringValue())
-        .isEqualTo("https://ex\"ample.dev/é\\/bad-request");
+        .isEqualTo("https://exämple.dev/é/bad-request");
   }
 
   private static void assertProblem(String body, int status, String slug) {

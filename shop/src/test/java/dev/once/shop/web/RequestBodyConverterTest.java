@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
+import dev.once.shop.accounts.Money;
+import dev.once.spring.OnceProperties;
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,23 +17,40 @@ import java.util.List;
 import java.util.Random;
 import org.apache.catalina.connector.ClientAbortException;
 import org.junit.jupiter.api.Test;
-import org.springframework.mock.web.DelegatingServletInputStream;
-import org.springframework.mock.web.MockHttpServletRequest;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.core.ResolvableType;
+import org.springframework.mock.http.MockHttpInputMessage;
 import org.springframework.util.unit.DataSize;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
-/** The shared body reader's limits and syntax rules, without a server. */
-class JsonBodyReaderTest {
-  private final JsonBodyReader reader = new JsonBodyReader(DataSize.ofBytes(100), 3);
+/** How request bodies are read, and their limits and syntax rules, without a server. */
+class RequestBodyConverterTest {
+  private static final Validator VALIDATOR =
+      Validation.buildDefaultValidatorFactory().getValidator();
+
+  /** 100 bytes and 3 levels, to reach the limits with small documents. */
+  private final RequestBodyConverter converter = converter(DataSize.ofBytes(100), 3);
+
+  /** The converter as the shop configures it: Once's defaults, 1 MiB and 64 levels. */
+  private final RequestBodyConverter shopConverter = converter(DataSize.ofMegabytes(1), 64);
+
+  record Any(JsonNode a) {}
+
+  record Fields(String name, @Money.Amount String amount) {}
 
   @Test
-  void readsAnObject() {
-    JsonBody body = reader.read(request("{\"a\":\"x\",\"b\":[1,{\"c\":2}]}"));
-    assertThat(body.requiredString("a", 10)).isEqualTo("x");
+  void readsAnObjectIntoItsRecord() {
+    record Doc(String a, JsonNode b) {}
+    Doc doc = (Doc) read(converter, Doc.class, "{\"a\":\"x\",\"b\":[1,{\"c\":2}]}");
+    assertThat(doc.a()).isEqualTo("x");
+    assertThat(doc.b().get(1).get("c").asInt()).isEqualTo(2);
   }
 
   @Test
   void depthLimitIsInclusive() {
-    reader.read(request("{\"a\":[[1]]}"));
+    read(converter, Any.class, "{\"a\":[[1]]}");
     assertRefused("{\"a\":[[[1]]]}", ShopProblem.JSON_TOO_DEEP);
   }
 
@@ -37,7 +58,7 @@ class JsonBodyReaderTest {
   void sizeLimitIsInclusive() {
     String exactly100 = "{\"a\":\"" + "x".repeat(92) + "\"}";
     assertThat(exactly100).hasSize(100);
-    reader.read(request(exactly100));
+    read(converter, Any.class, exactly100);
     assertRefused("{\"a\":\"" + "x".repeat(93) + "\"}", ShopProblem.PAYLOAD_TOO_LARGE);
   }
 
@@ -59,24 +80,53 @@ class JsonBodyReaderTest {
     assertRefused("null", ShopProblem.VALIDATION_FAILED);
   }
 
-  /** The reader as the shop configures it: Once's defaults, 1 MiB and 64 levels. */
-  private final JsonBodyReader shopReader = new JsonBodyReader(DataSize.ofMegabytes(1), 64);
+  @Test
+  void namesAnUnknownMemberShortened() {
+    assertRefusedField("{\"a\":1,\"b\":2}", ShopProblem.VALIDATION_FAILED, "b");
+    assertRefusedField(
+        "{\"" + "n".repeat(70) + "\":1}", ShopProblem.VALIDATION_FAILED, "n".repeat(64) + "…");
+  }
+
+  /** No coercion: a number, boolean, array or object where a string belongs is refused. */
+  @ParameterizedTest
+  @ValueSource(strings = {"1", "1.5", "1e400", "true", "[\"x\"]", "[]", "{\"x\":\"y\"}"})
+  void refusesOtherJsonTypesInStringFieldsWithTheFieldsProblem(String value) {
+    assertRefusedField(
+        "{\"name\":" + value + "}", Fields.class, ShopProblem.VALIDATION_FAILED, "name");
+    assertRefusedField(
+        "{\"amount\":" + value + "}", Fields.class, ShopProblem.INVALID_AMOUNT, "amount");
+  }
+
+  /** Of several faults: an unknown member first, then the first in the record's order. */
+  @Test
+  void answersTheSameFaultHoweverTheMembersAreOrdered() {
+    for (String body : List.of("{\"amount\":1,\"name\":2}", "{\"name\":2,\"amount\":1}")) {
+      assertRefusedField(body, Fields.class, ShopProblem.VALIDATION_FAILED, "name");
+    }
+    for (String body : List.of("{\"amount\":1,\"x\":\"\"}", "{\"x\":\"\",\"amount\":1}")) {
+      assertRefusedField(body, Fields.class, ShopProblem.VALIDATION_FAILED, "x");
+    }
+  }
+
+  /** Absent and null members are left to the record's constraints ({@code @NotNull}). */
+  @Test
+  void absentAndNullMembersAreNull() {
+    assertThat(read(converter, Fields.class, "{\"name\":null}")).isEqualTo(new Fields(null, null));
+    assertThat(read(converter, Fields.class, "{}")).isEqualTo(new Fields(null, null));
+  }
 
   @Test
   void acceptsNamesNumbersAndStringsOfAnyLengthWithinTheBodyLimit() {
-    JsonBody longName = shopReader.read(request("{\"" + "n".repeat(60_000) + "\":1}"));
-    assertThat(longName.optional("n".repeat(60_000))).isPresent();
-    JsonBody longNumber =
-        shopReader.read(
-            request("{\"x\":0." + "0".repeat(2_000) + "1,\"y\":1" + "0".repeat(300) + "}"));
-    assertThat(longNumber.required("x").isNumber()).isTrue();
-    assertThat(longNumber.required("y").isNumber()).isTrue();
+    JsonNode longName = tree("{\"" + "n".repeat(60_000) + "\":1}");
+    assertThat(longName.has("n".repeat(60_000))).isTrue();
+    JsonNode longNumber =
+        tree("{\"x\":0." + "0".repeat(2_000) + "1,\"y\":1" + "0".repeat(300) + "}");
+    assertThat(longNumber.get("x").isNumber()).isTrue();
+    assertThat(longNumber.get("y").isNumber()).isTrue();
     int room = 1024 * 1024 - 10;
-    assertThat(
-            shopReader.read(request("{\"x\":0." + "1".repeat(room) + "}")).required("x").isNumber())
-        .isTrue();
-    assertThat(shopReader.read(request("{\"" + "n".repeat(room) + "\":1}"))).isNotNull();
-    assertThat(shopReader.read(request("{\"x\":\"" + "s".repeat(room) + "\"}"))).isNotNull();
+    assertThat(tree("{\"x\":0." + "1".repeat(room) + "}").get("x").isNumber()).isTrue();
+    assertThat(tree("{\"" + "n".repeat(room) + "\":1}")).isNotNull();
+    assertThat(tree("{\"x\":\"" + "s".repeat(room) + "\"}")).isNotNull();
   }
 
   /**
@@ -86,6 +136,7 @@ class JsonBodyReaderTest {
    */
   @Test
   void readsEveryDocumentThatOncesCanonicalizerAccepts() {
+    record K(JsonNode k) {}
     List<String> documents = new ArrayList<>(edgeCases());
     Random random = new Random(8785);
     for (int i = 0; i < 2_000; i++) {
@@ -102,7 +153,7 @@ class JsonBodyReaderTest {
       }
       accepted++;
       try {
-        shopReader.read(request(bytes));
+        shopConverter.read(ResolvableType.forClass(K.class), new MockHttpInputMessage(bytes), null);
       } catch (InvalidRequestException e) {
         assertThat(e.problem())
             .as("problem for a document Once accepts: %.200s", document)
@@ -114,8 +165,6 @@ class JsonBodyReaderTest {
 
   @Test
   void aClientThatGoesAwayMidBodyIsABadRequest() {
-    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/admin/v1/clients");
-    request.setContentType("application/json");
     InputStream half =
         new InputStream() {
           private int sent;
@@ -128,15 +177,10 @@ class JsonBodyReaderTest {
             throw new ClientAbortException(new IOException("Connection reset by peer"));
           }
         };
-    MockHttpServletRequest aborted =
-        new MockHttpServletRequest("POST", "/admin/v1/clients") {
-          @Override
-          public jakarta.servlet.ServletInputStream getInputStream() {
-            return new DelegatingServletInputStream(half);
-          }
-        };
-    aborted.setContentType(request.getContentType());
-    assertThatThrownBy(() -> reader.read(aborted))
+    assertThatThrownBy(
+            () ->
+                converter.read(
+                    ResolvableType.forClass(Any.class), new MockHttpInputMessage(half), null))
         .isInstanceOfSatisfying(
             InvalidRequestException.class,
             e -> {
@@ -241,19 +285,40 @@ class JsonBodyReaderTest {
   }
 
   private void assertRefused(String body, ShopProblem problem) {
-    assertThatThrownBy(() -> reader.read(request(body)))
+    assertThatThrownBy(() -> read(converter, Any.class, body))
         .isInstanceOfSatisfying(
             InvalidRequestException.class, e -> assertThat(e.problem()).isEqualTo(problem));
   }
 
-  private static MockHttpServletRequest request(String body) {
-    return request(body.getBytes(StandardCharsets.UTF_8));
+  private void assertRefusedField(String body, ShopProblem problem, String field) {
+    assertRefusedField(body, Any.class, problem, field);
   }
 
-  private static MockHttpServletRequest request(byte[] body) {
-    MockHttpServletRequest request = new MockHttpServletRequest("POST", "/admin/v1/clients");
-    request.setContentType("application/json");
-    request.setContent(body);
-    return request;
+  private void assertRefusedField(String body, Class<?> type, ShopProblem problem, String field) {
+    assertThatThrownBy(() -> read(converter, type, body))
+        .isInstanceOfSatisfying(
+            InvalidRequestException.class,
+            e -> {
+              assertThat(e.problem()).isEqualTo(problem);
+              assertThat(e.getBody().getProperties()).containsEntry("field", field);
+            });
+  }
+
+  private JsonNode tree(String body) {
+    return (JsonNode) read(shopConverter, JsonNode.class, body);
+  }
+
+  private static Object read(RequestBodyConverter converter, Class<?> type, String body) {
+    return converter.read(
+        ResolvableType.forClass(type),
+        new MockHttpInputMessage(body.getBytes(StandardCharsets.UTF_8)),
+        null);
+  }
+
+  private static RequestBodyConverter converter(DataSize maxBodySize, int maxDepth) {
+    OnceProperties once = new OnceProperties();
+    once.getIdempotency().getHttp().setMaxBodySize(maxBodySize);
+    once.getIdempotency().getHttp().setMaxJsonDepth(maxDepth);
+    return new RequestBodyConverter(JsonMapper.builder().build(), once, VALIDATOR);
   }
 }

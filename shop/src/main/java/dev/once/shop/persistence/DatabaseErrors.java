@@ -1,6 +1,7 @@
-package dev.once.shop.web;
+package dev.once.shop.persistence;
 
 import dev.once.postgres.TransientFailures;
+import dev.once.shop.web.ShopProblem;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.postgresql.util.PSQLException;

@@ -1,0 +1,198 @@
+package dev.once.shop.web;
+
+import dev.once.spring.OnceProperties;
+import jakarta.validation.Validator;
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.ResolvableType;
+import org.springframework.http.HttpInputMessage;
+import org.springframework.http.converter.HttpMessageConverters;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.TokenStreamFactory;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.type.LogicalType;
+
+/**
+ * Spring MVC's JSON converter, reading each {@code @RequestBody} record in two steps: first the
+ * whole document, with the limits of Once's filter ({@code once.idempotency.http.max-body-size}:
+ * 413 {@code payload-too-large}; {@code max-json-depth}: 400 {@code json-too-deep}; duplicate
+ * names, content after the value: 400 {@code malformed-json}; not an object: 422 {@code
+ * validation-failed}), then its members into the record: an unknown member, or a JSON number,
+ * boolean, array or object where a string belongs, is a 422 naming the field, never coerced. The
+ * record's Bean Validation runs after this. So of several faults the first in that order is
+ * answered, and among members the first in the record's order, however the client ordered them.
+ *
+ * <p>Refusals are {@link InvalidRequestException}s, the shop's own type: Once stores the refusals
+ * of the application's own checks under the key like any other answer of the endpoint, but not
+ * Spring's {@code HttpMessageNotReadableException}. Within the limits every document that the
+ * filter accepts parses (names, numbers and strings may be as long as the body), so a body that the
+ * filter let through is never called malformed here. Thread-safe.
+ */
+public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
+  private static final int MAX_NAME_IN_DETAIL = 64;
+
+  private final JsonMapper reader;
+  private final Validator validator;
+  private final int maxBytes;
+  private final int maxDepth;
+
+  public RequestBodyConverter(JsonMapper json, OnceProperties once, Validator validator) {
+    super(json);
+    this.validator = validator;
+    this.maxBytes = (int) once.getIdempotency().getHttp().getMaxBodySize().toBytes();
+    this.maxDepth = once.getIdempotency().getHttp().getMaxJsonDepth();
+    JsonFactory limited =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder()
+                    .maxNestingDepth(maxDepth)
+                    .maxNameLength(maxBytes)
+                    .maxNumberLength(maxBytes)
+                    .maxStringLength(maxBytes)
+                    .build())
+            // The symbol table's hash-collision guard could refuse names the filter accepts.
+            .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
+            .build();
+    this.reader =
+        JsonMapper.builder(limited)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .withCoercionConfig(
+                LogicalType.Textual,
+                strings ->
+                    strings
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .build();
+  }
+
+  @Override
+  public Object read(
+      ResolvableType type, HttpInputMessage input, @Nullable Map<String, Object> hints) {
+    JsonNode document = inRecordOrder(document(input), type.toClass().getRecordComponents());
+    try {
+      return reader.treeToValue(document, reader.constructType(type.getType()));
+    } catch (MismatchedInputException e) {
+      if (e.getPath().isEmpty()) {
+        throw e; // not about a field: the record does not fit the document, a bug (500)
+      }
+      String field = e.getPath().get(0).getPropertyName();
+      throw new InvalidRequestException(
+          problem(type.toClass(), field), field, "Field '" + field + "' must be a JSON string.");
+    }
+  }
+
+  /**
+   * Refuses a member the record does not have, and orders the others as the record does, so that of
+   * several faults the same one is answered however the client ordered the members.
+   */
+  private JsonNode inRecordOrder(JsonNode document, RecordComponent @Nullable [] components) {
+    if (components == null) {
+      return document;
+    }
+    List<String> names = Stream.of(components).map(RecordComponent::getName).toList();
+    for (String name : document.propertyNames()) {
+      if (!names.contains(name)) {
+        String shown =
+            name.length() > MAX_NAME_IN_DETAIL ? name.substring(0, MAX_NAME_IN_DETAIL) + "…" : name;
+        throw new InvalidRequestException(
+            ShopProblem.VALIDATION_FAILED,
+            shown,
+            "Field '"
+                + shown
+                + "' is not allowed here; allowed: "
+                + String.join(", ", names)
+                + ".");
+      }
+    }
+    ObjectNode ordered = reader.createObjectNode();
+    names.stream().filter(document::has).forEach(name -> ordered.set(name, document.get(name)));
+    return ordered;
+  }
+
+  private JsonNode document(HttpInputMessage input) {
+    byte[] body;
+    try {
+      body = input.getBody().readNBytes(maxBytes + 1);
+    } catch (IOException e) {
+      // The client went away mid-body (Tomcat's ClientAbortException, an EOF): nobody is left to
+      // read the answer, and nothing on the server went wrong, so it is an ordinary refusal.
+      throw new InvalidRequestException(
+          ShopProblem.BAD_REQUEST, "The request body could not be read.", e);
+    }
+    if (body.length > maxBytes) {
+      throw new InvalidRequestException(
+          ShopProblem.PAYLOAD_TOO_LARGE, "The request body is larger than " + maxBytes + " bytes.");
+    }
+    JsonNode document;
+    try {
+      document = reader.readTree(body);
+    } catch (StreamConstraintsException e) {
+      // Nothing in a body within the size limit is longer than the other limits: only depth.
+      throw new InvalidRequestException(
+          ShopProblem.JSON_TOO_DEEP,
+          "The JSON body is nested deeper than " + maxDepth + " levels.");
+    } catch (JacksonException e) {
+      throw new InvalidRequestException(
+          ShopProblem.MALFORMED_JSON, "The request body is not valid JSON.");
+    }
+    if (document.isMissingNode()) {
+      throw new InvalidRequestException(
+          ShopProblem.MALFORMED_JSON, "The request body is empty; send a JSON object.");
+    }
+    if (!document.isObject()) {
+      throw new InvalidRequestException(
+          ShopProblem.VALIDATION_FAILED, "The request body must be a JSON object.");
+    }
+    return document;
+  }
+
+  /** The problem of a wrongly typed field: the one its constraints name (the money formats). */
+  private ShopProblem problem(Class<?> record, String field) {
+    return Stream.ofNullable(
+            validator.getConstraintsForClass(record).getConstraintsForProperty(field))
+        .flatMap(property -> property.getConstraintDescriptors().stream())
+        .map(ShopProblem::of)
+        .filter(problem -> problem != ShopProblem.VALIDATION_FAILED)
+        .findFirst()
+        .orElse(ShopProblem.VALIDATION_FAILED);
+  }
+
+  /**
+   * Makes the converter Spring MVC's JSON converter, in the place of Boot's and after Boot's
+   * customizers. Not a bean itself: Boot would put a converter bean before the ones for {@code
+   * byte[]} and {@code String}, which would then be written as JSON strings.
+   */
+  @Configuration(proxyBeanMethods = false)
+  static class Registration implements WebMvcConfigurer {
+    private final RequestBodyConverter converter;
+
+    Registration(JsonMapper json, OnceProperties once, Validator validator) {
+      this.converter = new RequestBodyConverter(json, once, validator);
+    }
+
+    @Override
+    public void configureMessageConverters(HttpMessageConverters.ServerBuilder converters) {
+      converters.withJsonConverter(converter);
+    }
+  }
+}
