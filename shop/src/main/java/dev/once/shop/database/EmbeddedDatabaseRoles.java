@@ -30,8 +30,8 @@ import org.postgresql.PGConnection;
  * is made again for maintenance. No row is copied or lost.
  *
  * <p>Each role's password is random, kept in a file only the OS user can read inside the data
- * directory ({@link PasswordFile}), and set as a SCRAM verifier computed by the driver, so the
- * plain password never appears in a statement or in the server's log.
+ * directory ({@link EmbeddedPostgresServer#password}), and set as a SCRAM verifier computed by the
+ * driver, so the plain password never appears in a statement or in the server's log.
  */
 final class EmbeddedDatabaseRoles {
 
@@ -77,9 +77,11 @@ final class EmbeddedDatabaseRoles {
    */
   static Logins ensure(EmbeddedPostgresServer server, Log log) {
     Path dir = server.dataDirectory();
-    Login owner = new Login(OWNER, PasswordFile.readOrCreate(dir.resolve(OWNER + ".password")));
+    Login owner =
+        new Login(OWNER, EmbeddedPostgresServer.password(dir.resolve(OWNER + ".password")));
     Login application =
-        new Login(APPLICATION, PasswordFile.readOrCreate(dir.resolve(APPLICATION + ".password")));
+        new Login(
+            APPLICATION, EmbeddedPostgresServer.password(dir.resolve(APPLICATION + ".password")));
     try {
       boolean legacy;
       try (Connection superuser = connect(server, EmbeddedPostgresServer.DATABASE)) {

@@ -2,6 +2,7 @@ package dev.once.shop.database;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
@@ -17,9 +18,9 @@ import org.springframework.core.env.MapPropertySource;
  * <p>Nothing happens if {@code spring.datasource.url} is set (property, {@code
  * SPRING_DATASOURCE_URL}, application.yml, ...) or {@code shop.embedded-postgres.enabled=false}.
  * Otherwise the server for {@code shop.embedded-postgres.data-dir} is obtained from {@link
- * EmbeddedPostgresServers} (started once per JVM, shared by all contexts) and a property source
- * with the highest precedence supplies {@code spring.datasource.url}, {@code username} and {@code
- * password}. See {@link EmbeddedPostgresSettings} for the properties.
+ * EmbeddedPostgresServer#acquire} (started once per JVM, shared by all contexts) and a property
+ * source with the highest precedence supplies {@code spring.datasource.url}, {@code username} and
+ * {@code password}. See {@link EmbeddedPostgresSettings} for the properties.
  *
  * <p>Registered in {@code META-INF/spring.factories}; it runs after the config-data processor, so
  * application.yml and profiles are taken into account.
@@ -51,7 +52,8 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
   @Override
   public void postProcessEnvironment(
       ConfigurableEnvironment environment, SpringApplication application) {
-    if (!EmbeddedPostgresSettings.isWanted(environment)) {
+    Optional<EmbeddedPostgresSettings> settings = EmbeddedPostgresSettings.from(environment);
+    if (settings.isEmpty()) {
       log.debug(
           "Not starting the embedded PostgreSQL: "
               + EmbeddedPostgresSettings.DATASOURCE_URL
@@ -60,9 +62,8 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
               + "=false");
       return;
     }
-    EmbeddedPostgresSettings settings = EmbeddedPostgresSettings.from(environment);
-    EmbeddedPostgresServers.Acquisition acquisition =
-        EmbeddedPostgresServers.acquire(settings, log);
+    EmbeddedPostgresServer.Acquisition acquisition =
+        EmbeddedPostgresServer.acquire(settings.get(), log);
     EmbeddedPostgresServer server = acquisition.server();
     EmbeddedDatabaseRoles.Logins logins = EmbeddedDatabaseRoles.ensure(server, log);
     String url = server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE);

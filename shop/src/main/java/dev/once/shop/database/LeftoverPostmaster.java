@@ -1,7 +1,7 @@
 package dev.once.shop.database;
 
+import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -18,52 +18,39 @@ import org.apache.commons.logging.Log;
 
 /**
  * Makes a data directory safe to start PostgreSQL on after the previous JVM died without stopping
- * its server (for example {@code kill -9}).
- *
- * <p>{@code pg_ctl start} daemonises the postmaster, so it is not a child of the JVM and survives
- * the JVM's death, still holding the data directory. PostgreSQL's own {@code postmaster.pid} check
- * would then refuse a new start ("Is another postmaster running?"). This class decides, from the
- * pid file and the live process table, what the process it names is:
+ * its server ({@code kill -9}): the daemonised postmaster survives the JVM, and PostgreSQL's own
+ * {@code postmaster.pid} check would then refuse a new start. What the pid file names is decided
+ * from the live process table:
  *
  * <ul>
- *   <li>no pid file, or its PID no longer exists: nothing to do, PostgreSQL treats the file as
- *       stale itself (and still checks its shared-memory interlock, which is why the file is kept);
+ *   <li>no pid file, or its PID no longer exists: nothing to do (PostgreSQL treats the file as
+ *       stale itself, and still checks its shared-memory interlock);
  *   <li>the postmaster that wrote the file: the {@code postgres} program, working in this very
  *       directory, started no later than the file's start time (line 3) plus {@link
- *       #START_TOLERANCE}. It is an orphan of a dead JVM (a live owner would hold zonky's {@code
- *       epg-lock}, checked first), so {@code pg_ctl stop -m fast} stops it (roll back open
- *       transactions, checkpoint, exit) and waits, bounded;
- *   <li>any other process (the PID was reused: a zombie, another program, PostgreSQL of another
- *       directory, anything started after the file was written): it is never signalled. PostgreSQL
- *       would refuse to start because the PID is alive, so the stale pid file is removed.
+ *       #START_TOLERANCE}. It is an orphan of a dead JVM (a live owner would hold zonky's {@value
+ *       #ZONKY_LOCK_FILE}, checked first), so the {@code pg_ctl} beside its own {@code postgres}
+ *       stops it ({@code stop -m fast}: roll back, checkpoint, exit; no shell) and is waited for;
+ *   <li>any other process (the PID was reused): it is never signalled, and the stale pid file,
+ *       which would make PostgreSQL refuse to start, is removed.
  * </ul>
  *
- * <p>The check and {@code pg_ctl}'s signal are two steps: only if the orphan exited and its PID was
- * reused in the milliseconds between them would the newcomer be signalled. {@code SIGKILL} is never
- * used: it would leave the backends running and attached to shared memory, and PostgreSQL would
- * refuse to start until they are gone.
+ * <p>Only if the orphan exited and its PID was reused in the milliseconds between the check and
+ * {@code pg_ctl}'s signal would the newcomer be signalled. {@code SIGKILL} is never used: it would
+ * leave the backends attached to shared memory, and PostgreSQL would refuse to start.
  */
 final class LeftoverPostmaster {
 
-  /**
-   * PostgreSQL's lock file; line 1 is the postmaster's PID (negative for a single-user backend),
-   * line 3 its start time in epoch seconds, line 4 its port.
-   */
+  /** PostgreSQL's lock file: line 1 the PID, line 3 the start time (epoch seconds), line 4 port. */
   static final String PID_FILE = "postmaster.pid";
 
-  /**
-   * The file zonky's {@code EmbeddedPostgres} keeps locked (a {@link FileLock}) while it runs a
-   * server on the directory. The OS drops the lock when the JVM dies, so a lock we cannot take
-   * means a live JVM owns the server.
-   */
+  /** The file zonky keeps locked while it runs a server; the OS drops the lock with the JVM. */
   static final String ZONKY_LOCK_FILE = "epg-lock";
 
-  /**
-   * How much later than the pid file's start time the postmaster's start may appear. The JDK
-   * derives a start time from the whole-second boot time and the file has whole seconds, which
-   * accounts for 2 s; the rest allows for a clock adjusted since.
-   */
+  /** The JDK's start time and the file's have whole seconds; the rest is for clock changes. */
   static final Duration START_TOLERANCE = Duration.ofSeconds(5);
+
+  /** Bound on an orphan's fast shutdown, which checkpoints first. */
+  static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
   private LeftoverPostmaster() {}
 
@@ -71,13 +58,11 @@ final class LeftoverPostmaster {
    * Ensures no other live process owns the directory and no orphaned postmaster runs on it.
    *
    * @param dataDirectory canonical data directory
-   * @param binaries whose {@code pg_ctl} stops an orphan
-   * @param stopTimeout how long to wait for an orphaned postmaster to finish its fast shutdown
    * @param log where to report what was found and done
    * @throws IllegalStateException if a live process owns the directory, the leftover process cannot
    *     be identified safely, or it does not stop in time
    */
-  static void clear(Path dataDirectory, PostgresBinaries binaries, Duration stopTimeout, Log log) {
+  static void clear(Path dataDirectory, Log log) {
     ensureNoLiveOwner(dataDirectory);
     Path pidFile = dataDirectory.resolve(PID_FILE);
     List<String> lines;
@@ -91,28 +76,20 @@ final class LeftoverPostmaster {
     long pid;
     Instant written;
     try {
-      pid = Math.abs(Long.parseLong(lines.get(0).strip()));
+      pid = Math.abs(Long.parseLong(lines.get(0).strip())); // negative: a single-user backend
       written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
     } catch (RuntimeException e) {
-      // An empty or truncated file comes from a postmaster that died while writing it (one that
-      // is starting right now would belong to a live owner, ruled out above). PostgreSQL would
-      // refuse to start on it ("lock file is empty" / "bogus data in lock file").
+      // From a postmaster that died while writing it (a live owner was ruled out above).
       removeStalePidFile(pidFile, "it holds no PID and start time (" + lines + ")", log);
       return;
     }
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
     if (process.isEmpty()) {
-      log.info(
-          "Found "
-              + pidFile
-              + " of PostgreSQL PID "
-              + pid
-              + ", which is no longer running; PostgreSQL will treat it as stale and recover");
+      log.info("Found " + pidFile + " of PostgreSQL PID " + pid + ", which no longer runs");
       return;
     }
-    Optional<String> stranger = stranger(process.get(), dataDirectory, written);
-    if (stranger.isPresent()) {
-      removeStalePidFile(pidFile, "PID " + pid + " " + stranger.get(), log);
+    String postgres = command(process.get(), dataDirectory, written, pidFile, log);
+    if (postgres == null) {
       return;
     }
     String port = lines.size() > 3 ? lines.get(3).strip() : "?";
@@ -125,18 +102,24 @@ final class LeftoverPostmaster {
             + dataDirectory
             + ", left behind by a JVM that did not shut down; stopping it with a fast shutdown");
     try {
-      binaries.stop(dataDirectory, stopTimeout, Redirect.PIPE);
+      Path pgCtl = Path.of(postgres).resolveSibling("pg_ctl");
+      Optional<String> problem =
+          OwnerOnly.problem(pgCtl.toRealPath(), OwnerOnly.WRITABLE_BY_OTHERS);
+      if (problem.isPresent()) {
+        throw new IOException("will not run " + pgCtl + ": " + problem.get());
+      }
+      String stop = "stop -m fast -w -t " + STOP_TIMEOUT.toSeconds();
+      EmbeddedPostgresServer.run(
+          EmbeddedPostgresServer.toLog(dataDirectory, log), "", pgCtl, stop, dataDirectory);
     } catch (IOException e) {
       throw new IllegalStateException(
           "Could not stop PostgreSQL PID "
               + pid
               + " on "
               + dataDirectory
-              + " within "
-              + stopTimeout.toSeconds()
-              + " s ("
+              + " ("
               + e.getMessage()
-              + "). Wait for it or stop it yourself ('kill -INT "
+              + "; see its log). Wait for it or stop it yourself ('kill -INT "
               + pid
               + "'; never kill -9), then start again.",
           e);
@@ -145,51 +128,49 @@ final class LeftoverPostmaster {
   }
 
   /**
-   * Why the live process is not the postmaster that wrote the pid file, or empty if it is.
+   * The {@code postgres} command of the live process if it is the postmaster that wrote the pid
+   * file, else {@code null}, after removing the stale pid file.
    *
    * @throws IllegalStateException if that cannot be told
    */
-  private static Optional<String> stranger(
-      ProcessHandle process, Path dataDirectory, Instant written) {
+  private static String command(
+      ProcessHandle process, Path dataDirectory, Instant written, Path pidFile, Log log) {
     long pid = process.pid();
-    if (isZombie(pid)) {
-      // kill(pid, 0) succeeds on a zombie, so PostgreSQL would take it for a live postmaster.
-      return Optional.of("is a zombie (exited, not reaped)");
-    }
     Optional<String> command = process.info().command();
     Optional<Instant> started = process.info().startInstant();
     Optional<Boolean> onThisDirectory =
         command.isEmpty() ? Optional.empty() : runsOn(process, dataDirectory);
-    if (command.isEmpty() || started.isEmpty() || onThisDirectory.isEmpty()) {
+    String stranger;
+    if (isZombie(pid)) {
+      // kill(pid, 0) succeeds on a zombie, so PostgreSQL would take it for a live postmaster.
+      stranger = "is a zombie (exited, not reaped)";
+    } else if (command.isEmpty() || started.isEmpty() || onThisDirectory.isEmpty()) {
       throw new IllegalStateException(
-          "Data directory "
-              + dataDirectory
-              + " has a "
-              + PID_FILE
-              + " naming PID "
+          pidFile
+              + " names PID "
               + pid
               + ", which is running but cannot be inspected (another user's process?). If it is"
               + " PostgreSQL on this directory, stop it ('kill -INT "
               + pid
               + "'); otherwise delete "
-              + dataDirectory.resolve(PID_FILE)
+              + pidFile
               + ", then start again.");
-    }
-    if (!isPostgresBinary(command.get())) {
-      return Optional.of("is now an unrelated process (" + command.get() + ")");
-    }
-    if (!onThisDirectory.get()) {
-      return Optional.of("is a PostgreSQL of another data directory");
-    }
-    if (started.get().isAfter(written.plus(START_TOLERANCE))) {
-      return Optional.of(
+    } else if (!Path.of(command.get()).endsWith("postgres")) {
+      stranger = "is now an unrelated process (" + command.get() + ")";
+    } else if (!onThisDirectory.get()) {
+      stranger = "is a PostgreSQL of another data directory";
+    } else if (started.get().isAfter(written.plus(START_TOLERANCE))) {
+      stranger =
           "started at "
               + started.get()
               + ", after the pid file was written ("
               + written
-              + "): the PID was reused");
+              + "): the PID was reused";
+    } else {
+      return command.get();
     }
-    return Optional.empty();
+    removeStalePidFile(pidFile, "PID " + pid + " " + stranger, log);
+    return null;
   }
 
   /**
@@ -198,27 +179,24 @@ final class LeftoverPostmaster {
    */
   private static void ensureNoLiveOwner(Path dataDirectory) {
     Path lockFile = dataDirectory.resolve(ZONKY_LOCK_FILE);
+    String owner = "another process";
     if (!Files.exists(lockFile)) {
-      // Never create it here: initdb refuses a non-empty directory.
-      return;
+      return; // never created here: initdb refuses a non-empty directory
     }
     try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
       FileLock lock = channel.tryLock();
-      if (lock == null) {
-        throw inUse(dataDirectory, lockFile, "another process");
+      if (lock != null) {
+        lock.release();
+        return;
       }
-      lock.release();
     } catch (OverlappingFileLockException e) {
-      throw inUse(dataDirectory, lockFile, "this JVM, outside the shop's server registry");
+      owner = "this JVM, outside the shop's server registry";
     } catch (NoSuchFileException e) {
-      // Deleted between the two calls: its owner went away.
+      return; // deleted meanwhile: its owner went away
     } catch (IOException e) {
       throw new IllegalStateException("Cannot check the lock " + lockFile + ": " + e, e);
     }
-  }
-
-  private static IllegalStateException inUse(Path dataDirectory, Path lockFile, String owner) {
-    return new IllegalStateException(
+    throw new IllegalStateException(
         "Data directory "
             + dataDirectory
             + " is in use by an embedded PostgreSQL of "
@@ -239,20 +217,14 @@ final class LeftoverPostmaster {
     }
   }
 
-  static boolean isPostgresBinary(String command) {
-    Path fileName = Path.of(command).getFileName();
-    return fileName != null && fileName.toString().equals("postgres");
-  }
-
   /**
-   * Whether the postmaster serves {@code dataDirectory}: PostgreSQL changes its working directory
-   * to the data directory (visible in {@code /proc} on Linux), and {@code pg_ctl} passes it as
-   * {@code -D <dir>}. Empty if neither can be read.
+   * Whether the postmaster serves {@code dataDirectory}: its working directory (in {@code /proc} on
+   * Linux), else a {@code -D <dir>} argument. Empty if neither can be read.
    */
   private static Optional<Boolean> runsOn(ProcessHandle process, Path dataDirectory) {
-    Path cwdLink = Path.of("/proc", Long.toString(process.pid()), "cwd");
     try {
-      return Optional.of(Files.readSymbolicLink(cwdLink).equals(dataDirectory));
+      Path cwd = Path.of("/proc", Long.toString(process.pid()), "cwd");
+      return Optional.of(Files.readSymbolicLink(cwd).equals(dataDirectory));
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       // Not Linux, or not allowed: fall back to the command line.
     }
@@ -260,13 +232,14 @@ final class LeftoverPostmaster {
     if (arguments.isEmpty()) {
       return Optional.empty();
     }
-    String[] args = arguments.get();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("-D") && i + 1 < args.length && samePath(args[i + 1], dataDirectory)) {
-        return Optional.of(true);
-      }
-      if (arg.startsWith("-D") && samePath(arg.substring(2), dataDirectory)) {
+    List<String> args = List.of(arguments.get());
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      String dir =
+          arg.equals("-D") && i + 1 < args.size()
+              ? args.get(i + 1)
+              : arg.startsWith("-D") ? arg.substring(2) : null;
+      if (dir != null && samePath(dir, dataDirectory)) {
         return Optional.of(true);
       }
     }
@@ -296,9 +269,5 @@ final class LeftoverPostmaster {
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return false;
     }
-  }
-
-  static boolean isRunning(ProcessHandle process) {
-    return process.isAlive() && !isZombie(process.pid());
   }
 }

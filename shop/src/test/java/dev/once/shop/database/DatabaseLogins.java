@@ -18,7 +18,7 @@ public final class DatabaseLogins {
     return dataSource(
         server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE),
         EmbeddedDatabaseRoles.OWNER,
-        PasswordFile.readOrCreate(
+        EmbeddedPostgresServer.password(
             server.dataDirectory().resolve(EmbeddedDatabaseRoles.OWNER + ".password")));
   }
 
@@ -35,7 +35,7 @@ public final class DatabaseLogins {
   }
 
   private static EmbeddedPostgresServer server(Path dataDirectory) {
-    return EmbeddedPostgresServers.find(dataDirectory)
+    return TestServers.find(dataDirectory)
         .orElseThrow(() -> new IllegalStateException("no embedded server on " + dataDirectory));
   }
 

@@ -27,15 +27,13 @@ class EmbeddedDatabaseRolesTest {
 
   @AfterEach
   void stopServer() {
-    EmbeddedPostgresServers.stop(dataDirectory);
+    TestServers.stop(dataDirectory);
   }
 
   @Test
   void aDataDirectoryOfTheSingleRoleLayoutIsUpgradedWithItsData() {
     dataDirectory = temp.resolve("pg");
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServers.acquire(new EmbeddedPostgresSettings(dataDirectory, 0, false))
-            .server();
+    EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
     // The earlier layout: the shop's first two migrations run by the superuser in "postgres",
     // and Once's schema beside them, with a client and an account holding money.
     DriverManagerDataSource legacy =

@@ -18,7 +18,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,13 +38,12 @@ class EmbeddedPostgresSecurityTest {
     // Others may pass through the folder above: only the data directory's own permissions stop
     // them, as with data/postgres below a project folder.
     Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    server =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(temp.resolve("pg"), 0, false));
+    server = TestServers.obtain(temp.resolve("pg"), false);
   }
 
   @AfterAll
   static void stop() {
-    EmbeddedPostgresServers.stop(temp.resolve("pg"));
+    TestServers.stop(temp.resolve("pg"));
   }
 
   @Test
@@ -72,9 +70,8 @@ class EmbeddedPostgresSecurityTest {
     assertThat(permissions(data.resolve(EmbeddedPostgresServer.PASSWORD_FILE)))
         .isEqualTo("rw-------");
     assertThat(permissions(server.logFile())).isEqualTo("rw-------");
-    Path binaries =
-        PostgresBinaries.prepare(PostgresBinaries.defaultCache(), LogFactory.getLog(getClass()))
-            .home();
+    Path binaries = TestServers.bin(server).getParent();
+    assertThat(binaries).startsWith(EmbeddedPostgresServer.cacheHome().resolve("once/postgres"));
     assertThat(permissions(binaries)).isEqualTo("rwx------");
     assertThat(permissions(binaries.getParent())).isEqualTo("rwx------");
     assertThat(permissions(binaries.getParent().getParent())).isEqualTo("rwx------");

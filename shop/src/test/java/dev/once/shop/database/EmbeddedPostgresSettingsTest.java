@@ -17,28 +17,24 @@ class EmbeddedPostgresSettingsTest {
 
   @Test
   void defaults() {
-    EmbeddedPostgresSettings settings = EmbeddedPostgresSettings.from(environment(Map.of()));
+    EmbeddedPostgresSettings settings = settings(Map.of());
 
     assertThat(settings.dataDirectory())
         .isEqualTo(Path.of("data", "postgres").toAbsolutePath().normalize());
     assertThat(settings.port()).isZero();
-    assertThat(settings.clean()).isFalse();
-    assertThat(EmbeddedPostgresSettings.isWanted(environment(Map.of()))).isTrue();
   }
 
   @Test
   void readsProperties() {
     EmbeddedPostgresSettings settings =
-        EmbeddedPostgresSettings.from(
-            environment(
-                Map.of(
-                    "shop.embedded-postgres.data-dir", "target/./pg",
-                    "shop.embedded-postgres.port", " 15432 ",
-                    "shop.embedded-postgres.clean", "TRUE")));
+        settings(
+            Map.of(
+                "shop.embedded-postgres.data-dir", "target/./pg",
+                "shop.embedded-postgres.port", " 15432 ",
+                "shop.embedded-postgres.enabled", "TRUE"));
 
     assertThat(settings.dataDirectory()).isEqualTo(Path.of("target/pg").toAbsolutePath());
     assertThat(settings.port()).isEqualTo(15432);
-    assertThat(settings.clean()).isTrue();
   }
 
   @Test
@@ -50,18 +46,18 @@ class EmbeddedPostgresSettingsTest {
             new SystemEnvironmentPropertySource(
                 "env", Map.of("SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/shop")));
 
-    assertThat(EmbeddedPostgresSettings.isWanted(withEnvironmentVariable)).isFalse();
+    assertThat(EmbeddedPostgresSettings.from(withEnvironmentVariable)).isEmpty();
     assertThat(
-            EmbeddedPostgresSettings.isWanted(
+            EmbeddedPostgresSettings.from(
                 environment(Map.of("spring.datasource.url", "jdbc:postgresql://db/shop"))))
-        .isFalse();
+        .isEmpty();
     assertThat(
-            EmbeddedPostgresSettings.isWanted(
+            EmbeddedPostgresSettings.from(
                 environment(Map.of("shop.embedded-postgres.enabled", "false"))))
-        .isFalse();
-    assertThat(EmbeddedPostgresSettings.isWanted(environment(Map.of("spring.datasource.url", " "))))
+        .isEmpty();
+    assertThat(EmbeddedPostgresSettings.from(environment(Map.of("spring.datasource.url", " "))))
         .as("a blank URL counts as not configured")
-        .isTrue();
+        .isPresent();
   }
 
   @Test
@@ -69,16 +65,15 @@ class EmbeddedPostgresSettingsTest {
     assertInvalid("shop.embedded-postgres.port", "abc");
     assertInvalid("shop.embedded-postgres.port", "-1");
     assertInvalid("shop.embedded-postgres.port", "65536");
-    assertInvalid("shop.embedded-postgres.clean", "yes");
+    assertInvalid("shop.embedded-postgres.port", "99999999999");
     assertInvalid("shop.embedded-postgres.data-dir", " ");
-    assertThatThrownBy(
-            () ->
-                EmbeddedPostgresSettings.isWanted(
-                    environment(Map.of("shop.embedded-postgres.enabled", "maybe"))))
+    assertInvalid("shop.embedded-postgres.data-dir", "bad\0path");
+    // Boot's binder reads yes/no/on/off as booleans too; anything else is refused.
+    assertThatThrownBy(() -> settings(Map.of("shop.embedded-postgres.enabled", "maybe")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "Invalid value 'maybe' for property 'shop.embedded-postgres.enabled': expected true or"
-                + " false");
+            "Invalid value 'maybe' for property 'shop.embedded-postgres.enabled': Invalid boolean"
+                + " value 'maybe'");
   }
 
   @Test
@@ -89,10 +84,14 @@ class EmbeddedPostgresSettingsTest {
   }
 
   private static void assertInvalid(String property, String value) {
-    assertThatThrownBy(() -> EmbeddedPostgresSettings.from(environment(Map.of(property, value))))
+    assertThatThrownBy(() -> settings(Map.of(property, value)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Invalid value '" + value.strip())
         .hasMessageContaining("for property '" + property + "'");
+  }
+
+  private static EmbeddedPostgresSettings settings(Map<String, Object> properties) {
+    return EmbeddedPostgresSettings.from(environment(properties)).orElseThrow();
   }
 
   /** Only the given properties: the real environment variables must not leak in. */
