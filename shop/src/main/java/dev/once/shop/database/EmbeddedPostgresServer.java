@@ -1,7 +1,9 @@
 package dev.once.shop.database;
 
-import static dev.once.shop.database.EmbeddedPostgresSettings.DATA_DIR;
-import static dev.once.shop.database.EmbeddedPostgresSettings.invalidValue;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATASOURCE_URL;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.PORT;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.invalidValue;
 
 import dev.once.shop.secrets.OwnerOnly;
 import dev.once.shop.secrets.SecretFile;
@@ -18,7 +20,6 @@ import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,21 +27,27 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.commons.logging.Log;
 
 /**
- * A running embedded PostgreSQL server, and the JVM-wide registry of them: one per data directory
- * (by its canonical path), shared by every Spring context of the JVM and stopped (fast shutdown) by
- * zonky's JVM shutdown hook, never when a context closes.
+ * A running embedded PostgreSQL server, and the JVM's registry of them: one per data directory (by
+ * its canonical path), shared by every Spring context and stopped (fast shutdown) by zonky's JVM
+ * shutdown hook, never when a context closes.
+ *
+ * <p>Starting one ({@link #acquire}): {@link LeftoverPostmaster} refuses a directory in use and
+ * stops what a killed JVM left on it; a directory that is neither empty nor a cluster, or another
+ * user's, is refused, a looser one made {@code rwx------}. zonky then unpacks the binaries into the
+ * checked {@link #cache}, runs initdb on an empty directory ({@code reject} rules: no way in yet),
+ * locks it ({@code epg-lock}), calls {@link #secure} and starts the server with {@link
+ * #SERVER_SETTINGS}; its log is {@value #LOG_FILE} (initdb's output goes to zonky's log).
  *
  * @param dataDirectory the canonical data directory
  * @param port the TCP port on {@code localhost}
@@ -50,17 +57,11 @@ import org.apache.commons.logging.Log;
 public record EmbeddedPostgresServer(
     Path dataDirectory, int port, String password, EmbeddedPostgres postgres) {
 
-  /** The superuser created by initdb. */
-  public static final String USERNAME = "postgres";
-
-  /** The superuser's password file in the data directory. */
-  public static final String PASSWORD_FILE = "postgres.password";
-
-  /** initdb's database, for maintenance. */
-  public static final String DATABASE = "postgres";
-
-  /** The server's log in the data directory. */
-  public static final String LOG_FILE = "postgres.log";
+  /** The superuser made by initdb, its password file, its database, and the server's log. */
+  public static final String USERNAME = "postgres",
+      PASSWORD_FILE = "postgres.password",
+      DATABASE = "postgres",
+      LOG_FILE = "postgres.log";
 
   /** Written before every start, so no rule added by hand, or an older {@code trust}, lasts. */
   static final String PG_HBA =
@@ -73,34 +74,29 @@ public record EmbeddedPostgresServer(
       """;
 
   /**
-   * On the server's command line after zonky's {@code -F} (no fsync) and {@code
-   * synchronous_commit=off}, so they win over those, {@code postgresql.conf} and {@code ALTER
-   * SYSTEM}.
+   * On the command line after zonky's {@code -F} (no fsync) and {@code synchronous_commit=off}, so
+   * they win over those, {@code postgresql.conf} and {@code ALTER SYSTEM}: no Unix-domain socket
+   * (its folder would be another door to keep private); a committed row survives a crash; the
+   * server writes its log itself (mode 0600), whoever reads its output.
    */
-  private static final Map<String, String> SERVER_SETTINGS =
-      Map.of(
-          "listen_addresses", "localhost",
-          // No Unix-domain socket: its folder would be another door to keep private.
-          "unix_socket_directories", "''",
-          "password_encryption", "scram-sha-256",
-          // This data is kept, so a committed row must survive a crash.
-          "fsync", "on",
-          "synchronous_commit", "on",
-          // The server writes its log itself (mode 0600), whoever reads its output.
-          "logging_collector", "on",
-          "log_directory", ".",
-          "log_filename", LOG_FILE,
-          "log_rotation_size", "0");
+  private static final String SERVER_SETTINGS =
+      "listen_addresses=localhost unix_socket_directories='' password_encryption=scram-sha-256"
+          + " fsync=on synchronous_commit=on logging_collector=on log_directory=. log_filename="
+          + LOG_FILE
+          + " log_rotation_size=0";
 
-  private static final Pattern PASSWORD = Pattern.compile("[A-Za-z0-9_-]{43,}");
+  /** exit_on_error: fail on an error; log_min_error_statement=panic: never print the password. */
+  private static final String SINGLE_USER =
+      "--single -c password_encryption=scram-sha-256 -c exit_on_error=on"
+          + " -c log_min_error_statement=panic";
 
-  /** The servers of this JVM; starts are serialised on it. */
+  /** This JVM's servers by canonical data directory; starts are serialised on it. */
   static final Map<Path, EmbeddedPostgresServer> SERVERS = new HashMap<>();
 
-  /** zonky's folder name for the binaries it unpacked: {@code PG-<MD5 of the archive>}. */
+  /** zonky's folder of the binaries it unpacked: {@code PG-<MD5 of the archive>}. */
   private static volatile String unpackedAs;
 
-  /** zonky's archive, under a key of our own in zonky's cache of unpacked binaries. */
+  /** zonky's archive, under a key of our own in zonky's JVM-wide cache of unpacked binaries. */
   private static final PgBinaryResolver BINARIES =
       (system, machine) -> {
         try (InputStream in = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, machine)) {
@@ -110,48 +106,30 @@ public record EmbeddedPostgresServer(
         }
       };
 
-  /**
-   * The outcome of {@link #acquire}.
-   *
-   * @param server the running server
-   * @param started {@code true} if this call started it, {@code false} if it was already running
-   */
+  /** The server, and whether {@link #acquire} started it. */
   public record Acquisition(EmbeddedPostgresServer server, boolean started) {}
 
   /**
-   * The server on the settings' data directory, started if this JVM has not yet: {@link
-   * LeftoverPostmaster} refuses a directory that a live process uses and stops a server that a
-   * killed JVM left on it; a directory that is neither empty nor a cluster, or another user's, is
-   * refused, a looser one made {@code rwx------}. Then zonky unpacks the binaries into the checked
-   * {@link #cache}, runs initdb on an empty directory ({@code reject} rules: no way in yet), locks
-   * the directory ({@code epg-lock}), calls {@link #secure} and starts the server with {@link
-   * #SERVER_SETTINGS}.
+   * The server on the data directory, started if this JVM has not yet.
    *
-   * @param settings checked settings
-   * @param log where to report what was found and done (a deferred log while Boot starts)
-   * @return the running server and whether this call started it
-   * @throws IllegalStateException if it cannot be started (the message says why), or already runs
-   *     on another port than the one asked for
+   * @throws IllegalStateException if it cannot be started (the message says why), or runs on
+   *     another port than the one asked for (0: any)
    */
-  public static Acquisition acquire(EmbeddedPostgresSettings settings, Log log) {
+  public static Acquisition acquire(Path directory, int port, Log log) {
     synchronized (SERVERS) {
-      Path dataDirectory = settings.dataDirectory();
-      try {
-        // Private from the start; an existing one is checked (and tightened) below.
-        dataDirectory = Files.createDirectories(dataDirectory, OwnerOnly.DIRECTORY).toRealPath();
+      Path dataDirectory;
+      try { // private from the start; an existing one is checked in start()
+        dataDirectory = Files.createDirectories(directory, OwnerOnly.DIRECTORY).toRealPath();
       } catch (IOException e) {
-        throw new IllegalStateException(
-            "Cannot create '%s' (%s): %s".formatted(dataDirectory, DATA_DIR, e), e);
+        throw new UncheckedIOException("Cannot create the data directory (" + DATA_DIR + ")", e);
       }
       EmbeddedPostgresServer running = SERVERS.get(dataDirectory);
-      if (running != null && settings.port() != 0 && settings.port() != running.port()) {
-        throw new IllegalStateException(
-            "The embedded PostgreSQL on %s already runs on port %d in this JVM, but '%s' asks for %d"
-                .formatted(
-                    dataDirectory, running.port(), EmbeddedPostgresSettings.PORT, settings.port()));
+      if (running != null && port != 0 && port != running.port()) {
+        String message = "The embedded PostgreSQL on %s already runs on port %d, but '%s' asks %d";
+        throw new IllegalStateException(message.formatted(dataDirectory, running.port, PORT, port));
       }
       if (running == null) {
-        SERVERS.put(dataDirectory, start(dataDirectory, settings.port(), log));
+        SERVERS.put(dataDirectory, start(dataDirectory, port, log));
       }
       return new Acquisition(SERVERS.get(dataDirectory), running == null);
     }
@@ -160,87 +138,64 @@ public record EmbeddedPostgresServer(
   private static EmbeddedPostgresServer start(Path dataDirectory, int port, Log log) {
     Path cache = cache(cacheHome(), log);
     LeftoverPostmaster.clear(dataDirectory, log);
-    checkContents(dataDirectory);
-    OwnerOnly.directory(
-        dataDirectory, "the embedded PostgreSQL data directory ('" + DATA_DIR + "')", log);
-    checkPortFree(port);
+    check(dataDirectory, port);
+    OwnerOnly.directory(dataDirectory, "the PostgreSQL data directory ('" + DATA_DIR + "')", log);
     boolean initialised = Files.exists(dataDirectory.resolve("postgresql.conf"));
     // initdb needs an empty directory: a new cluster's password file is written by secure().
     String password = initialised ? password(dataDirectory.resolve(PASSWORD_FILE)) : newPassword();
+    EmbeddedPostgres.Builder builder =
+        builder(cache)
+            .setDataDirectory(dataDirectory)
+            .setCleanDataDirectory(false)
+            .setPort(port)
+            .setPGStartupWait(Duration.ofSeconds(60)) // crash recovery may replay WAL first
+            .setLocaleConfig("locale", "C") // these follow zonky's "-A trust", so they win
+            .setLocaleConfig("auth", "reject")
+            .setConnectConfig("password", password)
+            .setOutputRedirector(initialised ? toLog(dataDirectory, log) : Redirect.PIPE)
+            .setDataDirectoryCustomizer(d -> secure(dataDirectory, password, cache, log));
+    for (String setting : SERVER_SETTINGS.split(" ")) {
+      builder.setServerConfig(setting.split("=")[0], setting.split("=")[1]);
+    }
     try {
-      EmbeddedPostgres.Builder builder =
-          builder(cache)
-              .setDataDirectory(dataDirectory)
-              .setCleanDataDirectory(false)
-              .setPort(port)
-              // Generous: crash recovery may replay WAL first.
-              .setPGStartupWait(Duration.ofSeconds(60))
-              // After zonky's "-A trust", so they win.
-              .setLocaleConfig("locale", "C")
-              .setLocaleConfig("auth", "reject")
-              .setConnectConfig("password", password)
-              // initdb's output (to zonky's log) cannot go into the directory it initialises.
-              .setOutputRedirector(initialised ? toLog(dataDirectory, log) : Redirect.PIPE)
-              .setDataDirectoryCustomizer(d -> secure(dataDirectory, password, cache, log));
-      SERVER_SETTINGS.forEach(builder::setServerConfig);
       EmbeddedPostgres postgres = builder.start();
       return new EmbeddedPostgresServer(dataDirectory, postgres.getPort(), password, postgres);
     } catch (IOException | RuntimeException e) {
-      throw new IllegalStateException(
-          "Could not start the embedded PostgreSQL on %s: %s. Set '%s' to use another server."
-                  .formatted(dataDirectory, e.getMessage(), EmbeddedPostgresSettings.DATASOURCE_URL)
-              + " PostgreSQL's log: "
-              + dataDirectory.resolve(LOG_FILE),
-          e);
+      String message = "Could not start the embedded PostgreSQL on %s (see %s): %s. Set %s to use";
+      message = message.formatted(dataDirectory, LOG_FILE, e.getMessage(), DATASOURCE_URL);
+      throw new IllegalStateException(message + " another server.", e);
     }
   }
 
   /**
-   * zonky's builder, its working folder being the checked {@code cache} and not {@code
-   * /tmp/embedded-pg}: zonky creates that folder, opens it to everyone, stops and deletes "stale"
+   * zonky's builder, its working folder being the checked {@code cache}, not {@code
+   * /tmp/embedded-pg}: zonky creates that folder, opens it to all, stops and deletes "stale"
    * clusters in it (which anyone could plant in a shared folder) and unpacks the binaries into it.
-   *
-   * @param cache the checked cache folder, from {@link #cache}
-   * @return a builder with zonky's defaults otherwise
    */
   static EmbeddedPostgres.Builder builder(Path cache) {
-    String previous = System.setProperty("ot.epg.working-dir", cache.toString());
+    Object previous = System.getProperties().put("ot.epg.working-dir", cache.toString());
     try {
       return EmbeddedPostgres.builder()
           .setOverrideWorkingDirectory(cache.toFile())
           .setPgBinaryResolver(BINARIES);
     } finally {
-      if (previous == null) {
-        System.clearProperty("ot.epg.working-dir");
-      } else {
-        System.setProperty("ot.epg.working-dir", previous);
-      }
+      System.getProperties().compute("ot.epg.working-dir", (key, value) -> previous);
     }
   }
 
   /**
    * After initdb, before every start, while nothing listens: {@link #PG_HBA} replaces {@code
-   * pg_hba.conf}; the superuser gets the password of {@value #PASSWORD_FILE} in single-user mode,
-   * which also upgrades a cluster of an older version (trust, no password); the binaries are made
-   * the owner's only again.
+   * pg_hba.conf}; the superuser gets the password of {@value #PASSWORD_FILE} in single-user mode
+   * (which also upgrades a trust cluster of an older version); the cache is closed again.
    */
   private static void secure(Path dataDirectory, String password, Path cache, Log log) {
     try {
       Files.writeString(dataDirectory.resolve("pg_hba.conf"), PG_HBA);
-      if (!password(dataDirectory.resolve(PASSWORD_FILE), () -> password).equals(password)) {
-        throw new IllegalStateException(PASSWORD_FILE + " changed while the server started");
-      }
+      password(dataDirectory.resolve(PASSWORD_FILE), password); // written now if new
+      String statement = "ALTER ROLE " + USERNAME + " PASSWORD '" + password + "'\n";
       Path binaries = cache.resolve(unpackedAs);
-      // exit_on_error: exit non-zero on an error. log_min_error_statement=panic: never print the
-      // statement, which holds the password.
-      run(
-          toLog(dataDirectory, log),
-          "ALTER ROLE " + USERNAME + " PASSWORD '" + password + "'\n",
-          binaries.resolve("bin/postgres"),
-          "--single -c password_encryption=scram-sha-256 -c exit_on_error=on"
-              + " -c log_min_error_statement=panic",
-          dataDirectory,
-          DATABASE);
+      Path postgres = binaries.resolve("bin/postgres");
+      run(toLog(dataDirectory, log), statement, postgres, SINGLE_USER, dataDirectory, DATABASE);
       try (Stream<Path> tree = Stream.concat(Stream.of(cache), Files.walk(binaries))) {
         for (Path path : tree.filter(p -> !Files.isSymbolicLink(p)).toList()) {
           Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
@@ -261,7 +216,7 @@ public record EmbeddedPostgresServer(
 
   /**
    * {@code <cache home>/once/postgres}, checked top down before zonky uses it: the current user's
-   * and {@code rwx------} (a looser one is tightened with a warning, another user's refused).
+   * and {@code rwx------} (a looser folder is tightened with a warning, another user's refused).
    */
   static Path cache(Path cacheHome, Log log) {
     String what = "the PostgreSQL binaries cache";
@@ -280,16 +235,15 @@ public record EmbeddedPostgresServer(
   /**
    * The password in a file only the current OS user can read ({@link SecretFile}), created if
    * missing: 256 random bits as 43 URL-safe Base64 characters, which need no quoting anywhere.
-   *
-   * @throws IllegalStateException if the file cannot be trusted, read or created
    */
   static String password(Path file) {
-    return password(file, EmbeddedPostgresServer::newPassword);
+    return password(file, newPassword());
   }
 
-  private static String password(Path file, Supplier<String> generator) {
+  private static String password(Path file, String ifMissing) {
     String remedy = "Delete it to have a new password generated.";
-    return SecretFile.readOrCreate(file, generator, PASSWORD.asMatchPredicate(), "password", remedy)
+    return SecretFile.readOrCreate(
+            file, () -> ifMissing, p -> p.matches("[\\w-]{43,}"), "password", remedy)
         .secret();
   }
 
@@ -298,39 +252,27 @@ public record EmbeddedPostgresServer(
   }
 
   /**
-   * Runs a PostgreSQL program on a data directory to its end, bounded; as root, where PostgreSQL
-   * refuses to run, in a user namespace ({@code unshare -U}), as zonky does.
-   *
-   * @param arguments the first arguments, separated by single spaces; then {@code -D
-   *     <dataDirectory>} and {@code more}
-   * @throws IOException if it cannot be started, fails, or does not end within 2 minutes
+   * Runs a PostgreSQL program to its end (2 minutes at most) with {@code arguments} (split at
+   * spaces), {@code -D <data>} and {@code more}; as root, where PostgreSQL refuses to run, in a
+   * user namespace ({@code unshare -U}), as zonky does.
    */
   static void run(
-      Redirect output,
-      String input,
-      Path program,
-      String arguments,
-      Path dataDirectory,
-      String... more)
+      Redirect output, String input, Path program, String arguments, Path data, String... more)
       throws IOException {
-    List<String> command = new ArrayList<>();
-    if (LinuxUtils.isUnshareAvailable()) {
-      command.addAll(List.of("unshare", "-U"));
-    }
+    List<String> command =
+        new ArrayList<>(LinuxUtils.isUnshareAvailable() ? List.of("unshare", "-U") : List.of());
     command.add(program.toString());
-    command.addAll(List.of(arguments.split(" ")));
-    command.addAll(List.of("-D", dataDirectory.toString()));
-    command.addAll(List.of(more));
+    Collections.addAll(command, arguments.split(" "));
+    Collections.addAll(command, "-D", data.toString());
+    Collections.addAll(command, more);
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output).start();
     try (OutputStream stdin = process.getOutputStream()) {
       stdin.write(input.getBytes(StandardCharsets.UTF_8));
     }
     try {
-      boolean ended = process.waitFor(2, TimeUnit.MINUTES);
-      if (!ended || process.exitValue() != 0) {
-        throw new IOException(
-            program + (ended ? " failed, exit " + process.exitValue() : " did not end in time"));
+      if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+        throw new IOException(program + " failed or did not end in time");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -340,55 +282,26 @@ public record EmbeddedPostgresServer(
     }
   }
 
-  /** Turns initdb's obscure failure on a non-empty directory into a clear message. */
-  private static void checkContents(Path dataDirectory) {
-    try (Stream<Path> entries = Files.list(dataDirectory)) {
-      if (entries.findAny().isEmpty() || Files.exists(dataDirectory.resolve("postgresql.conf"))) {
-        return;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /** Clear messages, naming the property, rather than what initdb or PostgreSQL would say. */
+  private static void check(Path dataDirectory, int port) {
+    String[] entries = dataDirectory.toFile().list();
+    if (entries.length > 0 && !Files.exists(dataDirectory.resolve("postgresql.conf"))) {
+      String problem = "not empty and not a PostgreSQL data directory (no postgresql.conf)";
+      throw new IllegalStateException(invalidValue(DATA_DIR, dataDirectory, problem));
     }
-    throw new IllegalStateException(
-        invalidValue(
-            DATA_DIR,
-            dataDirectory,
-            Files.exists(dataDirectory.resolve("PG_VERSION"))
-                ? "it is an incomplete PostgreSQL data directory (no postgresql.conf; was initdb"
-                    + " interrupted?): delete it"
-                : "it is not empty and not a PostgreSQL data directory: use an empty or new one"));
-  }
-
-  /** Fails early, naming the property, rather than with PostgreSQL's "could not bind". */
-  private static void checkPortFree(int port) {
     try {
-      if (port != 0) {
+      if (port != 0) { // binds only if the port is free; released at once
         new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
       }
-    } catch (IOException e) {
-      throw new IllegalStateException(
-          invalidValue(
-              EmbeddedPostgresSettings.PORT,
-              port,
-              "the port is already in use on localhost (%s). Use another port or 0 for any free port."
-                  .formatted(e.getMessage())));
+    } catch (IOException | IllegalArgumentException e) {
+      String problem = "expected 0 (any) or a free port from 1 to 65535 on localhost (" + e + ")";
+      throw new IllegalStateException(invalidValue(PORT, port, problem), e);
     }
   }
 
-  /** The JDBC URL of a database on this server (the name is URL-encoded), without credentials. */
+  /** The JDBC URL of a database on this server, without credentials. */
   public String jdbcUrl(String database) {
-    return "jdbc:postgresql://localhost:%d/%s"
-        .formatted(port, URLEncoder.encode(database, StandardCharsets.UTF_8));
-  }
-
-  /** The JDBC URL of {@value #DATABASE}, without credentials. */
-  public String jdbcUrl() {
-    return jdbcUrl(DATABASE);
-  }
-
-  /** The superuser to connect as, {@value #USERNAME}. */
-  public String username() {
-    return USERNAME;
+    return "jdbc:postgresql://localhost:" + port + "/" + database;
   }
 
   /** The server's log, {@value #LOG_FILE} in the data directory, readable by the owner only. */

@@ -1,16 +1,17 @@
 package dev.once.shop.database;
 
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR;
+
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -18,172 +19,115 @@ import org.apache.commons.logging.Log;
 
 /**
  * Makes a data directory safe to start PostgreSQL on after the previous JVM died without stopping
- * its server ({@code kill -9}): the daemonised postmaster survives the JVM, and PostgreSQL's own
- * {@code postmaster.pid} check would then refuse a new start. What the pid file names is decided
- * from the live process table:
+ * its server ({@code kill -9}): the daemonised postmaster outlives the JVM, and PostgreSQL would
+ * refuse to start beside it. The process that {@code postmaster.pid} names is
  *
  * <ul>
- *   <li>no pid file, or its PID no longer exists: nothing to do (PostgreSQL treats the file as
- *       stale itself, and still checks its shared-memory interlock);
+ *   <li>gone: nothing to do (PostgreSQL treats the file as stale and checks its shared memory);
  *   <li>the postmaster that wrote the file: the {@code postgres} program, working in this very
- *       directory, started no later than the file's start time (line 3) plus {@link
- *       #START_TOLERANCE}. It is an orphan of a dead JVM (a live owner would hold zonky's {@value
- *       #ZONKY_LOCK_FILE}, checked first), so the {@code pg_ctl} beside its own {@code postgres}
- *       stops it ({@code stop -m fast}: roll back, checkpoint, exit; no shell) and is waited for;
- *   <li>any other process (the PID was reused): it is never signalled, and the stale pid file,
- *       which would make PostgreSQL refuse to start, is removed.
+ *       directory, started no later than the file's start time (line 3) plus 5 s. It is an orphan
+ *       (a live owner would hold zonky's {@code epg-lock}, checked first), stopped by the {@code
+ *       pg_ctl} beside its own {@code postgres} with {@code stop -m fast} (roll back, checkpoint,
+ *       exit; no shell), and waited for;
+ *   <li>anything else (the PID was reused): never signalled; the pid file is removed.
  * </ul>
  *
- * <p>Only if the orphan exited and its PID was reused in the milliseconds between the check and
- * {@code pg_ctl}'s signal would the newcomer be signalled. {@code SIGKILL} is never used: it would
- * leave the backends attached to shared memory, and PostgreSQL would refuse to start.
+ * <p>Only if the orphan exited and its PID was reused in the moment between the check and {@code
+ * pg_ctl}'s signal would the newcomer be signalled. {@code SIGKILL} is never used: it would leave
+ * the backends attached to shared memory, and PostgreSQL would refuse to start.
  */
 final class LeftoverPostmaster {
 
   /** PostgreSQL's lock file: line 1 the PID, line 3 the start time (epoch seconds), line 4 port. */
   static final String PID_FILE = "postmaster.pid";
 
-  /** The file zonky keeps locked while it runs a server; the OS drops the lock with the JVM. */
-  static final String ZONKY_LOCK_FILE = "epg-lock";
-
-  /** The JDK's start time and the file's have whole seconds; the rest is for clock changes. */
-  static final Duration START_TOLERANCE = Duration.ofSeconds(5);
-
-  /** Bound on an orphan's fast shutdown, which checkpoints first. */
-  static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+  private static final String STOP = "stop -m fast -w -t 30";
 
   private LeftoverPostmaster() {}
 
   /**
    * Ensures no other live process owns the directory and no orphaned postmaster runs on it.
    *
-   * @param dataDirectory canonical data directory
-   * @param log where to report what was found and done
-   * @throws IllegalStateException if a live process owns the directory, the leftover process cannot
-   *     be identified safely, or it does not stop in time
+   * @throws IllegalStateException if a live process owns it, what runs there cannot be told, or it
+   *     does not stop in time
    */
   static void clear(Path dataDirectory, Log log) {
     ensureNoLiveOwner(dataDirectory);
     Path pidFile = dataDirectory.resolve(PID_FILE);
     List<String> lines;
     try {
-      lines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
+      lines = Files.readAllLines(pidFile);
     } catch (NoSuchFileException e) {
       return; // the last server was stopped cleanly, or never started
     } catch (IOException e) {
-      throw new IllegalStateException("Cannot read " + pidFile + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(e);
     }
     long pid;
     Instant written;
     try {
       pid = Math.abs(Long.parseLong(lines.get(0).strip())); // negative: a single-user backend
       written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
-    } catch (RuntimeException e) {
-      // From a postmaster that died while writing it (a live owner was ruled out above).
-      removeStalePidFile(pidFile, "it holds no PID and start time (" + lines + ")", log);
+    } catch (RuntimeException e) { // written by a postmaster that died (a live owner is ruled out)
+      removeStale(pidFile, "it holds no PID and start time (" + lines + ")", log);
       return;
     }
     Optional<ProcessHandle> process = ProcessHandle.of(pid);
-    if (process.isEmpty()) {
-      log.info("Found " + pidFile + " of PostgreSQL PID " + pid + ", which no longer runs");
-      return;
-    }
-    String postgres = command(process.get(), dataDirectory, written, pidFile, log);
+    String postgres = process.isEmpty() ? null : postmaster(process.get(), pidFile, written, log);
     if (postgres == null) {
       return;
     }
-    String port = lines.size() > 3 ? lines.get(3).strip() : "?";
+    String port = lines.size() > 3 ? lines.get(3) : "?";
     log.warn(
-        "PostgreSQL PID "
-            + pid
-            + " (port "
-            + port
-            + ") is still running on "
-            + dataDirectory
-            + ", left behind by a JVM that did not shut down; stopping it with a fast shutdown");
+        "PostgreSQL PID %d (port %s) was left running on %s by a JVM that did not stop it;"
+                .formatted(pid, port, dataDirectory)
+            + " stopping it");
     try {
       Path pgCtl = Path.of(postgres).resolveSibling("pg_ctl");
-      Optional<String> problem =
-          OwnerOnly.problem(pgCtl.toRealPath(), OwnerOnly.WRITABLE_BY_OTHERS);
-      if (problem.isPresent()) {
-        throw new IOException("will not run " + pgCtl + ": " + problem.get());
+      Optional<String> unsafe = OwnerOnly.problem(pgCtl.toRealPath(), OwnerOnly.WRITABLE_BY_OTHERS);
+      if (unsafe.isPresent()) {
+        throw new IOException("will not run " + pgCtl + ": " + unsafe.get());
       }
-      String stop = "stop -m fast -w -t " + STOP_TIMEOUT.toSeconds();
       EmbeddedPostgresServer.run(
-          EmbeddedPostgresServer.toLog(dataDirectory, log), "", pgCtl, stop, dataDirectory);
+          EmbeddedPostgresServer.toLog(dataDirectory, log), "", pgCtl, STOP, dataDirectory);
     } catch (IOException e) {
-      throw new IllegalStateException(
-          "Could not stop PostgreSQL PID "
-              + pid
-              + " on "
-              + dataDirectory
-              + " ("
-              + e.getMessage()
-              + "; see its log). Wait for it or stop it yourself ('kill -INT "
-              + pid
-              + "'; never kill -9), then start again.",
-          e);
+      String message = "Could not stop PostgreSQL PID %d on %s (%s; see its log). Wait, or stop it";
+      message = message.formatted(pid, dataDirectory, e.getMessage());
+      throw new IllegalStateException(message + " yourself with 'kill -INT " + pid + "'.", e);
     }
     log.info("Stopped leftover PostgreSQL PID " + pid + " on " + dataDirectory);
   }
 
-  /**
-   * The {@code postgres} command of the live process if it is the postmaster that wrote the pid
-   * file, else {@code null}, after removing the stale pid file.
-   *
-   * @throws IllegalStateException if that cannot be told
-   */
-  private static String command(
-      ProcessHandle process, Path dataDirectory, Instant written, Path pidFile, Log log) {
-    long pid = process.pid();
+  /** Its command if the process is the postmaster that wrote the pid file, else removes that. */
+  private static String postmaster(ProcessHandle process, Path pidFile, Instant written, Log log) {
     Optional<String> command = process.info().command();
     Optional<Instant> started = process.info().startInstant();
-    Optional<Boolean> onThisDirectory =
-        command.isEmpty() ? Optional.empty() : runsOn(process, dataDirectory);
+    Optional<Boolean> here = command.isPresent() ? runsIn(process, pidFile) : Optional.empty();
     String stranger;
-    if (isZombie(pid)) {
-      // kill(pid, 0) succeeds on a zombie, so PostgreSQL would take it for a live postmaster.
+    if (isZombie(process.pid())) { // which PostgreSQL would take for a live postmaster
       stranger = "is a zombie (exited, not reaped)";
-    } else if (command.isEmpty() || started.isEmpty() || onThisDirectory.isEmpty()) {
+    } else if (command.isEmpty() || started.isEmpty() || here.isEmpty()) {
+      String message = "%s names PID %d, which cannot be inspected: stop it if it is PostgreSQL";
       throw new IllegalStateException(
-          pidFile
-              + " names PID "
-              + pid
-              + ", which is running but cannot be inspected (another user's process?). If it is"
-              + " PostgreSQL on this directory, stop it ('kill -INT "
-              + pid
-              + "'); otherwise delete "
-              + pidFile
-              + ", then start again.");
+          message.formatted(pidFile, process.pid()) + ", else delete it");
     } else if (!Path.of(command.get()).endsWith("postgres")) {
       stranger = "is now an unrelated process (" + command.get() + ")";
-    } else if (!onThisDirectory.get()) {
+    } else if (!here.get()) {
       stranger = "is a PostgreSQL of another data directory";
-    } else if (started.get().isAfter(written.plus(START_TOLERANCE))) {
-      stranger =
-          "started at "
-              + started.get()
-              + ", after the pid file was written ("
-              + written
-              + "): the PID was reused";
+    } else if (started.get().isAfter(written.plusSeconds(5))) { // whole seconds, clock changes
+      stranger = "started at %s, after the pid file was written (%s): the PID was reused";
+      stranger = stranger.formatted(started.get(), written);
     } else {
       return command.get();
     }
-    removeStalePidFile(pidFile, "PID " + pid + " " + stranger, log);
+    removeStale(pidFile, "PID " + process.pid() + " " + stranger, log);
     return null;
   }
 
-  /**
-   * Fails if another live process holds zonky's lock on the directory: then the postmaster belongs
-   * to a running application, and stopping it would pull the database out from under it.
-   */
+  /** Fails if a live process holds zonky's lock: stopping its server would pull the data away. */
   private static void ensureNoLiveOwner(Path dataDirectory) {
-    Path lockFile = dataDirectory.resolve(ZONKY_LOCK_FILE);
     String owner = "another process";
-    if (!Files.exists(lockFile)) {
-      return; // never created here: initdb refuses a non-empty directory
-    }
-    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+    try (FileChannel channel =
+        FileChannel.open(dataDirectory.resolve("epg-lock"), StandardOpenOption.WRITE)) {
       FileLock lock = channel.tryLock();
       if (lock != null) {
         lock.release();
@@ -192,81 +136,42 @@ final class LeftoverPostmaster {
     } catch (OverlappingFileLockException e) {
       owner = "this JVM, outside the shop's server registry";
     } catch (NoSuchFileException e) {
-      return; // deleted meanwhile: its owner went away
+      return; // never created here: initdb refuses a non-empty directory
     } catch (IOException e) {
-      throw new IllegalStateException("Cannot check the lock " + lockFile + ": " + e, e);
+      throw new UncheckedIOException(e);
     }
-    throw new IllegalStateException(
-        "Data directory "
-            + dataDirectory
-            + " is in use by an embedded PostgreSQL of "
-            + owner
-            + " (it holds "
-            + lockFile
-            + "). Stop that application, or set '"
-            + EmbeddedPostgresSettings.DATA_DIR
-            + "' to another directory.");
+    String message = "Data directory %s is in use by an embedded PostgreSQL of %s. Stop it or set";
+    throw new IllegalStateException(message.formatted(dataDirectory, owner) + " " + DATA_DIR);
   }
 
-  private static void removeStalePidFile(Path pidFile, String why, Log log) {
+  private static void removeStale(Path pidFile, String why, Log log) {
     log.warn("Removing stale " + pidFile + ": " + why + "; PostgreSQL would refuse to start");
     try {
       Files.deleteIfExists(pidFile);
     } catch (IOException e) {
-      throw new IllegalStateException("Cannot delete stale " + pidFile + ": " + e, e);
+      throw new UncheckedIOException(e);
     }
   }
 
-  /**
-   * Whether the postmaster serves {@code dataDirectory}: its working directory (in {@code /proc} on
-   * Linux), else a {@code -D <dir>} argument. Empty if neither can be read.
-   */
-  private static Optional<Boolean> runsOn(ProcessHandle process, Path dataDirectory) {
+  /** Whether it works in the pid file's folder ({@code /proc} cwd), else has it as {@code -D}. */
+  private static Optional<Boolean> runsIn(ProcessHandle process, Path pidFile) {
     try {
-      Path cwd = Path.of("/proc", Long.toString(process.pid()), "cwd");
-      return Optional.of(Files.readSymbolicLink(cwd).equals(dataDirectory));
-    } catch (IOException | UnsupportedOperationException | SecurityException e) {
-      // Not Linux, or not allowed: fall back to the command line.
-    }
-    Optional<String[]> arguments = process.info().arguments();
-    if (arguments.isEmpty()) {
-      return Optional.empty();
-    }
-    List<String> args = List.of(arguments.get());
-    for (int i = 0; i < args.size(); i++) {
-      String arg = args.get(i);
-      String dir =
-          arg.equals("-D") && i + 1 < args.size()
-              ? args.get(i + 1)
-              : arg.startsWith("-D") ? arg.substring(2) : null;
-      if (dir != null && samePath(dir, dataDirectory)) {
-        return Optional.of(true);
-      }
-    }
-    return Optional.of(false);
-  }
-
-  private static boolean samePath(String candidate, Path dataDirectory) {
-    try {
-      Path path = Path.of(candidate);
-      return path.toAbsolutePath().normalize().equals(dataDirectory)
-          || (Files.exists(path) && path.toRealPath().equals(dataDirectory));
-    } catch (RuntimeException | IOException e) {
-      return false;
+      Path cwd = Files.readSymbolicLink(Path.of("/proc/" + process.pid() + "/cwd"));
+      return Optional.of(cwd.equals(pidFile.getParent()));
+    } catch (IOException | RuntimeException e) { // not Linux, or not allowed: the command line
+      String option = "\0-D\0" + pidFile.getParent() + "\0";
+      return process
+          .info()
+          .arguments()
+          .map(a -> ("\0" + String.join("\0", a) + "\0").contains(option));
     }
   }
 
-  /**
-   * On Linux, whether the process has exited but was not reaped yet. The JDK reports zombies as
-   * alive, and one never completes {@link ProcessHandle#onExit()}.
-   */
+  /** Whether the process exited but was not reaped (Linux): the JDK reports it as alive. */
   static boolean isZombie(long pid) {
-    try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-      // Format: "pid (comm) state ..."; comm may contain spaces and parentheses.
-      int end = stat.lastIndexOf(')');
-      return end >= 0 && end + 2 < stat.length() && stat.charAt(end + 2) == 'Z';
-    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+    try { // the name in the line before is escaped, so it cannot fake this
+      return Files.readString(Path.of("/proc/" + pid + "/status")).contains("\nState:\tZ");
+    } catch (IOException | RuntimeException e) {
       return false;
     }
   }

@@ -15,7 +15,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 public class CleanEmbeddedPostgres implements EnvironmentPostProcessor, Ordered {
 
   /** Wipe the data directory when the server is started by this JVM. */
-  public static final String CLEAN = EmbeddedPostgresSettings.PREFIX + ".clean";
+  public static final String CLEAN = "shop.embedded-postgres.clean";
 
   @Override
   public int getOrder() {
@@ -25,7 +25,8 @@ public class CleanEmbeddedPostgres implements EnvironmentPostProcessor, Ordered 
   @Override
   public void postProcessEnvironment(
       ConfigurableEnvironment environment, SpringApplication application) {
-    Optional<EmbeddedPostgresSettings> settings = EmbeddedPostgresSettings.from(environment);
+    Optional<EmbeddedPostgresEnvironmentPostProcessor.Settings> settings =
+        EmbeddedPostgresEnvironmentPostProcessor.settings(environment);
     if (settings.isPresent() && Binder.get(environment).bind(CLEAN, Boolean.class).orElse(false)) {
       TestServers.wipeUnlessRunning(settings.get().dataDirectory());
     }

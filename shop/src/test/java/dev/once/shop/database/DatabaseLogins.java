@@ -26,7 +26,9 @@ public final class DatabaseLogins {
   public static DataSource superuser(Path dataDirectory) {
     EmbeddedPostgresServer server = server(dataDirectory);
     return dataSource(
-        server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE), server.username(), server.password());
+        server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE),
+        EmbeddedPostgresServer.USERNAME,
+        server.password());
   }
 
   /** The role the application connects as. */

@@ -142,7 +142,10 @@ class EmbeddedPostgresKillTest {
 
   private static String survivorNote(EmbeddedPostgresServer server) throws SQLException {
     try (Connection connection =
-            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+            DriverManager.getConnection(
+                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+                EmbeddedPostgresServer.USERNAME,
+                server.password());
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("SELECT note FROM survivor WHERE id = 1")) {
       assertThat(rows.next()).as("the committed row survived").isTrue();

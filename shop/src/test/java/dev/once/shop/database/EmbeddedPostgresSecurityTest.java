@@ -108,7 +108,7 @@ class EmbeddedPostgresSecurityTest {
   }
 
   static void assertOnlyThePasswordGetsIn(EmbeddedPostgresServer server) throws SQLException {
-    String url = server.jdbcUrl();
+    String url = server.jdbcUrl(EmbeddedPostgresServer.DATABASE);
     assertThatThrownBy(() -> DriverManager.getConnection(url + "?user=postgres").close())
         .isInstanceOf(SQLException.class)
         .hasMessageContaining("no password was provided");
@@ -136,7 +136,10 @@ class EmbeddedPostgresSecurityTest {
 
   static String query(EmbeddedPostgresServer server, String sql) throws SQLException {
     try (Connection connection =
-            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+            DriverManager.getConnection(
+                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+                EmbeddedPostgresServer.USERNAME,
+                server.password());
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       assertThat(rows.next()).isTrue();

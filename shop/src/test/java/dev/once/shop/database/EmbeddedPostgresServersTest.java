@@ -60,7 +60,7 @@ class EmbeddedPostgresServersTest {
 
     EmbeddedPostgresServer server = first.server();
     assertThat(server.dataDirectory()).isEqualTo(dataDirectory.toRealPath());
-    assertThat(server.jdbcUrl())
+    assertThat(server.jdbcUrl(EmbeddedPostgresServer.DATABASE))
         .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/postgres");
     assertThat(Integer.parseInt(show(server, "max_connections"))).isGreaterThanOrEqualTo(100);
     assertThat(show(server, "fsync")).isEqualTo("on");
@@ -74,7 +74,7 @@ class EmbeddedPostgresServersTest {
     int otherPort = server.port() == 65_535 ? 65_534 : server.port() + 1;
     assertThatThrownBy(() -> TestServers.acquire(dataDirectory, otherPort, false))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(EmbeddedPostgresSettings.PORT)
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.PORT)
         .hasMessageContaining("already runs on port " + server.port());
   }
 
@@ -148,26 +148,31 @@ class EmbeddedPostgresServersTest {
     assertThatThrownBy(() -> TestServers.obtain(notes, true))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Refusing to wipe")
-        .hasMessageContaining(EmbeddedPostgresSettings.DATA_DIR);
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR);
     assertThatThrownBy(() -> TestServers.obtain(notes, false))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(EmbeddedPostgresSettings.DATA_DIR)
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR)
         .hasMessageContaining("not a PostgreSQL data directory");
     assertThat(precious).hasContent("keep me");
     assertThat(TestServers.find(notes)).isEmpty();
   }
 
   @Test
-  void reportsAPortInUse() throws Exception {
+  void reportsAPortInUseOrOutOfRange() throws Exception {
     Path fresh = temp.resolve("pg-port");
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      int port = taken.getLocalPort();
-      assertThatThrownBy(() -> TestServers.acquire(fresh, port, false))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("Invalid value '" + port + "'")
-          .hasMessageContaining(EmbeddedPostgresSettings.PORT);
+      assertPortRefused(fresh, taken.getLocalPort());
     }
+    assertPortRefused(fresh, -1);
+    assertPortRefused(fresh, 65_536);
     assertThat(TestServers.find(fresh)).isEmpty();
+  }
+
+  private static void assertPortRefused(Path dataDirectory, int port) {
+    assertThatThrownBy(() -> TestServers.acquire(dataDirectory, port, false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Invalid value '" + port + "'")
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.PORT);
   }
 
   @Test
@@ -175,15 +180,13 @@ class EmbeddedPostgresServersTest {
     Path owned = Files.createDirectories(temp.resolve("owned"));
     try (FileChannel channel =
             FileChannel.open(
-                owned.resolve(LeftoverPostmaster.ZONKY_LOCK_FILE),
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+                owned.resolve("epg-lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = channel.lock()) {
       assertThat(lock.isValid()).isTrue();
       assertThatThrownBy(() -> TestServers.obtain(owned, false))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("is in use")
-          .hasMessageContaining(EmbeddedPostgresSettings.DATA_DIR);
+          .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR);
     }
   }
 
@@ -208,6 +211,9 @@ class EmbeddedPostgresServersTest {
   }
 
   private static Connection connect(EmbeddedPostgresServer server) throws SQLException {
-    return DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+    return DriverManager.getConnection(
+        server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+        EmbeddedPostgresServer.USERNAME,
+        server.password());
   }
 }

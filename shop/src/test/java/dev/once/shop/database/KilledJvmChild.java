@@ -26,7 +26,10 @@ public final class KilledJvmChild {
   public static void main(String[] args) throws Exception {
     EmbeddedPostgresServer server = TestServers.obtain(Path.of(args[0]), false);
     try (Connection connection =
-            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+            DriverManager.getConnection(
+                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+                EmbeddedPostgresServer.USERNAME,
+                server.password());
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE TABLE survivor (id int PRIMARY KEY, note text NOT NULL)");
       statement.execute("INSERT INTO survivor VALUES (1, 'committed before kill -9')");

@@ -35,11 +35,10 @@ public final class TestServers {
   /** Like {@link #obtain}, on a given port (0: any) and saying whether this call started it. */
   public static EmbeddedPostgresServer.Acquisition acquire(
       Path dataDirectory, int port, boolean clean) {
-    EmbeddedPostgresSettings settings = new EmbeddedPostgresSettings(dataDirectory, port);
     if (clean) {
-      wipeUnlessRunning(settings.dataDirectory());
+      wipeUnlessRunning(dataDirectory);
     }
-    return EmbeddedPostgresServer.acquire(settings, LOG);
+    return EmbeddedPostgresServer.acquire(dataDirectory.toAbsolutePath().normalize(), port, LOG);
   }
 
   /** The server this JVM runs on a data directory, in any spelling, if any. */
@@ -93,7 +92,7 @@ public final class TestServers {
                   + directory
                   + "' for 'shop.embedded-postgres.clean=true': it is not a PostgreSQL data"
                   + " directory (no PG_VERSION). Check '"
-                  + EmbeddedPostgresSettings.DATA_DIR
+                  + EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR
                   + "'.");
         }
         LOG.info("Wiping the embedded PostgreSQL data directory " + directory);
