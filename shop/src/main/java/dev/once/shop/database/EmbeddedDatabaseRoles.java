@@ -1,5 +1,7 @@
 package dev.once.shop.database;
 
+import static dev.once.shop.database.EmbeddedPostgresServer.LOG_FILE;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -86,10 +88,8 @@ final class EmbeddedDatabaseRoles {
             "GRANT CONNECT ON DATABASE shop TO shop_app");
       }
     } catch (SQLException | IOException e) {
-      throw new IllegalStateException(
-          "Could not set up the roles of the embedded PostgreSQL on %s (its log: %s): %s"
-              .formatted(server.dataDirectory(), server.logFile(), e.getMessage()),
-          e);
+      String message = "Could not set up the roles of the embedded PostgreSQL on %s (see %s): %s";
+      throw new IllegalStateException(message.formatted(server.dataDirectory(), LOG_FILE, e), e);
     }
     return passwords;
   }

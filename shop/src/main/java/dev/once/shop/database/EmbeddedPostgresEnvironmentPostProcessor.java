@@ -4,7 +4,6 @@ import static dev.once.shop.database.EmbeddedDatabaseRoles.APPLICATION;
 import static dev.once.shop.database.EmbeddedDatabaseRoles.OWNER;
 
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,16 +49,13 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 
     /** The data directory, absolute and normalised; refuses a blank one, a non-path or a file. */
     public Path dataDirectory() {
-      try {
-        Path directory = Path.of(dataDir.strip()).toAbsolutePath().normalize();
-        if (!dataDir.isBlank() && !Files.isRegularFile(directory)) {
-          return directory;
-        }
-      } catch (InvalidPathException e) {
-        // named below
+      if (dataDir.isBlank()
+          || dataDir.contains("\0")
+          || Files.isRegularFile(Path.of(dataDir.strip()))) {
+        String problem = "expected the path of a directory";
+        throw new IllegalArgumentException(invalidValue(DATA_DIR, dataDir, problem));
       }
-      String problem = "expected the path of a directory";
-      throw new IllegalArgumentException(invalidValue(DATA_DIR, dataDir, problem));
+      return Path.of(dataDir.strip()).toAbsolutePath().normalize();
     }
   }
 
