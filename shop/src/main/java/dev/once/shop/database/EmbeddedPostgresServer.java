@@ -196,7 +196,8 @@ public record EmbeddedPostgresServer(
       Path binaries = cache.resolve(unpackedAs);
       Path postgres = binaries.resolve("bin/postgres");
       run(toLog(dataDirectory, log), statement, postgres, SINGLE_USER, dataDirectory, DATABASE);
-      try (Stream<Path> tree = Stream.concat(Stream.of(cache), Files.walk(binaries))) {
+      Stream<Path> more = Stream.of(cache, dataDirectory.resolve("epg-lock")); // zonky's, 0644
+      try (Stream<Path> tree = Stream.concat(more, Files.walk(binaries))) {
         for (Path path : tree.filter(p -> !Files.isSymbolicLink(p)).toList()) {
           Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
           if (permissions.removeAll(OwnerOnly.GROUP_OR_OTHERS)) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -70,6 +72,11 @@ class EmbeddedPostgresSecurityTest {
     assertThat(permissions(data.resolve(EmbeddedPostgresServer.PASSWORD_FILE)))
         .isEqualTo("rw-------");
     assertThat(permissions(server.logFile())).isEqualTo("rw-------");
+    try (Stream<Path> files = Files.list(data)) {
+      assertThat(files.map(EmbeddedPostgresSecurityTest::permissions))
+          .as("nothing in the data directory for group or others")
+          .allMatch(p -> p.endsWith("------"));
+    }
     Path binaries = TestServers.bin(server).getParent();
     assertThat(binaries).startsWith(EmbeddedPostgresServer.cacheHome().resolve("once/postgres"));
     assertThat(permissions(binaries)).isEqualTo("rwx------");
@@ -147,8 +154,12 @@ class EmbeddedPostgresSecurityTest {
     }
   }
 
-  private static String permissions(Path path) throws IOException {
-    return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+  private static String permissions(Path path) {
+    try {
+      return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static boolean onPath(String program) {
