@@ -39,15 +39,13 @@ import org.apache.commons.logging.Log;
 
 /**
  * A running embedded PostgreSQL server, and the JVM's registry of them: one per data directory (by
- * its canonical path), shared by every Spring context and stopped (fast shutdown) by zonky's JVM
- * shutdown hook, never when a context closes.
- *
- * <p>Starting one ({@link #acquire}): {@link LeftoverPostmaster} refuses a directory in use and
+ * its canonical path), shared by every Spring context, stopped (fast shutdown) by zonky's shutdown
+ * hook. Starting one ({@link #acquire}): {@link LeftoverPostmaster} refuses a directory in use and
  * stops what a killed JVM left on it; a directory that is neither empty nor a cluster, or another
  * user's, is refused, a looser one made {@code rwx------}. zonky then unpacks the binaries into the
  * checked {@link #cache}, runs initdb on an empty directory ({@code reject} rules: no way in yet),
  * locks it ({@code epg-lock}), calls {@link #secure} and starts the server with {@link
- * #SERVER_SETTINGS}; its log is {@value #LOG_FILE} (initdb's output goes to zonky's log).
+ * #SERVER_SETTINGS}.
  *
  * @param dataDirectory the canonical data directory
  * @param port the TCP port on {@code localhost}
@@ -68,7 +66,6 @@ public record EmbeddedPostgresServer(
       """
       # Written by the shop (dev.once.shop.database) before every start; edits are overwritten.
       # Every connection needs a password (SCRAM-SHA-256); the server listens on localhost only.
-      local all all scram-sha-256
       host all all 127.0.0.1/32 scram-sha-256
       host all all ::1/128 scram-sha-256
       """;
