@@ -1,104 +1,127 @@
 package dev.once.shop.database;
 
+import static dev.once.shop.database.EmbeddedDatabaseRoles.APPLICATION;
+import static dev.once.shop.database.EmbeddedDatabaseRoles.OWNER;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.commons.logging.Log;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Points {@code spring.datasource.*} at an embedded PostgreSQL server when no database is
- * configured, so that Boot's DataSource, Flyway and everything else work unchanged.
- *
- * <p>Nothing happens if {@code spring.datasource.url} is set (property, {@code
- * SPRING_DATASOURCE_URL}, application.yml, ...) or {@code shop.embedded-postgres.enabled=false}.
- * Otherwise the server for {@code shop.embedded-postgres.data-dir} is obtained from {@link
- * EmbeddedPostgresServers} (started once per JVM, shared by all contexts) and a property source
- * with the highest precedence supplies {@code spring.datasource.url}, {@code username} and {@code
- * password}. See {@link EmbeddedPostgresSettings} for the properties.
- *
- * <p>Registered in {@code META-INF/spring.factories}; it runs after the config-data processor, so
- * application.yml and profiles are taken into account.
+ * Points {@code spring.datasource.*} (and Flyway's login) at the embedded PostgreSQL server when no
+ * database is configured, so that Boot's DataSource, Flyway and everything else work unchanged.
+ * Registered in {@code META-INF/spring.factories}; runs after application.yml is loaded.
  */
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
 
   /** Name of the property source added to the environment. */
   public static final String PROPERTY_SOURCE_NAME = "shopEmbeddedPostgres";
 
-  private final Log log;
+  /** Boot's property that switches the embedded server off, and those of the embedded server. */
+  public static final String DATASOURCE_URL = "spring.datasource.url",
+      DATA_DIR = "shop.embedded-postgres.data-dir",
+      PORT = "shop.embedded-postgres.port";
 
   /**
-   * Creates the post-processor; Boot supplies the factory.
+   * The {@code shop.embedded-postgres.*} properties, bound by Boot's {@link Binder} (which names
+   * the property of a value it cannot convert).
    *
-   * @param logFactory deferred logging, replayed once Boot's logging system is initialised (it is
-   *     not yet when environment post-processors run)
+   * @param enabled whether the server may be started when no {@value #DATASOURCE_URL} is set
+   * @param dataDir the data directory, relative to the working directory
+   * @param port the TCP port on {@code localhost}, 0 for any free port
    */
+  public record Settings(
+      @DefaultValue("true") boolean enabled,
+      @DefaultValue("data/postgres") String dataDir,
+      int port) {
+
+    /** The data directory, absolute and normalised; refuses a blank one, a non-path or a file. */
+    public Path dataDirectory() {
+      if (dataDir.isBlank()
+          || dataDir.contains("\0")
+          || Files.isRegularFile(Path.of(dataDir.strip()))) {
+        String problem = "expected the path of a directory";
+        throw new IllegalArgumentException(invalidValue(DATA_DIR, dataDir, problem));
+      }
+      return Path.of(dataDir.strip()).toAbsolutePath().normalize();
+    }
+  }
+
+  private final Log log;
+
+  /** Boot supplies a deferred log, replayed once Boot's logging is up (not yet when this runs). */
   public EmbeddedPostgresEnvironmentPostProcessor(DeferredLogFactory logFactory) {
     this.log = logFactory.getLog(EmbeddedPostgresEnvironmentPostProcessor.class);
   }
 
   @Override
   public int getOrder() {
-    // After ConfigDataEnvironmentPostProcessor (HIGHEST_PRECEDENCE + 10), which loads
-    // application.yml: a URL configured there must switch the embedded server off.
-    return Ordered.LOWEST_PRECEDENCE;
+    return Ordered.LOWEST_PRECEDENCE; // after ConfigDataEnvironmentPostProcessor: application.yml
+  }
+
+  /**
+   * The settings, or empty if the embedded server is not wanted: {@value #DATASOURCE_URL} (or
+   * {@code SPRING_DATASOURCE_URL}) is set and not blank, or {@code enabled} is false.
+   */
+  public static Optional<Settings> settings(Environment environment) {
+    String url = environment.getProperty(DATASOURCE_URL);
+    if (url != null && !url.isBlank()) { // blank: "SPRING_DATASOURCE_URL=" in a compose file
+      return Optional.empty();
+    }
+    Binder binder = Binder.get(environment);
+    return Optional.of(binder.bindOrCreate("shop.embedded-postgres", Settings.class))
+        .filter(Settings::enabled);
   }
 
   @Override
   public void postProcessEnvironment(
       ConfigurableEnvironment environment, SpringApplication application) {
-    if (!EmbeddedPostgresSettings.isWanted(environment)) {
-      log.debug(
-          "Not starting the embedded PostgreSQL: "
-              + EmbeddedPostgresSettings.DATASOURCE_URL
-              + " is set or "
-              + EmbeddedPostgresSettings.ENABLED
-              + "=false");
+    Settings settings = settings(environment).orElse(null);
+    if (settings == null) {
+      log.debug("Not starting the embedded PostgreSQL: a datasource URL is set, or enabled=false");
       return;
     }
-    EmbeddedPostgresSettings settings = EmbeddedPostgresSettings.from(environment);
-    EmbeddedPostgresServers.Acquisition acquisition =
-        EmbeddedPostgresServers.acquire(settings, log);
+    EmbeddedPostgresServer.Acquisition acquisition =
+        EmbeddedPostgresServer.acquire(settings.dataDirectory(), settings.port(), log);
     EmbeddedPostgresServer server = acquisition.server();
-    EmbeddedDatabaseRoles.Logins logins = EmbeddedDatabaseRoles.ensure(server, log);
+    EmbeddedDatabaseRoles.Passwords passwords = EmbeddedDatabaseRoles.ensure(server, log);
     String url = server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE);
-
+    // First, so that a login meant for an external server is not applied. Migrations run as the
+    // schema owner; the application's role gets what afterMigrate.sql grants it.
     Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put(EmbeddedPostgresSettings.DATASOURCE_URL, url);
-    properties.put("spring.datasource.username", logins.application().user());
-    properties.put("spring.datasource.password", logins.application().password());
-    // Migrations run as the schema owner; the application's role only gets what afterMigrate.sql
-    // grants it (docs/security.md).
-    properties.put("spring.flyway.user", logins.owner().user());
-    properties.put("spring.flyway.password", logins.owner().password());
-    // First: a username/password meant for an external server (application.yml) must not be
-    // applied to the embedded one.
+    properties.put(DATASOURCE_URL, url);
+    properties.put("spring.datasource.username", APPLICATION);
+    properties.put("spring.datasource.password", passwords.application());
+    properties.put("spring.flyway.user", OWNER);
+    properties.put("spring.flyway.password", passwords.owner());
     environment
         .getPropertySources()
         .addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME, properties));
-
     String message =
-        "Embedded PostgreSQL: data in "
-            + server.dataDirectory()
-            + ", JDBC URL "
-            + url
-            + " (application role "
-            + logins.application().user()
-            + ", migrations as "
-            + logins.owner().user()
-            + "), PostgreSQL log in "
-            + server.logFile()
-            + ". Set "
-            + EmbeddedPostgresSettings.DATASOURCE_URL
-            + " to use another server.";
+        ("Embedded PostgreSQL: data in %s, JDBC URL %s (application role %s, migrations as %s),"
+                + " PostgreSQL log in %s. Set %s to use another server.")
+            .formatted(
+                server.dataDirectory(), url, APPLICATION, OWNER, server.logFile(), DATASOURCE_URL);
     if (acquisition.started()) {
       log.info(message);
     } else {
       log.debug("Reusing the running " + message);
     }
+  }
+
+  static String invalidValue(String property, Object value, String reason) {
+    return "Invalid value '%s' for property '%s': %s".formatted(value, property, reason);
   }
 }

@@ -1,284 +1,314 @@
 package dev.once.shop.database;
 
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATASOURCE_URL;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.PORT;
+import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.invalidValue;
+
 import dev.once.shop.secrets.OwnerOnly;
+import dev.once.shop.secrets.SecretFile;
+import dev.once.shop.web.Ids;
+import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
+import io.zonky.test.db.postgres.util.LinuxUtils;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
-import java.net.URLEncoder;
-import java.nio.channels.FileChannel;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.apache.commons.codec.digest.DigestUtils;
 import org.apache.commons.logging.Log;
 
 /**
- * A running embedded PostgreSQL server, shared by everything in the JVM that uses its data
- * directory. Obtain it from {@link EmbeddedPostgresServers}; it is stopped by a JVM shutdown hook
- * (or {@link EmbeddedPostgresServers#stop(Path)}), never when a Spring context closes.
+ * A running embedded PostgreSQL server, and the JVM's registry of them: one per data directory (by
+ * its canonical path), shared by every Spring context, stopped (fast shutdown) by zonky's shutdown
+ * hook. Starting one ({@link #acquire}): {@link LeftoverPostmaster} refuses a directory in use and
+ * stops what a killed JVM left on it; a directory that is neither empty nor a cluster, or another
+ * user's, is refused, a looser one made {@code rwx------}. zonky then unpacks the binaries into the
+ * checked {@link #cache}, runs initdb on an empty directory ({@code reject} rules: no way in yet),
+ * locks it ({@code epg-lock}), calls {@link #secure} and starts the server with {@link
+ * #SERVER_SETTINGS}.
  *
- * <p>It listens on {@code localhost} only (no Unix-domain socket), and every connection must
- * authenticate with a password (SCRAM-SHA-256). The superuser's password is generated once, kept in
- * {@value #PASSWORD_FILE} inside the data directory (readable by the owner only, see {@link
- * PasswordFile}) and set again at every start, before the server listens. {@link #toString()} and
- * the JDBC URLs never contain it.
+ * @param dataDirectory the canonical data directory
+ * @param port the TCP port on {@code localhost}
+ * @param password the superuser's, from {@value #PASSWORD_FILE}; never in {@link #toString()}
+ * @param postgres zonky's handle
  */
-public final class EmbeddedPostgresServer {
+public record EmbeddedPostgresServer(
+    Path dataDirectory, int port, String password, EmbeddedPostgres postgres) {
 
-  /** The superuser created by initdb; the application connects as this user. */
-  public static final String USERNAME = "postgres";
+  /** The superuser made by initdb, its password file, its database, and the server's log. */
+  public static final String USERNAME = "postgres",
+      PASSWORD_FILE = "postgres.password",
+      DATABASE = "postgres",
+      LOG_FILE = "postgres.log";
 
-  /** The file in the data directory that holds the superuser's password. */
-  public static final String PASSWORD_FILE = "postgres.password";
-
-  /** The database the application uses (initdb's default database). */
-  public static final String DATABASE = "postgres";
-
-  /** PostgreSQL's output (initdb, single-user mode, pg_ctl, the server), in the data directory. */
-  public static final String LOG_FILE = "postgres.log";
-
-  /**
-   * The only authentication rules: a password (SCRAM-SHA-256) for every connection. Written before
-   * every start, so a rule added by hand, or the {@code trust} of a cluster made by an older
-   * version, never takes effect.
-   */
+  /** Written before every start, so no rule added by hand, or an older {@code trust}, lasts. */
   static final String PG_HBA =
       """
       # Written by the shop (dev.once.shop.database) before every start; edits are overwritten.
       # Every connection needs a password (SCRAM-SHA-256); the server listens on localhost only.
-      local all all scram-sha-256
       host all all 127.0.0.1/32 scram-sha-256
       host all all ::1/128 scram-sha-256
       """;
 
   /**
-   * Server settings, on pg_ctl's command line (which a shell splits) so that they win over {@code
-   * postgresql.conf} and {@code ALTER SYSTEM}.
+   * On the command line after zonky's {@code -F} (no fsync) and {@code synchronous_commit=off}, so
+   * they win over those, {@code postgresql.conf} and {@code ALTER SYSTEM}: no Unix-domain socket
+   * (its folder would be another door to keep private); a committed row survives a crash; the
+   * server writes its log itself (mode 0600), whoever reads its output.
    */
-  private static final String SERVER_OPTIONS =
-      String.join(
-          " ",
-          "-c listen_addresses=localhost",
-          // No Unix-domain socket: its folder would be another door to keep private.
-          "-c unix_socket_directories=''",
-          "-c password_encryption=scram-sha-256",
-          // A pool of 20 per cached Spring test context, plus tests and psql sessions.
-          "-c max_connections=300",
-          // This data is kept, so a committed row must survive a crash.
-          "-c fsync=on",
-          "-c synchronous_commit=on",
-          "-c timezone=UTC");
+  private static final String SERVER_SETTINGS =
+      "listen_addresses=localhost unix_socket_directories='' password_encryption=scram-sha-256"
+          + " fsync=on synchronous_commit=on logging_collector=on log_directory=. log_filename="
+          + LOG_FILE
+          + " log_rotation_size=0";
 
-  private final Path dataDirectory;
-  private final Path logFile;
-  private final int port;
-  private final String password;
-  private final PostgresBinaries binaries;
-  private final FileChannel lock;
-  private final AtomicBoolean closed = new AtomicBoolean();
+  /** exit_on_error: fail on an error; log_min_error_statement=panic: never print the password. */
+  private static final String SINGLE_USER =
+      "--single -c password_encryption=scram-sha-256 -c exit_on_error=on"
+          + " -c log_min_error_statement=panic";
 
-  EmbeddedPostgresServer(
-      Path dataDirectory,
-      Path logFile,
-      int port,
-      String password,
-      PostgresBinaries binaries,
-      FileChannel lock) {
-    this.dataDirectory = dataDirectory;
-    this.logFile = logFile;
-    this.port = port;
-    this.password = password;
-    this.binaries = binaries;
-    this.lock = lock;
+  /** This JVM's servers by canonical data directory; starts are serialised on it. */
+  static final Map<Path, EmbeddedPostgresServer> SERVERS = new HashMap<>();
+
+  /** zonky's folder of the binaries it unpacked: {@code PG-<MD5 of the archive>}. */
+  private static volatile String unpackedAs;
+
+  /** zonky's archive, under a key of our own in zonky's JVM-wide cache of unpacked binaries. */
+  private static final PgBinaryResolver BINARIES =
+      (system, machine) -> {
+        try (InputStream in = DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, machine)) {
+          byte[] archive = in.readAllBytes();
+          unpackedAs = "PG-" + DigestUtils.md5Hex(archive);
+          return new ByteArrayInputStream(archive);
+        }
+      };
+
+  /** The server, and whether {@link #acquire} started it. */
+  public record Acquisition(EmbeddedPostgresServer server, boolean started) {}
+
+  /**
+   * The server on the data directory, started if this JVM has not yet.
+   *
+   * @throws IllegalStateException if it cannot be started (the message says why), or runs on
+   *     another port than the one asked for (0: any)
+   */
+  public static Acquisition acquire(Path directory, int port, Log log) {
+    synchronized (SERVERS) {
+      Path dataDirectory;
+      try { // private from the start; an existing one is checked in start()
+        dataDirectory = Files.createDirectories(directory, OwnerOnly.DIRECTORY).toRealPath();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot create the data directory (" + DATA_DIR + ")", e);
+      }
+      EmbeddedPostgresServer running = SERVERS.get(dataDirectory);
+      if (running != null && port != 0 && port != running.port()) {
+        String message = "The embedded PostgreSQL on %s already runs on port %d, but '%s' asks %d";
+        throw new IllegalStateException(message.formatted(dataDirectory, running.port, PORT, port));
+      }
+      if (running == null) {
+        SERVERS.put(dataDirectory, start(dataDirectory, port, log));
+      }
+      return new Acquisition(SERVERS.get(dataDirectory), running == null);
+    }
+  }
+
+  private static EmbeddedPostgresServer start(Path dataDirectory, int port, Log log) {
+    Path cache = cache(cacheHome(), log);
+    LeftoverPostmaster.clear(dataDirectory, log);
+    check(dataDirectory, port);
+    OwnerOnly.directory(dataDirectory, "the PostgreSQL data directory ('" + DATA_DIR + "')", log);
+    boolean initialised = Files.exists(dataDirectory.resolve("postgresql.conf"));
+    // initdb needs an empty directory: a new cluster's password file is written by secure().
+    String password = initialised ? password(dataDirectory.resolve(PASSWORD_FILE)) : newPassword();
+    EmbeddedPostgres.Builder builder =
+        builder(cache)
+            .setDataDirectory(dataDirectory)
+            .setCleanDataDirectory(false)
+            .setPort(port)
+            .setPGStartupWait(Duration.ofSeconds(60)) // crash recovery may replay WAL first
+            .setLocaleConfig("locale", "C") // these follow zonky's "-A trust", so they win
+            .setLocaleConfig("auth", "reject")
+            .setConnectConfig("password", password)
+            .setOutputRedirector(initialised ? toLog(dataDirectory, log) : Redirect.PIPE)
+            .setDataDirectoryCustomizer(d -> secure(dataDirectory, password, cache, log));
+    for (String setting : SERVER_SETTINGS.split(" ")) {
+      builder.setServerConfig(setting.split("=")[0], setting.split("=")[1]);
+    }
+    try {
+      EmbeddedPostgres postgres = builder.start();
+      return new EmbeddedPostgresServer(dataDirectory, postgres.getPort(), password, postgres);
+    } catch (IOException | RuntimeException e) {
+      String message = "Could not start the embedded PostgreSQL on %s (see %s): %s. Set %s to use";
+      message = message.formatted(dataDirectory, LOG_FILE, e.getMessage(), DATASOURCE_URL);
+      throw new IllegalStateException(message + " another server.", e);
+    }
   }
 
   /**
-   * Starts the server on a data directory that is empty or holds a cluster, both checked by the
-   * caller, and that no process uses. Before the server listens:
-   *
-   * <ol>
-   *   <li>an empty directory gets a cluster from initdb (superuser {@value #USERNAME}, no way in
-   *       until the next steps);
-   *   <li>the directory is locked ({@value LeftoverPostmaster#ZONKY_LOCK_FILE}) until {@link
-   *       #close()}, which tells other processes it is in use;
-   *   <li>{@link #PG_HBA} replaces {@code pg_hba.conf};
-   *   <li>the superuser's password from {@value #PASSWORD_FILE} (created if missing) is set in
-   *       single-user mode, which listens nowhere; a cluster of an older version (trust, no
-   *       password) is upgraded by exactly these steps.
-   * </ol>
-   *
-   * <p>Then {@code pg_ctl start} starts the server and waits until it accepts connections.
+   * zonky's builder, its working folder being the checked {@code cache}, not {@code
+   * /tmp/embedded-pg}: zonky creates that folder, opens it to all, stops and deletes "stale"
+   * clusters in it (which anyone could plant in a shared folder) and unpacks the binaries into it.
    */
-  static EmbeddedPostgresServer start(
-      Path dataDirectory, int port, PostgresBinaries binaries, Log log) throws IOException {
-    String initdbOutput = "";
-    if (EmbeddedPostgresServers.isEmpty(dataDirectory)) {
-      // Its output is kept in memory: initdb needs the directory empty, and the log is inside.
-      // C locale: independent of the developer's LANG, which initdb would otherwise inherit.
-      // "reject" needs no password and is never "trust"; pg_hba.conf is replaced below anyway.
-      initdbOutput =
-          binaries.run(
-              Redirect.PIPE,
-              "",
-              "initdb -U " + USERNAME + " -E UTF-8 --locale=C --auth=reject",
-              dataDirectory);
-    }
-    Path logFile = OwnerOnly.file(dataDirectory.resolve(LOG_FILE), "the PostgreSQL log", log);
-    Files.writeString(logFile, initdbOutput, StandardOpenOption.APPEND);
-    Redirect toLog = Redirect.appendTo(logFile.toFile());
-    FileChannel lock = lock(dataDirectory, log);
+  static EmbeddedPostgres.Builder builder(Path cache) {
+    Object previous = System.getProperties().put("ot.epg.working-dir", cache.toString());
     try {
-      String password = PasswordFile.readOrCreate(dataDirectory.resolve(PASSWORD_FILE));
+      return EmbeddedPostgres.builder()
+          .setOverrideWorkingDirectory(cache.toFile())
+          .setPgBinaryResolver(BINARIES);
+    } finally {
+      System.getProperties().compute("ot.epg.working-dir", (key, value) -> previous);
+    }
+  }
+
+  /**
+   * After initdb, before every start, while nothing listens: {@link #PG_HBA} replaces {@code
+   * pg_hba.conf}; the superuser gets the password of {@value #PASSWORD_FILE} in single-user mode
+   * (which also upgrades a trust cluster of an older version); the cache is closed again.
+   */
+  private static void secure(Path dataDirectory, String password, Path cache, Log log) {
+    try {
       Files.writeString(dataDirectory.resolve("pg_hba.conf"), PG_HBA);
-      // exit_on_error: exit non-zero on an error. log_min_error_statement=panic: never print the
-      // statement, which holds the password.
-      binaries.run(
-          toLog,
-          "ALTER ROLE " + USERNAME + " PASSWORD '" + password + "'\n",
-          "postgres --single -c password_encryption=scram-sha-256 -c exit_on_error=on"
-              + " -c log_min_error_statement=panic",
-          dataDirectory,
-          DATABASE);
-      binaries.run(
-          toLog,
-          "",
-          "pg_ctl start -w -t " + EmbeddedPostgresServers.STARTUP_TIMEOUT.toSeconds(),
-          dataDirectory,
-          "-o",
-          "-p " + port + " " + SERVER_OPTIONS);
-      return new EmbeddedPostgresServer(dataDirectory, logFile, port, password, binaries, lock);
-    } catch (IOException | RuntimeException e) {
-      lock.close();
-      throw e;
-    }
-  }
-
-  /** Holds zonky's lock file, which {@link LeftoverPostmaster} reads as "a live JVM owns it". */
-  private static FileChannel lock(Path dataDirectory, Log log) throws IOException {
-    Path lockFile =
-        OwnerOnly.file(
-            dataDirectory.resolve(LeftoverPostmaster.ZONKY_LOCK_FILE), "the lock file", log);
-    FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
-    if (channel.tryLock() == null) {
-      channel.close();
-      throw new IllegalStateException(
-          "Data directory " + dataDirectory + " was taken by another process just now");
-    }
-    return channel;
-  }
-
-  /**
-   * The canonical data directory.
-   *
-   * @return the data directory
-   */
-  public Path dataDirectory() {
-    return dataDirectory;
-  }
-
-  /**
-   * The file PostgreSQL (initdb, pg_ctl, the server) writes its output to: {@value #LOG_FILE} in
-   * the data directory, readable by the owner only.
-   *
-   * @return the log file
-   */
-  public Path logFile() {
-    return logFile;
-  }
-
-  /**
-   * The TCP port on {@code localhost}.
-   *
-   * @return the port
-   */
-  public int port() {
-    return port;
-  }
-
-  /**
-   * The JDBC URL of the default database {@value #DATABASE}, without credentials.
-   *
-   * @return the JDBC URL
-   */
-  public String jdbcUrl() {
-    return jdbcUrl(DATABASE);
-  }
-
-  /**
-   * The JDBC URL of a database on this server, without credentials.
-   *
-   * @param database the database name (URL-encoded here, so any name works)
-   * @return the JDBC URL
-   */
-  public String jdbcUrl(String database) {
-    return "jdbc:postgresql://localhost:"
-        + port
-        + "/"
-        + URLEncoder.encode(database, StandardCharsets.UTF_8);
-  }
-
-  /**
-   * The superuser to connect as.
-   *
-   * @return {@value #USERNAME}
-   */
-  public String username() {
-    return USERNAME;
-  }
-
-  /**
-   * The superuser's password, as kept in {@value #PASSWORD_FILE}. Never log it.
-   *
-   * @return the password
-   */
-  public String password() {
-    return password;
-  }
-
-  /**
-   * The postmaster's PID, from line 1 of {@code postmaster.pid} ({@code pg_ctl} exits once the
-   * daemonised postmaster is up).
-   *
-   * @return the PID of the running postmaster
-   * @throws UncheckedIOException if the pid file cannot be read (the server is not running)
-   */
-  public long postmasterPid() {
-    Path pidFile = dataDirectory.resolve(LeftoverPostmaster.PID_FILE);
-    try {
-      List<String> lines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
-      return Long.parseLong(lines.get(0).strip());
+      password(dataDirectory.resolve(PASSWORD_FILE), password); // written now if new
+      String statement = "ALTER ROLE " + USERNAME + " PASSWORD '" + password + "'\n";
+      Path binaries = cache.resolve(unpackedAs);
+      Path postgres = binaries.resolve("bin/postgres");
+      run(toLog(dataDirectory, log), statement, postgres, SINGLE_USER, dataDirectory, DATABASE);
+      Stream<Path> more = Stream.of(cache, dataDirectory.resolve("epg-lock")); // zonky's, 0644
+      try (Stream<Path> tree = Stream.concat(more, Files.walk(binaries))) {
+        for (Path path : tree.filter(p -> !Files.isSymbolicLink(p)).toList()) {
+          Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(path);
+          if (permissions.removeAll(OwnerOnly.GROUP_OR_OTHERS)) {
+            Files.setPosixFilePermissions(path, permissions);
+          }
+        }
+      }
     } catch (IOException e) {
-      throw new UncheckedIOException("Cannot read " + pidFile, e);
+      throw new UncheckedIOException(e);
     }
+  }
+
+  static Redirect toLog(Path dataDirectory, Log log) {
+    Path logFile = dataDirectory.resolve(LOG_FILE);
+    return Redirect.appendTo(OwnerOnly.file(logFile, "the PostgreSQL log", log).toFile());
   }
 
   /**
-   * Fast shutdown through {@code pg_ctl stop} (waits for it), then releases the directory's lock.
-   * Idempotent: the JVM shutdown hook calls it too.
+   * {@code <cache home>/once/postgres}, checked top down before zonky uses it: the current user's
+   * and {@code rwx------} (a looser folder is tightened with a warning, another user's refused).
    */
-  void close() throws IOException {
-    if (closed.getAndSet(true)) {
-      return;
+  static Path cache(Path cacheHome, Log log) {
+    String what = "the PostgreSQL binaries cache";
+    Path once = OwnerOnly.directory(cacheHome.resolve("once"), what, log);
+    return OwnerOnly.directory(once.resolve("postgres"), what, log);
+  }
+
+  /** {@code $XDG_CACHE_HOME} if it is an absolute path (as XDG asks), else {@code ~/.cache}. */
+  static Path cacheHome() {
+    String xdg = System.getenv("XDG_CACHE_HOME");
+    return xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()
+        ? Path.of(xdg)
+        : Path.of(System.getProperty("user.home"), ".cache");
+  }
+
+  /**
+   * The password in a file only the current OS user can read ({@link SecretFile}), created if
+   * missing: 256 random bits as 43 URL-safe Base64 characters, which need no quoting anywhere.
+   */
+  static String password(Path file) {
+    return password(file, newPassword());
+  }
+
+  private static String password(Path file, String ifMissing) {
+    String remedy = "Delete it to have a new password generated.";
+    return SecretFile.readOrCreate(
+            file, () -> ifMissing, p -> p.matches("[\\w-]{43,}"), "password", remedy)
+        .secret();
+  }
+
+  private static String newPassword() {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(Ids.randomBytes(32));
+  }
+
+  /**
+   * Runs a PostgreSQL program to its end (2 minutes at most) with {@code arguments} (split at
+   * spaces), {@code -D <data>} and {@code more}; as root, where PostgreSQL refuses to run, in a
+   * user namespace ({@code unshare -U}), as zonky does.
+   */
+  static void run(
+      Redirect output, String input, Path program, String arguments, Path data, String... more)
+      throws IOException {
+    List<String> command =
+        new ArrayList<>(LinuxUtils.isUnshareAvailable() ? List.of("unshare", "-U") : List.of());
+    command.add(program.toString());
+    Collections.addAll(command, arguments.split(" "));
+    Collections.addAll(command, "-D", data.toString());
+    Collections.addAll(command, more);
+    Process process =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output).start();
+    try (OutputStream stdin = process.getOutputStream()) {
+      stdin.write(input.getBytes(StandardCharsets.UTF_8));
     }
-    try (lock) {
-      binaries.stop(
-          dataDirectory, EmbeddedPostgresServers.STOP_TIMEOUT, Redirect.appendTo(logFile.toFile()));
+    try {
+      if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+        throw new IOException(program + " failed or did not end in time");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted waiting for " + program, e);
+    } finally {
+      process.destroyForcibly(); // if it is still running
     }
   }
 
-  /** For the JVM shutdown hook, where logging may already be shut down. */
-  void stopAtExit() {
-    try {
-      close();
-    } catch (IOException | RuntimeException e) {
-      System.err.println("Could not stop the embedded PostgreSQL on " + dataDirectory + ": " + e);
+  /** Clear messages, naming the property, rather than what initdb or PostgreSQL would say. */
+  private static void check(Path dataDirectory, int port) {
+    String[] entries = dataDirectory.toFile().list();
+    if (entries.length > 0 && !Files.exists(dataDirectory.resolve("postgresql.conf"))) {
+      String problem = "not empty and not a PostgreSQL data directory (no postgresql.conf)";
+      throw new IllegalStateException(invalidValue(DATA_DIR, dataDirectory, problem));
     }
+    try {
+      if (port != 0) { // binds only if the port is free; released at once
+        new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      String problem = "expected 0 (any) or a free port from 1 to 65535 on localhost (" + e + ")";
+      throw new IllegalStateException(invalidValue(PORT, port, problem), e);
+    }
+  }
+
+  /** The JDBC URL of a database on this server, without credentials. */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://localhost:" + port + "/" + database;
+  }
+
+  /** The server's log, {@value #LOG_FILE} in the data directory, readable by the owner only. */
+  public Path logFile() {
+    return dataDirectory.resolve(LOG_FILE);
   }
 
   @Override
   public String toString() {
-    return "EmbeddedPostgresServer[" + dataDirectory + ", port " + port() + "]";
+    return "EmbeddedPostgresServer[" + dataDirectory + ", port " + port + "]";
   }
 }

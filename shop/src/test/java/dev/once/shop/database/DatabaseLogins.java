@@ -18,7 +18,7 @@ public final class DatabaseLogins {
     return dataSource(
         server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE),
         EmbeddedDatabaseRoles.OWNER,
-        PasswordFile.readOrCreate(
+        EmbeddedPostgresServer.password(
             server.dataDirectory().resolve(EmbeddedDatabaseRoles.OWNER + ".password")));
   }
 
@@ -26,7 +26,9 @@ public final class DatabaseLogins {
   public static DataSource superuser(Path dataDirectory) {
     EmbeddedPostgresServer server = server(dataDirectory);
     return dataSource(
-        server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE), server.username(), server.password());
+        server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE),
+        EmbeddedPostgresServer.USERNAME,
+        server.password());
   }
 
   /** The role the application connects as. */
@@ -35,7 +37,7 @@ public final class DatabaseLogins {
   }
 
   private static EmbeddedPostgresServer server(Path dataDirectory) {
-    return EmbeddedPostgresServers.find(dataDirectory)
+    return TestServers.find(dataDirectory)
         .orElseThrow(() -> new IllegalStateException("no embedded server on " + dataDirectory));
   }
 

@@ -27,20 +27,20 @@ class EmbeddedDatabaseRolesTest {
 
   @AfterEach
   void stopServer() {
-    EmbeddedPostgresServers.stop(dataDirectory);
+    TestServers.stop(dataDirectory);
   }
 
   @Test
   void aDataDirectoryOfTheSingleRoleLayoutIsUpgradedWithItsData() {
     dataDirectory = temp.resolve("pg");
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServers.acquire(new EmbeddedPostgresSettings(dataDirectory, 0, false))
-            .server();
+    EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
     // The earlier layout: the shop's first two migrations run by the superuser in "postgres",
     // and Once's schema beside them, with a client and an account holding money.
     DriverManagerDataSource legacy =
         new DriverManagerDataSource(
-            server.jdbcUrl(EmbeddedPostgresServer.DATABASE), server.username(), server.password());
+            server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+            EmbeddedPostgresServer.USERNAME,
+            server.password());
     migrate(legacy, "2", "");
     Flyway.configure()
         .dataSource(legacy)
@@ -63,20 +63,20 @@ class EmbeddedDatabaseRolesTest {
                 + " VALUES ('op_1', 'acc_1', 'deposit', 12.5, 12.5, now())")
         .update();
 
-    EmbeddedDatabaseRoles.Logins logins = EmbeddedDatabaseRoles.ensure(server, LOG);
+    EmbeddedDatabaseRoles.Passwords passwords = EmbeddedDatabaseRoles.ensure(server, LOG);
     // Idempotent: a second start finds everything in place.
     EmbeddedDatabaseRoles.ensure(server, LOG);
 
     String shopUrl = server.jdbcUrl(EmbeddedDatabaseRoles.DATABASE);
     DriverManagerDataSource owner =
-        new DriverManagerDataSource(shopUrl, logins.owner().user(), logins.owner().password());
+        new DriverManagerDataSource(shopUrl, EmbeddedDatabaseRoles.OWNER, passwords.owner());
     // The shop's next start: the rest of the migrations, as the owner, granting the application.
     migrate(owner, "latest", EmbeddedDatabaseRoles.APPLICATION);
 
     JdbcClient app =
         JdbcClient.create(
             new DriverManagerDataSource(
-                shopUrl, logins.application().user(), logins.application().password()));
+                shopUrl, EmbeddedDatabaseRoles.APPLICATION, passwords.application()));
     assertThat(
             app.sql("SELECT balance::text FROM account WHERE id = 'acc_1'")
                 .query(String.class)

@@ -31,7 +31,7 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
 
   @AfterAll
   static void stopServer() {
-    EmbeddedPostgresServers.stop(temp.resolve("pg"));
+    TestServers.stop(temp.resolve("pg"));
   }
 
   @Test
@@ -47,7 +47,7 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
       logged = capture.events().stream().map(e -> e.getFormattedMessage()).toList().toString();
     }
 
-    EmbeddedPostgresServer server = EmbeddedPostgresServers.find(temp.resolve("pg")).orElseThrow();
+    EmbeddedPostgresServer server = TestServers.find(temp.resolve("pg")).orElseThrow();
     PropertySource<?> added = environment.getPropertySources().iterator().next();
     assertThat(added.getName())
         .isEqualTo(EmbeddedPostgresEnvironmentPostProcessor.PROPERTY_SOURCE_NAME);

@@ -53,53 +53,44 @@ class EmbeddedPostgresKillTest {
       child.destroyForcibly(); // SIGKILL: no shutdown hook runs
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("child JVM ends after SIGKILL").isTrue();
       ProcessHandle orphan = ProcessHandle.of(orphanPid).orElseThrow();
-      assertThat(LeftoverPostmaster.isRunning(orphan))
+      assertThat(TestServers.isRunning(orphan))
           .as("postmaster %d outlives the killed JVM", orphanPid)
           .isTrue();
 
-      EmbeddedPostgresServer server = EmbeddedPostgresServers.obtain(settings(dataDirectory));
+      EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
 
       // pg_ctl stop returns once the pid file is gone, a moment before the process ends.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (LeftoverPostmaster.isRunning(orphan) && System.nanoTime() < deadline) {
+      while (TestServers.isRunning(orphan) && System.nanoTime() < deadline) {
         orphan.onExit().completeOnTimeout(orphan, 50, TimeUnit.MILLISECONDS).join();
       }
-      assertThat(LeftoverPostmaster.isRunning(orphan))
+      assertThat(TestServers.isRunning(orphan))
           .as("orphaned postmaster %d was stopped", orphanPid)
           .isFalse();
-      assertThat(server.postmasterPid()).isNotEqualTo(orphanPid);
+      assertThat(TestServers.postmasterPid(server)).isNotEqualTo(orphanPid);
       assertThat(survivorNote(server)).isEqualTo("committed before kill -9");
 
       // Second scenario on the same cluster: a stale postmaster.pid whose PID now belongs to an
       // unrelated live process (here this JVM). PostgreSQL alone would refuse to start.
       Path pidFile = dataDirectory.resolve(LeftoverPostmaster.PID_FILE);
       List<String> pidLines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
-      assertThat(EmbeddedPostgresServers.stop(dataDirectory)).isTrue();
+      assertThat(TestServers.stop(dataDirectory)).isTrue();
       assertThat(pidFile).doesNotExist(); // a clean shutdown removes it
       pidLines.set(0, Long.toString(ProcessHandle.current().pid()));
       Files.write(pidFile, pidLines, StandardCharsets.UTF_8);
 
-      EmbeddedPostgresServer restarted = EmbeddedPostgresServers.obtain(settings(dataDirectory));
+      EmbeddedPostgresServer restarted = TestServers.obtain(dataDirectory, false);
 
-      assertThat(restarted.postmasterPid()).isNotEqualTo(ProcessHandle.current().pid());
+      assertThat(TestServers.postmasterPid(restarted)).isNotEqualTo(ProcessHandle.current().pid());
       assertThat(survivorNote(restarted)).isEqualTo("committed before kill -9");
     } finally {
       child.destroyForcibly();
-      EmbeddedPostgresServers.stop(dataDirectory);
-      if (orphanPid > 0
-          && ProcessHandle.of(orphanPid).map(LeftoverPostmaster::isRunning).orElse(false)) {
+      TestServers.stop(dataDirectory);
+      if (orphanPid > 0 && ProcessHandle.of(orphanPid).map(TestServers::isRunning).orElse(false)) {
         // The test failed before the restart did it: stop the orphan the same clean way.
-        LeftoverPostmaster.clear(
-            dataDirectory.toRealPath(),
-            PostgresBinaries.prepare(PostgresBinaries.defaultCache(), LOG),
-            EmbeddedPostgresServers.STOP_TIMEOUT,
-            LOG);
+        LeftoverPostmaster.clear(dataDirectory.toRealPath(), LOG);
       }
     }
-  }
-
-  private static EmbeddedPostgresSettings settings(Path dataDirectory) {
-    return new EmbeddedPostgresSettings(dataDirectory, 0, false);
   }
 
   private static Process startChild(Path dataDirectory) throws IOException {
@@ -151,7 +142,10 @@ class EmbeddedPostgresKillTest {
 
   private static String survivorNote(EmbeddedPostgresServer server) throws SQLException {
     try (Connection connection =
-            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+            DriverManager.getConnection(
+                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+                EmbeddedPostgresServer.USERNAME,
+                server.password());
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery("SELECT note FROM survivor WHERE id = 1")) {
       assertThat(rows.next()).as("the committed row survived").isTrue();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.commons.logging.LogFactory;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,13 +40,12 @@ class EmbeddedPostgresSecurityTest {
     // Others may pass through the folder above: only the data directory's own permissions stop
     // them, as with data/postgres below a project folder.
     Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxr-xr-x"));
-    server =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(temp.resolve("pg"), 0, false));
+    server = TestServers.obtain(temp.resolve("pg"), false);
   }
 
   @AfterAll
   static void stop() {
-    EmbeddedPostgresServers.stop(temp.resolve("pg"));
+    TestServers.stop(temp.resolve("pg"));
   }
 
   @Test
@@ -72,9 +72,13 @@ class EmbeddedPostgresSecurityTest {
     assertThat(permissions(data.resolve(EmbeddedPostgresServer.PASSWORD_FILE)))
         .isEqualTo("rw-------");
     assertThat(permissions(server.logFile())).isEqualTo("rw-------");
-    Path binaries =
-        PostgresBinaries.prepare(PostgresBinaries.defaultCache(), LogFactory.getLog(getClass()))
-            .home();
+    try (Stream<Path> files = Files.list(data)) {
+      assertThat(files.map(EmbeddedPostgresSecurityTest::permissions))
+          .as("nothing in the data directory for group or others")
+          .allMatch(p -> p.endsWith("------"));
+    }
+    Path binaries = TestServers.bin(server).getParent();
+    assertThat(binaries).startsWith(EmbeddedPostgresServer.cacheHome().resolve("once/postgres"));
     assertThat(permissions(binaries)).isEqualTo("rwx------");
     assertThat(permissions(binaries.getParent())).isEqualTo("rwx------");
     assertThat(permissions(binaries.getParent().getParent())).isEqualTo("rwx------");
@@ -111,7 +115,7 @@ class EmbeddedPostgresSecurityTest {
   }
 
   static void assertOnlyThePasswordGetsIn(EmbeddedPostgresServer server) throws SQLException {
-    String url = server.jdbcUrl();
+    String url = server.jdbcUrl(EmbeddedPostgresServer.DATABASE);
     assertThatThrownBy(() -> DriverManager.getConnection(url + "?user=postgres").close())
         .isInstanceOf(SQLException.class)
         .hasMessageContaining("no password was provided");
@@ -139,7 +143,10 @@ class EmbeddedPostgresSecurityTest {
 
   static String query(EmbeddedPostgresServer server, String sql) throws SQLException {
     try (Connection connection =
-            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+            DriverManager.getConnection(
+                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+                EmbeddedPostgresServer.USERNAME,
+                server.password());
         Statement statement = connection.createStatement();
         ResultSet rows = statement.executeQuery(sql)) {
       assertThat(rows.next()).isTrue();
@@ -147,8 +154,12 @@ class EmbeddedPostgresSecurityTest {
     }
   }
 
-  private static String permissions(Path path) throws IOException {
-    return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+  private static String permissions(Path path) {
+    try {
+      return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static boolean onPath(String program) {

@@ -17,6 +17,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import org.apache.commons.logging.LogFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +34,7 @@ class EmbeddedPostgresServersTest {
   @AfterEach
   void stopServer() {
     if (dataDirectory != null) {
-      EmbeddedPostgresServers.stop(dataDirectory);
+      TestServers.stop(dataDirectory);
     }
   }
 
@@ -43,56 +44,49 @@ class EmbeddedPostgresServersTest {
     Path symlink =
         Files.createSymbolicLink(temp.resolve("link"), Files.createDirectories(dataDirectory));
 
-    EmbeddedPostgresServers.Acquisition first =
-        EmbeddedPostgresServers.acquire(new EmbeddedPostgresSettings(dataDirectory, 0, false));
+    EmbeddedPostgresServer.Acquisition first = TestServers.acquire(dataDirectory, 0, false);
     // Other spellings of the same directory; clean=true does not wipe a server already running.
-    EmbeddedPostgresServers.Acquisition second =
-        EmbeddedPostgresServers.acquire(
-            new EmbeddedPostgresSettings(temp.resolve("elsewhere/../pg"), 0, true));
-    EmbeddedPostgresServers.Acquisition third =
-        EmbeddedPostgresServers.acquire(
-            new EmbeddedPostgresSettings(symlink, first.server().port(), false));
+    EmbeddedPostgresServer.Acquisition second =
+        TestServers.acquire(temp.resolve("elsewhere/../pg"), 0, true);
+    EmbeddedPostgresServer.Acquisition third =
+        TestServers.acquire(symlink, first.server().port(), false);
 
     assertThat(first.started()).isTrue();
     assertThat(second.started()).isFalse();
     assertThat(third.started()).isFalse();
     assertThat(second.server()).isSameAs(first.server());
     assertThat(third.server()).isSameAs(first.server());
-    assertThat(EmbeddedPostgresServers.find(symlink)).containsSame(first.server());
+    assertThat(TestServers.find(symlink)).containsSame(first.server());
 
     EmbeddedPostgresServer server = first.server();
     assertThat(server.dataDirectory()).isEqualTo(dataDirectory.toRealPath());
-    assertThat(server.jdbcUrl())
+    assertThat(server.jdbcUrl(EmbeddedPostgresServer.DATABASE))
         .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/postgres");
     assertThat(Integer.parseInt(show(server, "max_connections"))).isGreaterThanOrEqualTo(100);
     assertThat(show(server, "fsync")).isEqualTo("on");
     assertThat(show(server, "synchronous_commit")).isEqualTo("on");
     assertThat(show(server, "listen_addresses")).isEqualTo("localhost");
+    assertThat(System.getProperty("ot.epg.working-dir")).as("zonky's setting is restored").isNull();
     // PostgreSQL's output goes to a file in the (private) data directory.
     assertThat(server.logFile()).isEqualTo(server.dataDirectory().resolve("postgres.log"));
     assertThat(Files.readString(server.logFile())).contains("database system is ready");
 
     int otherPort = server.port() == 65_535 ? 65_534 : server.port() + 1;
-    assertThatThrownBy(
-            () ->
-                EmbeddedPostgresServers.acquire(
-                    new EmbeddedPostgresSettings(dataDirectory, otherPort, false)))
+    assertThatThrownBy(() -> TestServers.acquire(dataDirectory, otherPort, false))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(EmbeddedPostgresSettings.PORT)
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.PORT)
         .hasMessageContaining("already runs on port " + server.port());
   }
 
   @Test
   void cleanWipesTheDataWhenTheServerStarts() throws Exception {
     dataDirectory = temp.resolve("pg");
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, false));
+    EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
     execute(server, "CREATE TABLE leftover (id int)");
-    assertThat(EmbeddedPostgresServers.stop(dataDirectory)).isTrue();
-    assertThat(EmbeddedPostgresServers.find(dataDirectory)).isEmpty();
+    assertThat(TestServers.stop(dataDirectory)).isTrue();
+    assertThat(TestServers.find(dataDirectory)).isEmpty();
 
-    EmbeddedPostgresServer wiped =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, true));
+    EmbeddedPostgresServer wiped = TestServers.obtain(dataDirectory, true);
 
     assertThat(query(wiped, "SELECT to_regclass('leftover') IS NULL")).isEqualTo("t");
   }
@@ -100,13 +94,11 @@ class EmbeddedPostgresServersTest {
   @Test
   void keepsTheDataWithoutClean() throws Exception {
     dataDirectory = temp.resolve("pg");
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, false));
+    EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
     execute(server, "CREATE TABLE kept (id int)");
-    EmbeddedPostgresServers.stop(dataDirectory);
+    TestServers.stop(dataDirectory);
 
-    EmbeddedPostgresServer restarted =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, false));
+    EmbeddedPostgresServer restarted = TestServers.obtain(dataDirectory, false);
 
     assertThat(query(restarted, "SELECT to_regclass('kept') IS NOT NULL")).isEqualTo("t");
     assertThat(restarted.password()).as("the password is kept").isEqualTo(server.password());
@@ -120,8 +112,12 @@ class EmbeddedPostgresServersTest {
   void aTrustClusterOfTheOldSetupIsUpgradedAndKeepsItsData() throws Exception {
     dataDirectory = temp.resolve("pg");
     // The old setup, as it was: zonky initialises and starts the cluster; no password anywhere.
+    // (Its binaries from the shop's checked cache, not from zonky's shared /tmp/embedded-pg.)
+    Path cache =
+        EmbeddedPostgresServer.cache(
+            EmbeddedPostgresServer.cacheHome(), LogFactory.getLog(getClass()));
     try (EmbeddedPostgres old =
-            EmbeddedPostgres.builder()
+            EmbeddedPostgresServer.builder(cache)
                 .setDataDirectory(dataDirectory)
                 .setCleanDataDirectory(false)
                 .setLocaleConfig("locale", "C")
@@ -136,8 +132,7 @@ class EmbeddedPostgresServersTest {
     assertThat(Files.readString(dataDirectory.resolve("pg_hba.conf"))).contains("trust");
     assertThat(dataDirectory.resolve(EmbeddedPostgresServer.PASSWORD_FILE)).doesNotExist();
 
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(dataDirectory, 0, false));
+    EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
 
     EmbeddedPostgresSecurityTest.assertOnlyThePasswordGetsIn(server);
     EmbeddedPostgresSecurityTest.assertEveryRuleAsksForAPassword(server);
@@ -150,33 +145,34 @@ class EmbeddedPostgresServersTest {
     Path notes = Files.createDirectories(temp.resolve("notes"));
     Path precious = Files.writeString(notes.resolve("precious.txt"), "keep me");
 
-    assertThatThrownBy(
-            () -> EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(notes, 0, true)))
+    assertThatThrownBy(() -> TestServers.obtain(notes, true))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("Refusing to wipe")
-        .hasMessageContaining(EmbeddedPostgresSettings.DATA_DIR);
-    assertThatThrownBy(
-            () -> EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(notes, 0, false)))
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR);
+    assertThatThrownBy(() -> TestServers.obtain(notes, false))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining(EmbeddedPostgresSettings.DATA_DIR)
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR)
         .hasMessageContaining("not a PostgreSQL data directory");
     assertThat(precious).hasContent("keep me");
-    assertThat(EmbeddedPostgresServers.find(notes)).isEmpty();
+    assertThat(TestServers.find(notes)).isEmpty();
   }
 
   @Test
-  void reportsAPortInUse() throws Exception {
+  void reportsAPortInUseOrOutOfRange() throws Exception {
     Path fresh = temp.resolve("pg-port");
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      int port = taken.getLocalPort();
-      assertThatThrownBy(
-              () ->
-                  EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(fresh, port, false)))
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("Invalid value '" + port + "'")
-          .hasMessageContaining(EmbeddedPostgresSettings.PORT);
+      assertPortRefused(fresh, taken.getLocalPort());
     }
-    assertThat(EmbeddedPostgresServers.find(fresh)).isEmpty();
+    assertPortRefused(fresh, -1);
+    assertPortRefused(fresh, 65_536);
+    assertThat(TestServers.find(fresh)).isEmpty();
+  }
+
+  private static void assertPortRefused(Path dataDirectory, int port) {
+    assertThatThrownBy(() -> TestServers.acquire(dataDirectory, port, false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Invalid value '" + port + "'")
+        .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.PORT);
   }
 
   @Test
@@ -184,16 +180,13 @@ class EmbeddedPostgresServersTest {
     Path owned = Files.createDirectories(temp.resolve("owned"));
     try (FileChannel channel =
             FileChannel.open(
-                owned.resolve(LeftoverPostmaster.ZONKY_LOCK_FILE),
-                StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+                owned.resolve("epg-lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock = channel.lock()) {
       assertThat(lock.isValid()).isTrue();
-      assertThatThrownBy(
-              () -> EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(owned, 0, false)))
+      assertThatThrownBy(() -> TestServers.obtain(owned, false))
           .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("is in use")
-          .hasMessageContaining(EmbeddedPostgresSettings.DATA_DIR);
+          .hasMessageContaining(EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR);
     }
   }
 
@@ -218,6 +211,9 @@ class EmbeddedPostgresServersTest {
   }
 
   private static Connection connect(EmbeddedPostgresServer server) throws SQLException {
-    return DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+    return DriverManager.getConnection(
+        server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+        EmbeddedPostgresServer.USERNAME,
+        server.password());
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
@@ -17,28 +18,24 @@ class EmbeddedPostgresSettingsTest {
 
   @Test
   void defaults() {
-    EmbeddedPostgresSettings settings = EmbeddedPostgresSettings.from(environment(Map.of()));
+    EmbeddedPostgresEnvironmentPostProcessor.Settings settings = settings(Map.of());
 
     assertThat(settings.dataDirectory())
         .isEqualTo(Path.of("data", "postgres").toAbsolutePath().normalize());
     assertThat(settings.port()).isZero();
-    assertThat(settings.clean()).isFalse();
-    assertThat(EmbeddedPostgresSettings.isWanted(environment(Map.of()))).isTrue();
   }
 
   @Test
   void readsProperties() {
-    EmbeddedPostgresSettings settings =
-        EmbeddedPostgresSettings.from(
-            environment(
-                Map.of(
-                    "shop.embedded-postgres.data-dir", "target/./pg",
-                    "shop.embedded-postgres.port", " 15432 ",
-                    "shop.embedded-postgres.clean", "TRUE")));
+    EmbeddedPostgresEnvironmentPostProcessor.Settings settings =
+        settings(
+            Map.of(
+                "shop.embedded-postgres.data-dir", "target/./pg",
+                "shop.embedded-postgres.port", " 15432 ",
+                "shop.embedded-postgres.enabled", "TRUE"));
 
     assertThat(settings.dataDirectory()).isEqualTo(Path.of("target/pg").toAbsolutePath());
     assertThat(settings.port()).isEqualTo(15432);
-    assertThat(settings.clean()).isTrue();
   }
 
   @Test
@@ -50,35 +47,33 @@ class EmbeddedPostgresSettingsTest {
             new SystemEnvironmentPropertySource(
                 "env", Map.of("SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/shop")));
 
-    assertThat(EmbeddedPostgresSettings.isWanted(withEnvironmentVariable)).isFalse();
+    assertThat(EmbeddedPostgresEnvironmentPostProcessor.settings(withEnvironmentVariable))
+        .isEmpty();
     assertThat(
-            EmbeddedPostgresSettings.isWanted(
+            EmbeddedPostgresEnvironmentPostProcessor.settings(
                 environment(Map.of("spring.datasource.url", "jdbc:postgresql://db/shop"))))
-        .isFalse();
+        .isEmpty();
     assertThat(
-            EmbeddedPostgresSettings.isWanted(
+            EmbeddedPostgresEnvironmentPostProcessor.settings(
                 environment(Map.of("shop.embedded-postgres.enabled", "false"))))
-        .isFalse();
-    assertThat(EmbeddedPostgresSettings.isWanted(environment(Map.of("spring.datasource.url", " "))))
+        .isEmpty();
+    assertThat(
+            EmbeddedPostgresEnvironmentPostProcessor.settings(
+                environment(Map.of("spring.datasource.url", " "))))
         .as("a blank URL counts as not configured")
-        .isTrue();
+        .isPresent();
   }
 
   @Test
   void badValuesNameThePropertyAndTheValue() {
-    assertInvalid("shop.embedded-postgres.port", "abc");
-    assertInvalid("shop.embedded-postgres.port", "-1");
-    assertInvalid("shop.embedded-postgres.port", "65536");
-    assertInvalid("shop.embedded-postgres.clean", "yes");
+    // What Boot's binder cannot convert: its message names the property, its cause the value.
+    // (It reads yes/no/on/off as booleans too.)
+    assertUnconvertible("shop.embedded-postgres.port", "abc");
+    assertUnconvertible("shop.embedded-postgres.port", "99999999999");
+    assertUnconvertible("shop.embedded-postgres.enabled", "maybe");
+    // What it converts, but the shop refuses (a port out of range: EmbeddedPostgresServersTest).
     assertInvalid("shop.embedded-postgres.data-dir", " ");
-    assertThatThrownBy(
-            () ->
-                EmbeddedPostgresSettings.isWanted(
-                    environment(Map.of("shop.embedded-postgres.enabled", "maybe"))))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "Invalid value 'maybe' for property 'shop.embedded-postgres.enabled': expected true or"
-                + " false");
+    assertInvalid("shop.embedded-postgres.data-dir", "bad\0path");
   }
 
   @Test
@@ -88,11 +83,24 @@ class EmbeddedPostgresSettingsTest {
     assertInvalid("shop.embedded-postgres.data-dir", file.toString());
   }
 
+  private static void assertUnconvertible(String property, String value) {
+    assertThatThrownBy(() -> settings(Map.of(property, value)))
+        .isInstanceOf(BindException.class)
+        .hasMessageContaining("'" + property + "'")
+        .rootCause()
+        .hasMessageContaining(value);
+  }
+
   private static void assertInvalid(String property, String value) {
-    assertThatThrownBy(() -> EmbeddedPostgresSettings.from(environment(Map.of(property, value))))
+    assertThatThrownBy(() -> settings(Map.of(property, value)).dataDirectory())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Invalid value '" + value.strip())
         .hasMessageContaining("for property '" + property + "'");
+  }
+
+  private static EmbeddedPostgresEnvironmentPostProcessor.Settings settings(
+      Map<String, Object> properties) {
+    return EmbeddedPostgresEnvironmentPostProcessor.settings(environment(properties)).orElseThrow();
   }
 
   /** Only the given properties: the real environment variables must not leak in. */

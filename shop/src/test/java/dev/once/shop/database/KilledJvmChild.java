@@ -24,15 +24,18 @@ public final class KilledJvmChild {
    * @throws Exception on any failure, which ends the child with a stack trace
    */
   public static void main(String[] args) throws Exception {
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServers.obtain(new EmbeddedPostgresSettings(Path.of(args[0]), 0, false));
+    EmbeddedPostgresServer server = TestServers.obtain(Path.of(args[0]), false);
     try (Connection connection =
-            DriverManager.getConnection(server.jdbcUrl(), server.username(), server.password());
+            DriverManager.getConnection(
+                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
+                EmbeddedPostgresServer.USERNAME,
+                server.password());
         Statement statement = connection.createStatement()) {
       statement.execute("CREATE TABLE survivor (id int PRIMARY KEY, note text NOT NULL)");
       statement.execute("INSERT INTO survivor VALUES (1, 'committed before kill -9')");
     } // autocommit: both statements are committed here
-    System.out.println(MARKER + " pid=" + server.postmasterPid() + " port=" + server.port());
+    System.out.println(
+        MARKER + " pid=" + TestServers.postmasterPid(server) + " port=" + server.port());
     System.out.flush();
     // Block without a sleep: the parent kills us, or closes stdin if it gave up.
     while (System.in.read() != -1) {

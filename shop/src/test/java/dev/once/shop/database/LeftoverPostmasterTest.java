@@ -43,7 +43,7 @@ class LeftoverPostmasterTest {
     Process impostor = impostor(data);
     Path pidFile = writePidFile(data, impostor.pid(), Instant.now().minus(Duration.ofHours(1)));
 
-    LeftoverPostmaster.clear(data, binaries(), Duration.ofSeconds(5), LOG);
+    LeftoverPostmaster.clear(data, LOG);
 
     assertThat(impostor.isAlive()).as("the process that reused the PID is untouched").isTrue();
     assertThat(pidFile).as("the stale pid file is removed").doesNotExist();
@@ -55,7 +55,7 @@ class LeftoverPostmasterTest {
     Process sleep = start(new ProcessBuilder("sleep", "600"));
     Path pidFile = writePidFile(data, sleep.pid(), Instant.now().minus(Duration.ofHours(1)));
 
-    LeftoverPostmaster.clear(data, binaries(), Duration.ofSeconds(5), LOG);
+    LeftoverPostmaster.clear(data, LOG);
 
     assertThat(sleep.isAlive()).isTrue();
     assertThat(pidFile).doesNotExist();
@@ -70,7 +70,7 @@ class LeftoverPostmasterTest {
 
     IllegalStateException failure = null;
     try {
-      LeftoverPostmaster.clear(data, binaries(), Duration.ofSeconds(2), LOG);
+      LeftoverPostmaster.clear(data, LOG);
     } catch (IllegalStateException e) {
       failure = e; // pg_ctl waited in vain for the pid file to go: the impostor does not remove it
     }
@@ -89,12 +89,17 @@ class LeftoverPostmasterTest {
     return data;
   }
 
-  /** A copy of {@code sleep} named {@code postgres}, working in the data directory. */
+  /**
+   * A copy of {@code sleep} named {@code postgres}, working in the data directory, with the real
+   * {@code pg_ctl} beside it (as the leftover's own binaries are used to stop it).
+   */
   private Process impostor(Path data) throws IOException {
     Path postgres = Files.createDirectories(temp.resolve("bin")).resolve("postgres");
     if (!Files.exists(postgres)) {
       Files.copy(Path.of("/bin/sleep"), postgres);
       Files.setPosixFilePermissions(postgres, PosixFilePermissions.fromString("rwx------"));
+      Files.createSymbolicLink(
+          postgres.resolveSibling("pg_ctl"), TestServers.bin().resolve("pg_ctl"));
     }
     Process process =
         start(new ProcessBuilder(postgres.toString(), "600").directory(data.toFile()));
@@ -122,9 +127,5 @@ class LeftoverPostmasterTest {
             "  1234567     0",
             "ready   "),
         StandardCharsets.UTF_8);
-  }
-
-  private static PostgresBinaries binaries() {
-    return PostgresBinaries.prepare(PostgresBinaries.defaultCache(), LOG);
   }
 }

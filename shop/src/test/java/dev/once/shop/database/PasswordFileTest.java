@@ -30,14 +30,15 @@ class PasswordFileTest {
   void createsAnOwnerOnlyFileWithA256BitUrlSafePasswordAndReusesIt() throws Exception {
     Path file = temp.resolve("role.password");
 
-    String password = PasswordFile.readOrCreate(file);
+    String password = EmbeddedPostgresServer.password(file);
 
     assertThat(password).matches("[A-Za-z0-9_-]{43}");
     assertThat(Files.readString(file)).isEqualTo(password + "\n");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
-    assertThat(PasswordFile.readOrCreate(file)).isEqualTo(password);
-    assertThat(PasswordFile.readOrCreate(temp.resolve("other.password"))).isNotEqualTo(password);
+    assertThat(EmbeddedPostgresServer.password(file)).isEqualTo(password);
+    assertThat(EmbeddedPostgresServer.password(temp.resolve("other.password")))
+        .isNotEqualTo(password);
     try (var files = Files.list(temp)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .as("no temporary file is left behind")
@@ -59,14 +60,14 @@ class PasswordFileTest {
                 () -> {
                   ready.countDown();
                   ready.await(); // all start together
-                  return PasswordFile.readOrCreate(file);
+                  return EmbeddedPostgresServer.password(file);
                 }));
       }
       Set<String> distinct = new HashSet<>();
       for (Future<String> password : passwords) {
         distinct.add(password.get(30, TimeUnit.SECONDS));
       }
-      assertThat(distinct).containsExactly(PasswordFile.readOrCreate(file));
+      assertThat(distinct).containsExactly(EmbeddedPostgresServer.password(file));
     } finally {
       threads.shutdownNow();
     }
@@ -75,10 +76,10 @@ class PasswordFileTest {
   @Test
   void refusesAFileThatGroupOrOthersMayReadAndLeavesItAlone() throws Exception {
     Path file = temp.resolve("leaky.password");
-    String password = PasswordFile.readOrCreate(file);
+    String password = EmbeddedPostgresServer.password(file);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
 
-    assertThatThrownBy(() -> PasswordFile.readOrCreate(file))
+    assertThatThrownBy(() -> EmbeddedPostgresServer.password(file))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining(file.toString())
         .hasMessageContaining("rw-r-----")
@@ -91,15 +92,15 @@ class PasswordFileTest {
   @Test
   void refusesALinkAndContentItDidNotGenerate() throws Exception {
     Path target = temp.resolve("target.password");
-    PasswordFile.readOrCreate(target);
+    EmbeddedPostgresServer.password(target);
     Path link = Files.createSymbolicLink(temp.resolve("link.password"), target);
     Path weak = Files.writeString(temp.resolve("weak.password"), "secret\n");
     Files.setPosixFilePermissions(weak, PosixFilePermissions.fromString("rw-------"));
 
-    assertThatThrownBy(() -> PasswordFile.readOrCreate(link))
+    assertThatThrownBy(() -> EmbeddedPostgresServer.password(link))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("not a regular file");
-    assertThatThrownBy(() -> PasswordFile.readOrCreate(weak))
+    assertThatThrownBy(() -> EmbeddedPostgresServer.password(weak))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("does not hold a generated password");
   }
@@ -108,10 +109,10 @@ class PasswordFileTest {
   void refusesAFileOfAnotherUser() throws Exception {
     assumeTrue(OwnerOnly.currentUid() == 0, "only root can give a file to another user");
     Path file = temp.resolve("foreign.password");
-    PasswordFile.readOrCreate(file);
+    EmbeddedPostgresServer.password(file);
     Files.setAttribute(file, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
 
-    assertThatThrownBy(() -> PasswordFile.readOrCreate(file))
+    assertThatThrownBy(() -> EmbeddedPostgresServer.password(file))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("belongs to user id 65534");
   }
