@@ -5,9 +5,9 @@ import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DA
 import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.PORT;
 import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.invalidValue;
 
+import dev.once.shop.persistence.Ids;
 import dev.once.shop.secrets.OwnerOnly;
 import dev.once.shop.secrets.SecretFile;
-import dev.once.shop.web.Ids;
 import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
