@@ -9,11 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -140,16 +136,8 @@ class EmbeddedPostgresKillTest {
     }
   }
 
+  /** The note of the committed row; a missing row fails the query's own check. */
   private static String survivorNote(EmbeddedPostgresServer server) throws SQLException {
-    try (Connection connection =
-            DriverManager.getConnection(
-                server.jdbcUrl(EmbeddedPostgresServer.DATABASE),
-                EmbeddedPostgresServer.USERNAME,
-                server.password());
-        Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery("SELECT note FROM survivor WHERE id = 1")) {
-      assertThat(rows.next()).as("the committed row survived").isTrue();
-      return rows.getString(1);
-    }
+    return EmbeddedPostgresSecurityTest.query(server, "SELECT note FROM survivor WHERE id = 1");
   }
 }
