@@ -15,40 +15,33 @@ import org.springframework.http.converter.HttpMessageConverters;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamReadFeature;
-import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.exc.StreamConstraintsException;
-import tools.jackson.core.json.JsonFactory;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.cfg.CoercionAction;
-import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
-import tools.jackson.databind.type.LogicalType;
 
 /**
- * Spring MVC's JSON converter, reading each {@code @RequestBody} record in two steps: first the
- * whole document, with the limits of Once's filter ({@code once.idempotency.http.max-body-size}:
- * 413 {@code payload-too-large}; {@code max-json-depth}: 400 {@code json-too-deep}; duplicate
- * names, content after the value: 400 {@code malformed-json}; not an object: 422 {@code
+ * Spring MVC's JSON converter, with the shop's {@link JsonMapper} ({@link JsonConfiguration}:
+ * strict, within the filter's limits), reading each {@code @RequestBody} in two steps: first the
+ * whole document (larger than {@code once.idempotency.http.max-body-size}: 413 {@code
+ * payload-too-large}; deeper than {@code max-json-depth}: 400 {@code json-too-deep}; not JSON,
+ * duplicate names, content after the value: 400 {@code malformed-json}; not an object: 422 {@code
  * validation-failed}), then its members into the record: an unknown member, or a JSON number,
- * boolean, array or object where a string belongs, is a 422 naming the field, never coerced. The
- * record's Bean Validation runs after this. So of several faults the first in that order is
- * answered, and among members the first in the record's order, however the client ordered them.
+ * boolean, array or object where a string belongs, is a 422 naming the field. The record's Bean
+ * Validation runs after this. So of several faults the first in that order is answered, and among
+ * members an unknown one first, then the first in the record's order, however the client ordered
+ * them.
  *
- * <p>Refusals are {@link InvalidRequestException}s, the shop's own type: Once stores the refusals
- * of the application's own checks under the key like any other answer of the endpoint, but not
- * Spring's {@code HttpMessageNotReadableException}. Within the limits every document that the
- * filter accepts parses (names, numbers and strings may be as long as the body), so a body that the
- * filter let through is never called malformed here. Thread-safe.
+ * <p>Jackson's exceptions are mapped by type (and a wrongly typed member by its record component's
+ * constraint) into {@link InvalidRequestException}s, the shop's own refusals, rather than left to
+ * Spring as an {@code HttpMessageNotReadableException}: Once stores the application's own refusals
+ * under the key like any other answer of the endpoint, but not Spring's (PRODUCT.md: never an error
+ * raised before the handler). Thread-safe.
  */
 public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
   private static final int MAX_NAME_IN_DETAIL = 64;
 
-  private final JsonMapper reader;
   private final Validator validator;
   private final int maxBytes;
   private final int maxDepth;
@@ -58,57 +51,34 @@ public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
     this.validator = validator;
     this.maxBytes = (int) once.getIdempotency().getHttp().getMaxBodySize().toBytes();
     this.maxDepth = once.getIdempotency().getHttp().getMaxJsonDepth();
-    JsonFactory limited =
-        JsonFactory.builder()
-            .streamReadConstraints(
-                StreamReadConstraints.builder()
-                    .maxNestingDepth(maxDepth)
-                    .maxNameLength(maxBytes)
-                    .maxNumberLength(maxBytes)
-                    .maxStringLength(maxBytes)
-                    .build())
-            // The symbol table's hash-collision guard could refuse names the filter accepts.
-            .disable(TokenStreamFactory.Feature.CANONICALIZE_PROPERTY_NAMES)
-            .build();
-    this.reader =
-        JsonMapper.builder(limited)
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .withCoercionConfig(
-                LogicalType.Textual,
-                strings ->
-                    strings
-                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-            .build();
   }
 
   @Override
   public Object read(
       ResolvableType type, HttpInputMessage input, @Nullable Map<String, Object> hints) {
-    JsonNode document = inRecordOrder(document(input), type.toClass().getRecordComponents());
+    Class<?> target = type.toClass();
+    JsonNode document = document(input);
+    if (target.isRecord()) {
+      document = inRecordOrder(document, target.getRecordComponents());
+    }
     try {
-      return reader.treeToValue(document, reader.constructType(type.getType()));
+      return getMapper().treeToValue(document, getMapper().constructType(type.getType()));
     } catch (MismatchedInputException e) {
       if (e.getPath().isEmpty()) {
         throw e; // not about a field: the record does not fit the document, a bug (500)
       }
       String field = e.getPath().get(0).getPropertyName();
       throw new InvalidRequestException(
-          problem(type.toClass(), field), field, "Field '" + field + "' must be a JSON string.");
+          problem(target, field), field, "Field '" + field + "' must be a JSON string.");
     }
   }
 
   /**
-   * Refuses a member the record does not have, and orders the others as the record does, so that of
-   * several faults the same one is answered however the client ordered the members.
+   * Refuses a member the record does not have (Jackson would notice it only after binding the
+   * record's own members), and orders the others as the record does, so that of several faults the
+   * same one is answered however the client ordered the members.
    */
-  private JsonNode inRecordOrder(JsonNode document, RecordComponent @Nullable [] components) {
-    if (components == null) {
-      return document;
-    }
+  private JsonNode inRecordOrder(JsonNode document, RecordComponent[] components) {
     List<String> names = Stream.of(components).map(RecordComponent::getName).toList();
     for (String name : document.propertyNames()) {
       if (!names.contains(name)) {
@@ -124,7 +94,7 @@ public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
                 + ".");
       }
     }
-    ObjectNode ordered = reader.createObjectNode();
+    ObjectNode ordered = getMapper().createObjectNode();
     names.stream().filter(document::has).forEach(name -> ordered.set(name, document.get(name)));
     return ordered;
   }
@@ -145,9 +115,9 @@ public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
     }
     JsonNode document;
     try {
-      document = reader.readTree(body);
+      document = getMapper().readTree(body);
     } catch (StreamConstraintsException e) {
-      // Nothing in a body within the size limit is longer than the other limits: only depth.
+      // Within the size limit, no name, number or string is longer than the other limits: depth.
       throw new InvalidRequestException(
           ShopProblem.JSON_TOO_DEEP,
           "The JSON body is nested deeper than " + maxDepth + " levels.");

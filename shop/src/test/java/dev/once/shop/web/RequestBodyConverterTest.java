@@ -319,6 +319,9 @@ class RequestBodyConverterTest {
     OnceProperties once = new OnceProperties();
     once.getIdempotency().getHttp().setMaxBodySize(maxBodySize);
     once.getIdempotency().getHttp().setMaxJsonDepth(maxDepth);
-    return new RequestBodyConverter(JsonMapper.builder().build(), once, VALIDATOR);
+    // The shop's mapper: Once's limits, then the strict reading.
+    JsonMapper.Builder json = JsonMapper.builder(JsonConfiguration.limits(once));
+    new JsonConfiguration().strictReading().customize(json);
+    return new RequestBodyConverter(json.build(), once, VALIDATOR);
   }
 }
