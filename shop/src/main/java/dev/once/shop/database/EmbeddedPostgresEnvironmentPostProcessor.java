@@ -49,13 +49,12 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 
     /** The data directory, absolute and normalised; refuses a blank one, a non-path or a file. */
     public Path dataDirectory() {
-      if (dataDir.isBlank()
-          || dataDir.contains("\0")
-          || Files.isRegularFile(Path.of(dataDir.strip()))) {
+      String path = dataDir.strip();
+      if (path.isEmpty() || path.contains("\0") || Files.isRegularFile(Path.of(path))) {
         String problem = "expected the path of a directory";
         throw new IllegalArgumentException(invalidValue(DATA_DIR, dataDir, problem));
       }
-      return Path.of(dataDir.strip()).toAbsolutePath().normalize();
+      return Path.of(path).toAbsolutePath().normalize();
     }
   }
 
@@ -114,10 +113,8 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
                 + " PostgreSQL log in %s. Set %s to use another server.")
             .formatted(
                 server.dataDirectory(), url, APPLICATION, OWNER, server.logFile(), DATASOURCE_URL);
-    if (acquisition.started()) {
+    if (acquisition.started()) { // once per JVM, not again for each context that reuses it
       log.info(message);
-    } else {
-      log.debug("Reusing the running " + message);
     }
   }
 
