@@ -15,7 +15,6 @@ import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.InetAddress;
@@ -120,24 +119,35 @@ public record EmbeddedPostgresServer(
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot create the data directory (" + DATA_DIR + ")", e);
       }
-      EmbeddedPostgresServer running = SERVERS.get(dataDirectory);
-      if (running != null && port != 0 && port != running.port()) {
+      boolean started = !SERVERS.containsKey(dataDirectory);
+      EmbeddedPostgresServer server =
+          SERVERS.computeIfAbsent(dataDirectory, d -> start(d, port, log));
+      if (port != 0 && port != server.port()) {
         String message = "The embedded PostgreSQL on %s already runs on port %d, but '%s' asks %d";
-        throw new IllegalStateException(message.formatted(dataDirectory, running.port, PORT, port));
+        throw new IllegalStateException(message.formatted(dataDirectory, server.port, PORT, port));
       }
-      if (running == null) {
-        SERVERS.put(dataDirectory, start(dataDirectory, port, log));
-      }
-      return new Acquisition(SERVERS.get(dataDirectory), running == null);
+      return new Acquisition(server, started);
     }
   }
 
   private static EmbeddedPostgresServer start(Path dataDirectory, int port, Log log) {
     Path cache = cache(cacheHome(), log);
     LeftoverPostmaster.clear(dataDirectory, log);
-    check(dataDirectory, port);
-    OwnerOnly.directory(dataDirectory, "the PostgreSQL data directory ('" + DATA_DIR + "')", log);
+    // Clear messages, naming the property, rather than what initdb or PostgreSQL would say:
     boolean initialised = Files.exists(dataDirectory.resolve("postgresql.conf"));
+    if (!initialised && dataDirectory.toFile().list().length > 0) {
+      String problem = "not empty and not a PostgreSQL data directory (no postgresql.conf)";
+      throw new IllegalStateException(invalidValue(DATA_DIR, dataDirectory, problem));
+    }
+    try {
+      if (port != 0) { // binds only if the port is free; released at once
+        new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      String problem = "expected 0 (any) or a free port from 1 to 65535 on localhost (" + e + ")";
+      throw new IllegalStateException(invalidValue(PORT, port, problem), e);
+    }
+    OwnerOnly.directory(dataDirectory, "the PostgreSQL data directory ('" + DATA_DIR + "')", log);
     // initdb needs an empty directory: a new cluster's password file is written by secure().
     String password = initialised ? password(dataDirectory.resolve(PASSWORD_FILE)) : newPassword();
     EmbeddedPostgres.Builder builder =
@@ -265,10 +275,8 @@ public record EmbeddedPostgresServer(
     Collections.addAll(command, more);
     Process process =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output).start();
-    try (OutputStream stdin = process.getOutputStream()) {
-      stdin.write(input.getBytes(StandardCharsets.UTF_8));
-    }
     try {
+      process.outputWriter(StandardCharsets.UTF_8).append(input).close(); // then end of input
       if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
         throw new IOException(program + " failed or did not end in time");
       }
@@ -277,23 +285,6 @@ public record EmbeddedPostgresServer(
       throw new IOException("Interrupted waiting for " + program, e);
     } finally {
       process.destroyForcibly(); // if it is still running
-    }
-  }
-
-  /** Clear messages, naming the property, rather than what initdb or PostgreSQL would say. */
-  private static void check(Path dataDirectory, int port) {
-    String[] entries = dataDirectory.toFile().list();
-    if (entries.length > 0 && !Files.exists(dataDirectory.resolve("postgresql.conf"))) {
-      String problem = "not empty and not a PostgreSQL data directory (no postgresql.conf)";
-      throw new IllegalStateException(invalidValue(DATA_DIR, dataDirectory, problem));
-    }
-    try {
-      if (port != 0) { // binds only if the port is free; released at once
-        new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
-      }
-    } catch (IOException | IllegalArgumentException e) {
-      String problem = "expected 0 (any) or a free port from 1 to 65535 on localhost (" + e + ")";
-      throw new IllegalStateException(invalidValue(PORT, port, problem), e);
     }
   }
 
