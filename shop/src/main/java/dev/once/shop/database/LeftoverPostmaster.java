@@ -5,6 +5,7 @@ import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DA
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -41,8 +42,6 @@ final class LeftoverPostmaster {
   /** PostgreSQL's lock file: line 1 the PID, line 3 the start time (epoch seconds), line 4 port. */
   static final String PID_FILE = "postmaster.pid";
 
-  private static final String STOP = "stop -m fast -w -t 30";
-
   private LeftoverPostmaster() {}
 
   /**
@@ -54,27 +53,25 @@ final class LeftoverPostmaster {
   static void clear(Path dataDirectory, Log log) {
     ensureNoLiveOwner(dataDirectory);
     Path pidFile = dataDirectory.resolve(PID_FILE);
-    List<String> lines;
+    List<String> lines = List.of();
+    long pid;
+    Instant written;
     try {
       lines = Files.readAllLines(pidFile);
+      pid = Math.abs(Long.parseLong(lines.get(0).strip())); // negative: a single-user backend
+      written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
     } catch (NoSuchFileException e) {
       return; // the last server was stopped cleanly, or never started
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-    long pid;
-    Instant written;
-    try {
-      pid = Math.abs(Long.parseLong(lines.get(0).strip())); // negative: a single-user backend
-      written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
     } catch (RuntimeException e) { // written by a postmaster that died (a live owner is ruled out)
       removeStale(pidFile, "it holds no PID and start time (" + lines + ")", log);
       return;
     }
-    Optional<ProcessHandle> process = ProcessHandle.of(pid);
-    String postgres = process.isEmpty() ? null : postmaster(process.get(), pidFile, written, log);
+    String postgres =
+        ProcessHandle.of(pid).map(p -> postmaster(p, pidFile, written, log)).orElse(null);
     if (postgres == null) {
-      return;
+      return; // gone, or not the postmaster that wrote the pid file (which is removed)
     }
     String port = lines.size() > 3 ? lines.get(3) : "?";
     log.warn(
@@ -87,8 +84,8 @@ final class LeftoverPostmaster {
       if (unsafe.isPresent()) {
         throw new IOException("will not run " + pgCtl + ": " + unsafe.get());
       }
-      EmbeddedPostgresServer.run(
-          EmbeddedPostgresServer.toLog(dataDirectory, log), "", pgCtl, STOP, dataDirectory);
+      Redirect output = EmbeddedPostgresServer.toLog(dataDirectory, log);
+      EmbeddedPostgresServer.run(output, "", pgCtl, "stop -m fast -w -t 30", dataDirectory);
     } catch (IOException e) {
       String message = "Could not stop PostgreSQL PID %d on %s (%s; see its log). Wait, or stop it";
       message = message.formatted(pid, dataDirectory, e.getMessage());
