@@ -5,11 +5,11 @@ import static dev.once.shop.database.EmbeddedPostgresServer.USERNAME;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.sql.SQLException;
 import java.util.List;
 import org.apache.commons.logging.Log;
 import org.postgresql.PGConnection;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
@@ -62,16 +62,16 @@ final class EmbeddedDatabaseRoles {
         legacy = jdbc.queryForObject(IS_LEGACY, Boolean.class);
       }
       if (legacy) { // renamed from another database: nobody may be connected to it
-        try (SingleConnectionDataSource template1 = connect(server, "template1");
-            InputStream handOver =
-                EmbeddedDatabaseRoles.class.getResourceAsStream("hand-over.sql")) {
+        try (SingleConnectionDataSource template1 = connect(server, "template1")) {
           JdbcTemplate jdbc = new JdbcTemplate(template1);
           jdbc.execute("ALTER DATABASE postgres RENAME TO shop");
           jdbc.execute("ALTER DATABASE shop OWNER TO shop_owner");
           jdbc.execute("CREATE DATABASE postgres");
-          try (SingleConnectionDataSource shop = connect(server, DATABASE)) {
-            new JdbcTemplate(shop).execute(new String(handOver.readAllBytes(), UTF_8));
-          }
+        }
+        try (SingleConnectionDataSource shop = connect(server, DATABASE)) {
+          ClassPathResource handOver =
+              new ClassPathResource("hand-over.sql", EmbeddedDatabaseRoles.class);
+          new JdbcTemplate(shop).execute(handOver.getContentAsString(UTF_8));
         }
         log.info(
             "Upgraded the embedded database on %s: the shop's data moved from database 'postgres'"
