@@ -123,12 +123,11 @@ final class LeftoverPostmaster {
   /** Fails if a live process holds zonky's lock: stopping its server would pull the data away. */
   private static void ensureNoLiveOwner(Path dataDirectory) {
     String owner = "another process";
-    try (FileChannel channel =
-        FileChannel.open(dataDirectory.resolve("epg-lock"), StandardOpenOption.WRITE)) {
-      FileLock lock = channel.tryLock();
+    Path lockFile = dataDirectory.resolve("epg-lock");
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+        FileLock lock = channel.tryLock()) {
       if (lock != null) {
-        lock.release();
-        return;
+        return; // nobody holds it; released again at once
       }
     } catch (OverlappingFileLockException e) {
       owner = "this JVM, outside the shop's server registry";
