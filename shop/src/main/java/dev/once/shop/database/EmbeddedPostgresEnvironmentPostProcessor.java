@@ -15,6 +15,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
@@ -24,7 +25,8 @@ import org.springframework.core.env.MapPropertySource;
  * database is configured, so that Boot's DataSource, Flyway and everything else work unchanged.
  * Registered in {@code META-INF/spring.factories}; runs after application.yml is loaded.
  */
-public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+@Order(Ordered.LOWEST_PRECEDENCE) // after ConfigDataEnvironmentPostProcessor: application.yml
+public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
   /** Name of the property source added to the environment. */
   public static final String PROPERTY_SOURCE_NAME = "shopEmbeddedPostgres";
@@ -63,11 +65,6 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
   /** Boot supplies a deferred log, replayed once Boot's logging is up (not yet when this runs). */
   public EmbeddedPostgresEnvironmentPostProcessor(DeferredLogFactory logFactory) {
     this.log = logFactory.getLog(EmbeddedPostgresEnvironmentPostProcessor.class);
-  }
-
-  @Override
-  public int getOrder() {
-    return Ordered.LOWEST_PRECEDENCE; // after ConfigDataEnvironmentPostProcessor: application.yml
   }
 
   /**
