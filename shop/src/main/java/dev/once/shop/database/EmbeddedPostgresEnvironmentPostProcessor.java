@@ -28,7 +28,6 @@ import org.springframework.core.env.MapPropertySource;
 @Order(Ordered.LOWEST_PRECEDENCE) // after ConfigDataEnvironmentPostProcessor: application.yml
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
-  /** Name of the property source added to the environment. */
   public static final String PROPERTY_SOURCE_NAME = "shopEmbeddedPostgres";
 
   /** Boot's property that switches the embedded server off, and those of the embedded server. */

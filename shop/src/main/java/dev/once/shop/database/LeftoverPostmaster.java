@@ -5,7 +5,6 @@ import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DA
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -84,8 +83,7 @@ final class LeftoverPostmaster {
       if (unsafe.isPresent()) {
         throw new IOException("will not run " + pgCtl + ": " + unsafe.get());
       }
-      Redirect output = EmbeddedPostgresServer.toLog(dataDirectory, log);
-      EmbeddedPostgresServer.run(output, "", pgCtl, "stop -m fast -w -t 30", dataDirectory);
+      EmbeddedPostgresServer.run(dataDirectory, log, "", pgCtl, "stop -m fast -w -t 30");
     } catch (IOException e) {
       String message = "Could not stop PostgreSQL PID %d on %s (%s; see its log). Wait, or stop it";
       message = message.formatted(pid, dataDirectory, e.getMessage());
@@ -156,10 +154,8 @@ final class LeftoverPostmaster {
       return Optional.of(cwd.equals(pidFile.getParent()));
     } catch (IOException | RuntimeException e) { // not Linux, or not allowed: the command line
       String option = "\0-D\0" + pidFile.getParent() + "\0";
-      return process
-          .info()
-          .arguments()
-          .map(a -> ("\0" + String.join("\0", a) + "\0").contains(option));
+      Optional<String[]> arguments = process.info().arguments();
+      return arguments.map(a -> ("\0" + String.join("\0", a) + "\0").contains(option));
     }
   }
 
