@@ -51,13 +51,12 @@ final class EmbeddedDatabaseRoles {
       boolean legacy;
       try (SingleConnectionDataSource postgres = connect(server, EmbeddedPostgresServer.DATABASE)) {
         JdbcTemplate jdbc = new JdbcTemplate(postgres);
+        PGConnection connection = postgres.getConnection().unwrap(PGConnection.class);
         for (String role : List.of(OWNER, APPLICATION)) {
           if (jdbc.queryForObject("SELECT to_regrole(?) IS NULL", Boolean.class, role)) {
             jdbc.execute("CREATE ROLE " + role + " LOGIN " + NOTHING_MORE);
           }
-          char[] password = password(server, role).toCharArray(); // as in passwords
-          PGConnection connection = postgres.getConnection().unwrap(PGConnection.class);
-          connection.alterUserPassword(role, password, "scram-sha-256");
+          connection.alterUserPassword(role, password(server, role).toCharArray(), "scram-sha-256");
         }
         legacy = jdbc.queryForObject(IS_LEGACY, Boolean.class);
       }

@@ -1,6 +1,7 @@
 package dev.once.shop.database;
 
 import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR;
+import static java.nio.file.StandardOpenOption.WRITE;
 
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -73,10 +73,8 @@ final class LeftoverPostmaster {
       return; // gone, or not the postmaster that wrote the pid file (which is removed)
     }
     String port = lines.size() > 3 ? lines.get(3) : "?";
-    log.warn(
-        "PostgreSQL PID %d (port %s) was left running on %s by a JVM that did not stop it;"
-                .formatted(pid, port, dataDirectory)
-            + " stopping it");
+    String leftover = "PostgreSQL PID %d (port %s) was left running on %s by a JVM that did";
+    log.warn(leftover.formatted(pid, port, dataDirectory) + " not stop it; stopping it");
     try {
       Path pgCtl = Path.of(postgres).resolveSibling("pg_ctl");
       Optional<String> unsafe = OwnerOnly.problem(pgCtl.toRealPath(), OwnerOnly.WRITABLE_BY_OTHERS);
@@ -121,8 +119,7 @@ final class LeftoverPostmaster {
   /** Fails if a live process holds zonky's lock: stopping its server would pull the data away. */
   private static void ensureNoLiveOwner(Path dataDirectory) {
     String owner = "another process";
-    Path lockFile = dataDirectory.resolve("epg-lock");
-    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE);
+    try (FileChannel channel = FileChannel.open(dataDirectory.resolve("epg-lock"), WRITE);
         FileLock lock = channel.tryLock()) {
       if (lock != null) {
         return; // nobody holds it; released again at once
