@@ -14,8 +14,6 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.logging.DeferredLogFactory;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
@@ -23,9 +21,8 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Points {@code spring.datasource.*} (and Flyway's login) at the embedded PostgreSQL server when no
  * database is configured, so that Boot's DataSource, Flyway and everything else work unchanged.
- * Registered in {@code META-INF/spring.factories}; runs after application.yml is loaded.
+ * Registered in {@code META-INF/spring.factories}; unordered, it runs last: after application.yml.
  */
-@Order(Ordered.LOWEST_PRECEDENCE) // after ConfigDataEnvironmentPostProcessor: application.yml
 public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
   public static final String PROPERTY_SOURCE_NAME = "shopEmbeddedPostgres";
@@ -101,9 +98,8 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
     properties.put("spring.datasource.password", passwords.application());
     properties.put("spring.flyway.user", OWNER);
     properties.put("spring.flyway.password", passwords.owner());
-    environment
-        .getPropertySources()
-        .addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME, properties));
+    MapPropertySource source = new MapPropertySource(PROPERTY_SOURCE_NAME, properties);
+    environment.getPropertySources().addFirst(source);
     String message =
         ("Embedded PostgreSQL: data in %s, JDBC URL %s (application role %s, migrations as %s),"
                 + " PostgreSQL log in %s. Set %s to use another server.")
