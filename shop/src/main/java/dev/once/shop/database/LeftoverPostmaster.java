@@ -87,7 +87,6 @@ final class LeftoverPostmaster {
       message = message.formatted(pid, dataDirectory, e.getMessage());
       throw new IllegalStateException(message + " yourself with 'kill -INT " + pid + "'.", e);
     }
-    log.info("Stopped leftover PostgreSQL PID " + pid + " on " + dataDirectory);
   }
 
   /** Its command if the process is the postmaster that wrote the pid file, else removes that. */
