@@ -107,7 +107,6 @@ final class EmbeddedDatabaseRoles {
     return EmbeddedPostgresServer.password(server.dataDirectory().resolve(role + ".password"));
   }
 
-  /** The superuser's connection to a database, closed with the data source. */
   private static SingleConnectionDataSource connect(
       EmbeddedPostgresServer server, String database) {
     String url = server.jdbcUrl(database);

@@ -44,7 +44,6 @@ import org.apache.commons.logging.Log;
  * @param dataDirectory the canonical data directory
  * @param port the TCP port on {@code localhost}
  * @param password the superuser's, from {@value #PASSWORD_FILE}; never in {@link #toString()}
- * @param postgres zonky's handle
  */
 public record EmbeddedPostgresServer(
     Path dataDirectory, int port, String password, EmbeddedPostgres postgres) {
