@@ -1,18 +1,18 @@
 package dev.once.shop.database;
 
 import static dev.once.shop.database.EmbeddedPostgresServer.LOG_FILE;
+import static dev.once.shop.database.EmbeddedPostgresServer.USERNAME;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import org.apache.commons.logging.Log;
 import org.postgresql.PGConnection;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * The least-privilege layout of the embedded database (docs/security.md), made by the superuser at
@@ -49,45 +49,43 @@ final class EmbeddedDatabaseRoles {
     Passwords passwords = new Passwords(password(server, OWNER), password(server, APPLICATION));
     try {
       boolean legacy;
-      try (Connection superuser = connect(server, EmbeddedPostgresServer.DATABASE)) {
+      try (SingleConnectionDataSource postgres = connect(server, EmbeddedPostgresServer.DATABASE)) {
+        JdbcTemplate jdbc = new JdbcTemplate(postgres);
+        PGConnection connection = postgres.getConnection().unwrap(PGConnection.class);
         for (String role : List.of(OWNER, APPLICATION)) {
-          if (query(superuser, "SELECT to_regrole('" + role + "') IS NULL")) {
-            execute(superuser, "CREATE ROLE " + role + " LOGIN " + NOTHING_MORE);
+          if (jdbc.queryForObject("SELECT to_regrole(?) IS NULL", Boolean.class, role)) {
+            jdbc.execute("CREATE ROLE " + role + " LOGIN " + NOTHING_MORE);
           }
-          char[] password = password(server, role).toCharArray(); // as in passwords
-          superuser.unwrap(PGConnection.class).alterUserPassword(role, password, "scram-sha-256");
+          connection.alterUserPassword(role, password(server, role).toCharArray(), "scram-sha-256");
         }
-        legacy = query(superuser, IS_LEGACY);
+        legacy = jdbc.queryForObject(IS_LEGACY, Boolean.class);
       }
       if (legacy) { // renamed from another database: nobody may be connected to it
-        try (Connection template = connect(server, "template1");
-            InputStream handOver =
-                EmbeddedDatabaseRoles.class.getResourceAsStream("hand-over.sql")) {
-          execute(
-              template,
-              "ALTER DATABASE postgres RENAME TO shop",
-              "ALTER DATABASE shop OWNER TO shop_owner",
-              "CREATE DATABASE postgres");
-          try (Connection shop = connect(server, DATABASE)) {
-            execute(shop, new String(handOver.readAllBytes(), StandardCharsets.UTF_8));
-          }
+        try (SingleConnectionDataSource template1 = connect(server, "template1")) {
+          JdbcTemplate jdbc = new JdbcTemplate(template1);
+          jdbc.execute("ALTER DATABASE postgres RENAME TO shop");
+          jdbc.execute("ALTER DATABASE shop OWNER TO shop_owner");
+          jdbc.execute("CREATE DATABASE postgres");
+        }
+        try (SingleConnectionDataSource shop = connect(server, DATABASE)) {
+          ClassPathResource handOver =
+              new ClassPathResource("hand-over.sql", EmbeddedDatabaseRoles.class);
+          new JdbcTemplate(shop).execute(handOver.getContentAsString(UTF_8));
         }
         log.info(
             "Upgraded the embedded database on %s: the shop's data moved from database 'postgres'"
                     .formatted(server.dataDirectory())
                 + " to 'shop', owned by 'shop_owner'; the application now connects as 'shop_app'");
       }
-      try (Connection superuser = connect(server, EmbeddedPostgresServer.DATABASE)) {
-        if (query(
-            superuser, "SELECT NOT EXISTS (SELECT FROM pg_database WHERE datname = 'shop')")) {
-          execute(superuser, "CREATE DATABASE shop OWNER shop_owner");
+      try (SingleConnectionDataSource postgres = connect(server, EmbeddedPostgresServer.DATABASE)) {
+        JdbcTemplate jdbc = new JdbcTemplate(postgres);
+        if (jdbc.queryForObject(NO_SHOP, Boolean.class)) {
+          jdbc.execute("CREATE DATABASE shop OWNER shop_owner");
         }
-        execute(
-            superuser,
-            "REVOKE ALL ON DATABASE shop FROM PUBLIC",
-            "GRANT CONNECT ON DATABASE shop TO shop_app");
+        jdbc.execute("REVOKE ALL ON DATABASE shop FROM PUBLIC");
+        jdbc.execute("GRANT CONNECT ON DATABASE shop TO shop_app");
       }
-    } catch (SQLException | IOException e) {
+    } catch (SQLException | DataAccessException | IOException e) {
       String message = "Could not set up the roles of the embedded PostgreSQL on %s (see %s): %s";
       throw new IllegalStateException(message.formatted(server.dataDirectory(), LOG_FILE, e), e);
     }
@@ -98,33 +96,20 @@ final class EmbeddedDatabaseRoles {
   private static final String NOTHING_MORE =
       "NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS";
 
+  private static final String NO_SHOP =
+      "SELECT NOT EXISTS (SELECT FROM pg_database WHERE datname = 'shop')";
+
   /** No database "shop" yet, and the shop's tables in "postgres": the single-role layout. */
   private static final String IS_LEGACY =
-      "SELECT NOT EXISTS (SELECT FROM pg_database WHERE datname = 'shop')"
-          + " AND to_regclass('public.flyway_schema_history') IS NOT NULL";
+      NO_SHOP + " AND to_regclass('public.flyway_schema_history') IS NOT NULL";
 
   private static String password(EmbeddedPostgresServer server, String role) {
     return EmbeddedPostgresServer.password(server.dataDirectory().resolve(role + ".password"));
   }
 
-  private static Connection connect(EmbeddedPostgresServer server, String database)
-      throws SQLException {
-    return DriverManager.getConnection(
-        server.jdbcUrl(database), EmbeddedPostgresServer.USERNAME, server.password());
-  }
-
-  private static void execute(Connection connection, String... statements) throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      for (String sql : statements) {
-        statement.execute(sql);
-      }
-    }
-  }
-
-  private static boolean query(Connection connection, String sql) throws SQLException {
-    try (Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      return rows.next() && rows.getBoolean(1);
-    }
+  private static SingleConnectionDataSource connect(
+      EmbeddedPostgresServer server, String database) {
+    String url = server.jdbcUrl(database);
+    return new SingleConnectionDataSource(url, USERNAME, server.password(), true);
   }
 }

@@ -14,7 +14,6 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.logging.DeferredLogFactory;
-import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
@@ -22,11 +21,10 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Points {@code spring.datasource.*} (and Flyway's login) at the embedded PostgreSQL server when no
  * database is configured, so that Boot's DataSource, Flyway and everything else work unchanged.
- * Registered in {@code META-INF/spring.factories}; runs after application.yml is loaded.
+ * Registered in {@code META-INF/spring.factories}; unordered, it runs last: after application.yml.
  */
-public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor, Ordered {
+public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPostProcessor {
 
-  /** Name of the property source added to the environment. */
   public static final String PROPERTY_SOURCE_NAME = "shopEmbeddedPostgres";
 
   /** Boot's property that switches the embedded server off, and those of the embedded server. */
@@ -49,13 +47,12 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
 
     /** The data directory, absolute and normalised; refuses a blank one, a non-path or a file. */
     public Path dataDirectory() {
-      if (dataDir.isBlank()
-          || dataDir.contains("\0")
-          || Files.isRegularFile(Path.of(dataDir.strip()))) {
+      String path = dataDir.strip();
+      if (path.isEmpty() || path.contains("\0") || Files.isRegularFile(Path.of(path))) {
         String problem = "expected the path of a directory";
         throw new IllegalArgumentException(invalidValue(DATA_DIR, dataDir, problem));
       }
-      return Path.of(dataDir.strip()).toAbsolutePath().normalize();
+      return Path.of(path).toAbsolutePath().normalize();
     }
   }
 
@@ -64,11 +61,6 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
   /** Boot supplies a deferred log, replayed once Boot's logging is up (not yet when this runs). */
   public EmbeddedPostgresEnvironmentPostProcessor(DeferredLogFactory logFactory) {
     this.log = logFactory.getLog(EmbeddedPostgresEnvironmentPostProcessor.class);
-  }
-
-  @Override
-  public int getOrder() {
-    return Ordered.LOWEST_PRECEDENCE; // after ConfigDataEnvironmentPostProcessor: application.yml
   }
 
   /**
@@ -106,18 +98,15 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
     properties.put("spring.datasource.password", passwords.application());
     properties.put("spring.flyway.user", OWNER);
     properties.put("spring.flyway.password", passwords.owner());
-    environment
-        .getPropertySources()
-        .addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME, properties));
+    MapPropertySource source = new MapPropertySource(PROPERTY_SOURCE_NAME, properties);
+    environment.getPropertySources().addFirst(source);
     String message =
         ("Embedded PostgreSQL: data in %s, JDBC URL %s (application role %s, migrations as %s),"
                 + " PostgreSQL log in %s. Set %s to use another server.")
             .formatted(
                 server.dataDirectory(), url, APPLICATION, OWNER, server.logFile(), DATASOURCE_URL);
-    if (acquisition.started()) {
+    if (acquisition.started()) { // once per JVM, not again for each context that reuses it
       log.info(message);
-    } else {
-      log.debug("Reusing the running " + message);
     }
   }
 

@@ -15,7 +15,6 @@ import io.zonky.test.db.postgres.util.LinuxUtils;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.net.InetAddress;
@@ -27,7 +26,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,17 +38,12 @@ import org.apache.commons.logging.Log;
 /**
  * A running embedded PostgreSQL server, and the JVM's registry of them: one per data directory (by
  * its canonical path), shared by every Spring context, stopped (fast shutdown) by zonky's shutdown
- * hook. Starting one ({@link #acquire}): {@link LeftoverPostmaster} refuses a directory in use and
- * stops what a killed JVM left on it; a directory that is neither empty nor a cluster, or another
- * user's, is refused, a looser one made {@code rwx------}. zonky then unpacks the binaries into the
- * checked {@link #cache}, runs initdb on an empty directory ({@code reject} rules: no way in yet),
- * locks it ({@code epg-lock}), calls {@link #secure} and starts the server with {@link
- * #SERVER_SETTINGS}.
+ * hook. {@link #start} checks the data directory, the port and the binaries' {@link #cache} before
+ * zonky unpacks, runs initdb, locks the directory ({@code epg-lock}) and starts the server.
  *
  * @param dataDirectory the canonical data directory
  * @param port the TCP port on {@code localhost}
  * @param password the superuser's, from {@value #PASSWORD_FILE}; never in {@link #toString()}
- * @param postgres zonky's handle
  */
 public record EmbeddedPostgresServer(
     Path dataDirectory, int port, String password, EmbeddedPostgres postgres) {
@@ -120,24 +113,35 @@ public record EmbeddedPostgresServer(
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot create the data directory (" + DATA_DIR + ")", e);
       }
-      EmbeddedPostgresServer running = SERVERS.get(dataDirectory);
-      if (running != null && port != 0 && port != running.port()) {
+      boolean started = !SERVERS.containsKey(dataDirectory);
+      EmbeddedPostgresServer server =
+          SERVERS.computeIfAbsent(dataDirectory, d -> start(d, port, log));
+      if (port != 0 && port != server.port()) {
         String message = "The embedded PostgreSQL on %s already runs on port %d, but '%s' asks %d";
-        throw new IllegalStateException(message.formatted(dataDirectory, running.port, PORT, port));
+        throw new IllegalStateException(message.formatted(dataDirectory, server.port, PORT, port));
       }
-      if (running == null) {
-        SERVERS.put(dataDirectory, start(dataDirectory, port, log));
-      }
-      return new Acquisition(SERVERS.get(dataDirectory), running == null);
+      return new Acquisition(server, started);
     }
   }
 
   private static EmbeddedPostgresServer start(Path dataDirectory, int port, Log log) {
     Path cache = cache(cacheHome(), log);
     LeftoverPostmaster.clear(dataDirectory, log);
-    check(dataDirectory, port);
-    OwnerOnly.directory(dataDirectory, "the PostgreSQL data directory ('" + DATA_DIR + "')", log);
+    // Clear messages, naming the property, rather than what initdb or PostgreSQL would say:
     boolean initialised = Files.exists(dataDirectory.resolve("postgresql.conf"));
+    if (!initialised && dataDirectory.toFile().list().length > 0) {
+      String problem = "not empty and not a PostgreSQL data directory (no postgresql.conf)";
+      throw new IllegalStateException(invalidValue(DATA_DIR, dataDirectory, problem));
+    }
+    try {
+      if (port != 0) { // binds only if the port is free; released at once
+        new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      String problem = "expected 0 (any) or a free port from 1 to 65535 on localhost (" + e + ")";
+      throw new IllegalStateException(invalidValue(PORT, port, problem), e);
+    }
+    OwnerOnly.directory(dataDirectory, "the PostgreSQL data directory ('" + DATA_DIR + "')", log);
     // initdb needs an empty directory: a new cluster's password file is written by secure().
     String password = initialised ? password(dataDirectory.resolve(PASSWORD_FILE)) : newPassword();
     EmbeddedPostgres.Builder builder =
@@ -146,8 +150,8 @@ public record EmbeddedPostgresServer(
             .setCleanDataDirectory(false)
             .setPort(port)
             .setPGStartupWait(Duration.ofSeconds(60)) // crash recovery may replay WAL first
-            .setLocaleConfig("locale", "C") // these follow zonky's "-A trust", so they win
-            .setLocaleConfig("auth", "reject")
+            .setLocaleConfig("locale", "C") // these follow zonky's "-A trust", so they win:
+            .setLocaleConfig("auth", "reject") // no way in until secure() writes pg_hba.conf
             .setConnectConfig("password", password)
             .setOutputRedirector(initialised ? toLog(dataDirectory, log) : Redirect.PIPE)
             .setDataDirectoryCustomizer(d -> secure(dataDirectory, password, cache, log));
@@ -191,8 +195,7 @@ public record EmbeddedPostgresServer(
       password(dataDirectory.resolve(PASSWORD_FILE), password); // written now if new
       String statement = "ALTER ROLE " + USERNAME + " PASSWORD '" + password + "'\n";
       Path binaries = cache.resolve(unpackedAs);
-      Path postgres = binaries.resolve("bin/postgres");
-      run(toLog(dataDirectory, log), statement, postgres, SINGLE_USER, dataDirectory, DATABASE);
+      run(dataDirectory, log, statement, binaries.resolve("bin/postgres"), SINGLE_USER, DATABASE);
       Stream<Path> more = Stream.of(cache, dataDirectory.resolve("epg-lock")); // zonky's, 0644
       try (Stream<Path> tree = Stream.concat(more, Files.walk(binaries))) {
         for (Path path : tree.filter(p -> !Files.isSymbolicLink(p)).toList()) {
@@ -212,10 +215,7 @@ public record EmbeddedPostgresServer(
     return Redirect.appendTo(OwnerOnly.file(logFile, "the PostgreSQL log", log).toFile());
   }
 
-  /**
-   * {@code <cache home>/once/postgres}, checked top down before zonky uses it: the current user's
-   * and {@code rwx------} (a looser folder is tightened with a warning, another user's refused).
-   */
+  /** {@code <cache home>/once/postgres}, checked top down by {@link OwnerOnly#directory}. */
   static Path cache(Path cacheHome, Log log) {
     String what = "the PostgreSQL binaries cache";
     Path once = OwnerOnly.directory(cacheHome.resolve("once"), what, log);
@@ -251,24 +251,21 @@ public record EmbeddedPostgresServer(
 
   /**
    * Runs a PostgreSQL program to its end (2 minutes at most) with {@code arguments} (split at
-   * spaces), {@code -D <data>} and {@code more}; as root, where PostgreSQL refuses to run, in a
-   * user namespace ({@code unshare -U}), as zonky does.
+   * spaces), {@code -D <data>} and {@code more}, its output appended to the server's log; as root,
+   * where PostgreSQL refuses to run, in a user namespace ({@code unshare -U}), as zonky does.
    */
-  static void run(
-      Redirect output, String input, Path program, String arguments, Path data, String... more)
+  static void run(Path data, Log log, String input, Path program, String arguments, String... more)
       throws IOException {
     List<String> command =
         new ArrayList<>(LinuxUtils.isUnshareAvailable() ? List.of("unshare", "-U") : List.of());
     command.add(program.toString());
-    Collections.addAll(command, arguments.split(" "));
-    Collections.addAll(command, "-D", data.toString());
-    Collections.addAll(command, more);
-    Process process =
-        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output).start();
-    try (OutputStream stdin = process.getOutputStream()) {
-      stdin.write(input.getBytes(StandardCharsets.UTF_8));
-    }
+    command.addAll(List.of(arguments.split(" ")));
+    command.addAll(List.of("-D", data.toString()));
+    command.addAll(List.of(more));
+    ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(toLog(data, log));
+    Process process = builder.redirectErrorStream(true).start();
     try {
+      process.outputWriter(StandardCharsets.UTF_8).append(input).close(); // then end of input
       if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
         throw new IOException(program + " failed or did not end in time");
       }
@@ -277,23 +274,6 @@ public record EmbeddedPostgresServer(
       throw new IOException("Interrupted waiting for " + program, e);
     } finally {
       process.destroyForcibly(); // if it is still running
-    }
-  }
-
-  /** Clear messages, naming the property, rather than what initdb or PostgreSQL would say. */
-  private static void check(Path dataDirectory, int port) {
-    String[] entries = dataDirectory.toFile().list();
-    if (entries.length > 0 && !Files.exists(dataDirectory.resolve("postgresql.conf"))) {
-      String problem = "not empty and not a PostgreSQL data directory (no postgresql.conf)";
-      throw new IllegalStateException(invalidValue(DATA_DIR, dataDirectory, problem));
-    }
-    try {
-      if (port != 0) { // binds only if the port is free; released at once
-        new ServerSocket(port, 1, InetAddress.getLoopbackAddress()).close();
-      }
-    } catch (IOException | IllegalArgumentException e) {
-      String problem = "expected 0 (any) or a free port from 1 to 65535 on localhost (" + e + ")";
-      throw new IllegalStateException(invalidValue(PORT, port, problem), e);
     }
   }
 

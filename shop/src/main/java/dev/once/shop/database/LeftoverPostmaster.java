@@ -1,6 +1,7 @@
 package dev.once.shop.database;
 
 import static dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.DATA_DIR;
+import static java.nio.file.StandardOpenOption.WRITE;
 
 import dev.once.shop.secrets.OwnerOnly;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -41,8 +41,6 @@ final class LeftoverPostmaster {
   /** PostgreSQL's lock file: line 1 the PID, line 3 the start time (epoch seconds), line 4 port. */
   static final String PID_FILE = "postmaster.pid";
 
-  private static final String STOP = "stop -m fast -w -t 30";
-
   private LeftoverPostmaster() {}
 
   /**
@@ -54,47 +52,41 @@ final class LeftoverPostmaster {
   static void clear(Path dataDirectory, Log log) {
     ensureNoLiveOwner(dataDirectory);
     Path pidFile = dataDirectory.resolve(PID_FILE);
-    List<String> lines;
+    List<String> lines = List.of();
+    long pid;
+    Instant written;
     try {
       lines = Files.readAllLines(pidFile);
+      pid = Math.abs(Long.parseLong(lines.get(0).strip())); // negative: a single-user backend
+      written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
     } catch (NoSuchFileException e) {
       return; // the last server was stopped cleanly, or never started
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-    long pid;
-    Instant written;
-    try {
-      pid = Math.abs(Long.parseLong(lines.get(0).strip())); // negative: a single-user backend
-      written = Instant.ofEpochSecond(Long.parseLong(lines.get(2).strip()));
     } catch (RuntimeException e) { // written by a postmaster that died (a live owner is ruled out)
       removeStale(pidFile, "it holds no PID and start time (" + lines + ")", log);
       return;
     }
-    Optional<ProcessHandle> process = ProcessHandle.of(pid);
-    String postgres = process.isEmpty() ? null : postmaster(process.get(), pidFile, written, log);
+    String postgres =
+        ProcessHandle.of(pid).map(p -> postmaster(p, pidFile, written, log)).orElse(null);
     if (postgres == null) {
-      return;
+      return; // gone, or not the postmaster that wrote the pid file (which is removed)
     }
     String port = lines.size() > 3 ? lines.get(3) : "?";
-    log.warn(
-        "PostgreSQL PID %d (port %s) was left running on %s by a JVM that did not stop it;"
-                .formatted(pid, port, dataDirectory)
-            + " stopping it");
+    String leftover = "PostgreSQL PID %d (port %s) was left running on %s by a JVM that did";
+    log.warn(leftover.formatted(pid, port, dataDirectory) + " not stop it; stopping it");
     try {
       Path pgCtl = Path.of(postgres).resolveSibling("pg_ctl");
       Optional<String> unsafe = OwnerOnly.problem(pgCtl.toRealPath(), OwnerOnly.WRITABLE_BY_OTHERS);
       if (unsafe.isPresent()) {
         throw new IOException("will not run " + pgCtl + ": " + unsafe.get());
       }
-      EmbeddedPostgresServer.run(
-          EmbeddedPostgresServer.toLog(dataDirectory, log), "", pgCtl, STOP, dataDirectory);
+      EmbeddedPostgresServer.run(dataDirectory, log, "", pgCtl, "stop -m fast -w -t 30");
     } catch (IOException e) {
       String message = "Could not stop PostgreSQL PID %d on %s (%s; see its log). Wait, or stop it";
       message = message.formatted(pid, dataDirectory, e.getMessage());
       throw new IllegalStateException(message + " yourself with 'kill -INT " + pid + "'.", e);
     }
-    log.info("Stopped leftover PostgreSQL PID " + pid + " on " + dataDirectory);
   }
 
   /** Its command if the process is the postmaster that wrote the pid file, else removes that. */
@@ -126,12 +118,10 @@ final class LeftoverPostmaster {
   /** Fails if a live process holds zonky's lock: stopping its server would pull the data away. */
   private static void ensureNoLiveOwner(Path dataDirectory) {
     String owner = "another process";
-    try (FileChannel channel =
-        FileChannel.open(dataDirectory.resolve("epg-lock"), StandardOpenOption.WRITE)) {
-      FileLock lock = channel.tryLock();
+    try (FileChannel channel = FileChannel.open(dataDirectory.resolve("epg-lock"), WRITE);
+        FileLock lock = channel.tryLock()) {
       if (lock != null) {
-        lock.release();
-        return;
+        return; // nobody holds it; released again at once
       }
     } catch (OverlappingFileLockException e) {
       owner = "this JVM, outside the shop's server registry";
@@ -160,10 +150,8 @@ final class LeftoverPostmaster {
       return Optional.of(cwd.equals(pidFile.getParent()));
     } catch (IOException | RuntimeException e) { // not Linux, or not allowed: the command line
       String option = "\0-D\0" + pidFile.getParent() + "\0";
-      return process
-          .info()
-          .arguments()
-          .map(a -> ("\0" + String.join("\0", a) + "\0").contains(option));
+      Optional<String[]> arguments = process.info().arguments();
+      return arguments.map(a -> ("\0" + String.join("\0", a) + "\0").contains(option));
     }
   }
 
