@@ -1,6 +1,8 @@
 package dev.once.spring;
 
 import dev.once.idempotency.IdempotencyEngine;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,8 +56,23 @@ public class OnceProperties {
     if (h.maxJsonDepth < 1 || h.maxJsonDepth > 10_000) {
       throw bad("once.idempotency.http.max-json-depth", h.maxJsonDepth, "must be 1 to 10000");
     }
-    if (h.problemTypeBase == null || h.problemTypeBase.isBlank()) {
-      throw bad("once.idempotency.http.problem-type-base", h.problemTypeBase, "must not be blank");
+    if (h.problemTypeBase == null
+        || h.problemTypeBase.isBlank()
+        || !prefixesUris(h.problemTypeBase)) {
+      throw bad(
+          "once.idempotency.http.problem-type-base",
+          h.problemTypeBase,
+          "must be the start of a URI, such as https://example.com/problems/");
+    }
+  }
+
+  /** Whether a problem's {@code type}, this base followed by a slug, is a valid URI reference. */
+  private static boolean prefixesUris(String base) {
+    try {
+      new URI(base + "slug");
+      return true;
+    } catch (URISyntaxException e) {
+      return false;
     }
   }
 

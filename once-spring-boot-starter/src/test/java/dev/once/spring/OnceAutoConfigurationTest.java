@@ -7,6 +7,8 @@ import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.outbox.TransactionalOutbox;
 import dev.once.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -58,16 +60,22 @@ class OnceAutoConfigurationTest {
             });
   }
 
-  @Test
-  void badValueStopsTheStartNamingTheProperty() {
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "once.idempotency.http.max-json-depth=0",
+        "once.idempotency.http.problem-type-base=https://exa mple.com/",
+        "once.idempotency.http.problem-type-base=https://example.com/%zz/"
+      })
+  void badValueStopsTheStartNamingTheProperty(String property) {
     runner
-        .withPropertyValues("once.idempotency.http.max-json-depth=0")
+        .withPropertyValues(property)
         .run(
             context ->
                 assertThat(context)
                     .getFailure()
                     .rootCause()
-                    .hasMessageContaining("once.idempotency.http.max-json-depth"));
+                    .hasMessageContaining(property.substring(0, property.indexOf('='))));
   }
 
   @Test

@@ -48,7 +48,6 @@ public class ProblemResponses {
 
   public ProblemResponses(OnceProperties once) {
     this.typeBase = once.getIdempotency().getHttp().getProblemTypeBase();
-    type("bad-request"); // a base that cannot prefix a URI stops the start, not an error answer
   }
 
   /** The problem {@code problem} with {@code detail}. */
