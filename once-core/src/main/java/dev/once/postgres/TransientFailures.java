@@ -57,9 +57,13 @@ import java.util.Set;
  *       its timeout and reports no SQLSTATE;
  *   <li>{@link SQLRecoverableException} and {@link SQLNonTransientConnectionException}, the JDBC
  *       types for a connection that broke or could not be made (SQLSTATE class {@code 08});
- *   <li>an {@link IOException} (connection refused, reset, end of stream) that a {@link
- *       SQLException} without a SQLSTATE wraps: the driver's socket failed. An {@code IOException}
- *       outside a {@code SQLException}, such as a client that went away, is not a database failure.
+ *   <li>a {@link SQLException} without a SQLSTATE, if no {@code SQLException} in the chain has one:
+ *       the server reports every error with a SQLSTATE and pgJDBC gives its own errors one, so a
+ *       stateless one is the pool's or the connection proxy's report about the connection: Hikari's
+ *       {@code Connection is closed} on a connection it evicted as broken (met by the rollback
+ *       after a commit that lost the server), a driver's I/O failure ({@link IOException}: refused,
+ *       reset, end of stream) without a state. An {@code IOException} outside a {@code
+ *       SQLException}, such as a client that went away, is not a database failure.
  * </ul>
  *
  * <p>This is the one classification of "the database cannot serve this now" for the library and the
@@ -80,9 +84,8 @@ public final class TransientFailures {
    * SQLSTATEs and exception types listed on this class, anywhere in its cause chain.
    */
   public static boolean isTransient(Throwable failure) {
-    // Whether the innermost SQLException seen so far has no SQLSTATE: only then does an I/O
-    // failure beneath it decide (one with a SQLSTATE has said what went wrong).
-    boolean beneathStatelessSqlException = false;
+    boolean sqlExceptionWithState = false;
+    boolean sqlExceptionWithoutState = false;
     for (Throwable t : causeChain(failure)) {
       if (t instanceof SQLTransientException
           || t instanceof SQLRecoverableException
@@ -90,16 +93,19 @@ public final class TransientFailures {
         return true;
       }
       if (t instanceof SQLException sql) {
-        if (sql.getSQLState() != null && isTransientSqlState(sql.getSQLState())) {
+        if (sql.getSQLState() == null) {
+          sqlExceptionWithoutState = true;
+        } else if (isTransientSqlState(sql.getSQLState())) {
           return true;
+        } else {
+          sqlExceptionWithState = true;
         }
-        beneathStatelessSqlException = sql.getSQLState() == null;
-      }
-      if (beneathStatelessSqlException && t instanceof IOException) {
-        return true;
       }
     }
-    return false;
+    // Only SQLExceptions without a SQLSTATE: the pool's or the connection proxy's own report about
+    // the connection, not the server's (which gives every error a SQLSTATE, as pgJDBC does its
+    // own).
+    return sqlExceptionWithoutState && !sqlExceptionWithState;
   }
 
   /** Whether {@code sqlState} is one of the transient conditions listed on this class. */

@@ -69,7 +69,6 @@ class TransientFailuresTest {
   void noSqlExceptionIsNotTransient() {
     assertThat(TransientFailures.isTransient(new IllegalStateException("bug"))).isFalse();
     assertThat(TransientFailures.sqlState(new IllegalStateException("bug"))).isEmpty();
-    assertThat(TransientFailures.isTransient(new SQLException("no state"))).isFalse();
   }
 
   /** What a pool throws when no connection became free in time: no SQLSTATE, a JDBC type. */
@@ -161,6 +160,26 @@ class TransientFailuresTest {
             TransientFailures.isTransient(
                 new RuntimeException(new SQLNonTransientConnectionException("refused"))))
         .isTrue();
+  }
+
+  /**
+   * Hikari's answer to any call on a connection it evicted as broken, e.g. Spring's rollback after
+   * a commit that lost the server: no SQLSTATE, no cause.
+   */
+  @Test
+  void aStatelessSqlExceptionOfThePoolIsTransient() {
+    SQLException closed = new SQLException("Connection is closed");
+    assertThat(TransientFailures.isTransient(new RuntimeException("JDBC rollback failed", closed)))
+        .isTrue();
+    assertThat(TransientFailures.condition(closed)).isEqualTo("SQLException");
+  }
+
+  /** A stateless wrapper of the server's report is what that report's SQLSTATE says. */
+  @Test
+  void aStatelessWrapperOfANonTransientStateIsNotTransient() {
+    SQLException wrapper =
+        new SQLException("batch failed", new SQLException("duplicate key", "23505"));
+    assertThat(TransientFailures.isTransient(wrapper)).isFalse();
   }
 
   /** A stateless SQLException over a socket failure is the driver losing its connection. */
