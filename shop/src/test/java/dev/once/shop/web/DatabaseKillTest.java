@@ -59,7 +59,7 @@ class DatabaseKillTest {
   /** Client threads, each cycling through every endpoint. */
   private static final int THREADS = 8;
 
-  /** Requests each thread sends before the kill. */
+  /** Requests each thread sends before the kill may come. */
   private static final int BEFORE_KILL = 8;
 
   /** Requests each thread sends after it saw the outage. */
@@ -76,8 +76,15 @@ class DatabaseKillTest {
   /** One call of one endpoint, and what it answers when the database is there. */
   private record Endpoint(String name, Function<Integer, ShopResponse> call, List<Integer> fine) {}
 
-  /** One answer, with the endpoint and whether the postmaster was already killed. */
-  private record Answer(String endpoint, boolean afterKill, ShopResponse response) {}
+  /** When a request ran: before the kill, across it (sent before, answered after), after it. */
+  private enum Phase {
+    BEFORE,
+    ACROSS,
+    AFTER
+  }
+
+  /** One answer, with the endpoint and when its request ran. */
+  private record Answer(String endpoint, Phase phase, ShopResponse response) {}
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -131,7 +138,6 @@ class DatabaseKillTest {
     List<Answer> answers = new CopyOnWriteArrayList<>();
     CyclicBarrier start = new CyclicBarrier(THREADS);
     CountDownLatch warmedUp = new CountDownLatch(THREADS);
-    CountDownLatch kill = new CountDownLatch(1);
     ExecutorService threads = Executors.newFixedThreadPool(THREADS);
     try {
       List<Future<?>> workers = new ArrayList<>();
@@ -146,12 +152,12 @@ class DatabaseKillTest {
                     answers.add(call(endpoints.get(n % endpoints.size()), n, killed));
                   }
                   warmedUp.countDown();
-                  kill.await(); // only so that the kill meets requests in flight, not a race
+                  // No pause: the kill meets requests in flight at every step of their way.
                   int afterOutage = 0;
                   for (int i = 0; i < AT_MOST_AFTER_KILL && afterOutage < AFTER_OUTAGE; i++, n++) {
                     Answer answer = call(endpoints.get(n % endpoints.size()), n, killed);
                     answers.add(answer);
-                    if (answer.response().status() == 503) {
+                    if (answer.phase() != Phase.BEFORE && answer.response().status() == 503) {
                       outageSeen.set(true);
                     }
                     if (outageSeen.get()) {
@@ -164,7 +170,6 @@ class DatabaseKillTest {
       warmedUp.await();
       killed.set(true);
       postmaster.destroyForcibly(); // SIGKILL; its backends notice and end
-      kill.countDown();
       for (Future<?> worker : workers) {
         worker.get();
       }
@@ -174,8 +179,7 @@ class DatabaseKillTest {
 
     Map<String, Integer> counts = new TreeMap<>();
     for (Answer answer : answers) {
-      String key =
-          (answer.afterKill() ? "after kill " : "before kill ") + answer.response().status();
+      String key = answer.phase().name().toLowerCase() + " kill " + answer.response().status();
       counts.merge(key, 1, Integer::sum);
     }
     System.out.println("DatabaseKillTest answers by status: " + counts);
@@ -200,8 +204,10 @@ class DatabaseKillTest {
   }
 
   private static Answer call(Endpoint endpoint, int n, AtomicBoolean killed) {
-    boolean afterKill = killed.get();
-    return new Answer(endpoint.name(), afterKill, endpoint.call().apply(n));
+    boolean killedBefore = killed.get();
+    ShopResponse response = endpoint.call().apply(n);
+    Phase phase = killedBefore ? Phase.AFTER : killed.get() ? Phase.ACROSS : Phase.BEFORE;
+    return new Answer(endpoint.name(), phase, response);
   }
 
   /** A well-formed API key that no client has. */
