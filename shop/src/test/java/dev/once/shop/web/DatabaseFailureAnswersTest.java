@@ -76,6 +76,10 @@ class DatabaseFailureAnswersTest {
         Arguments.of(
             "closed connection at the rollback",
             new TransactionSystemException("Could not roll back JDBC transaction", closed)),
+        Arguments.of(
+            "Hikari's closed connection at the rollback after a lost commit",
+            new TransactionSystemException(
+                "JDBC rollback failed", new SQLException("Connection is closed"))),
         Arguments.of("terminated backend (translated)", translated(server("57P01"))),
         Arguments.of("crash of another backend (translated)", translated(server("57P02"))),
         Arguments.of("server starting or shutting down", stateTranslated(server("57P03"))),
