@@ -1,6 +1,9 @@
 package dev.once.postgres;
 
+import java.io.IOException;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTransientException;
 import java.util.ArrayList;
@@ -16,9 +19,10 @@ import java.util.Set;
  * same way (a bug, a constraint, bad data). Callers answer the first kind with "retry later" (HTTP
  * 503 with {@code Retry-After}; the outbox relay: another attempt) and the second as an error.
  *
- * <p>The decision is made by SQLSTATE alone, never by message text or driver class, so it holds for
- * any PostgreSQL driver and message language. The failure is transient if any {@link SQLException}
- * in its cause chain has one of these SQLSTATEs:
+ * <p>The decision is made by SQLSTATE and by the standard JDBC and I/O exception types below, never
+ * by message text or a driver's own classes, so it holds for any PostgreSQL driver, pool and
+ * message language. The failure is transient if any {@link SQLException} in its cause chain has one
+ * of these SQLSTATEs:
  *
  * <ul>
  *   <li>class {@code 08}, connection exception: the connection broke or could not be made;
@@ -42,27 +46,66 @@ import java.util.Set;
  * </ul>
  *
  * <p>{@code 57P04} database_dropped is deliberately not transient: no retry brings the database
- * back. A {@link SQLTransientException} (the JDBC type for "a retry may succeed", e.g. a connection
- * pool that had no free connection within its timeout and reports no SQLSTATE) is transient too.
+ * back.
+ *
+ * <p>A failure is transient as well if its cause chain holds one of these exception types, which
+ * report a connection failure without (or before) a SQLSTATE:
+ *
+ * <ul>
+ *   <li>{@link SQLTransientException}, the JDBC type for "a retry may succeed", e.g. the {@link
+ *       SQLTransientConnectionException} of a connection pool that had no free connection within
+ *       its timeout and reports no SQLSTATE;
+ *   <li>{@link SQLRecoverableException} and {@link SQLNonTransientConnectionException}, the JDBC
+ *       types for a connection that broke or could not be made (SQLSTATE class {@code 08});
+ *   <li>a {@link SQLException} without a SQLSTATE, if no {@code SQLException} in the chain has one:
+ *       the server reports every error with a SQLSTATE and pgJDBC gives its own errors one, so a
+ *       stateless one is the pool's or the connection proxy's report about the connection: Hikari's
+ *       {@code Connection is closed} on a connection it evicted as broken (met by the rollback
+ *       after a commit that lost the server), a driver's I/O failure ({@link IOException}: refused,
+ *       reset, end of stream) without a state. An {@code IOException} outside a {@code
+ *       SQLException}, such as a client that went away, is not a database failure.
+ * </ul>
+ *
+ * <p>This is the one classification of "the database cannot serve this now" for the library and the
+ * applications on it: everything that answers an HTTP request (authentication, Once's idempotency
+ * filter, a handler, its commit, the error page) asks {@link #isTransient} and answers a transient
+ * failure 503 with {@code Retry-After}, never 500. Wrappers of any library (Spring's {@code
+ * DataAccessException}, {@code CannotCreateTransactionException}, {@code
+ * TransactionSystemException}, Once's own) need no rule of their own: they keep the driver's or the
+ * pool's exception as their cause, and the cause decides.
  *
  * <p>Stateless and thread-safe.
  */
 public final class TransientFailures {
   private TransientFailures() {}
 
-  /** Whether a retry of the whole transaction may succeed where {@code failure} failed. */
+  /**
+   * Whether a retry of the whole transaction may succeed where {@code failure} failed: by the
+   * SQLSTATEs and exception types listed on this class, anywhere in its cause chain.
+   */
   public static boolean isTransient(Throwable failure) {
+    boolean sqlExceptionWithState = false;
+    boolean sqlExceptionWithoutState = false;
     for (Throwable t : causeChain(failure)) {
-      if (t instanceof SQLTransientException) {
+      if (t instanceof SQLTransientException
+          || t instanceof SQLRecoverableException
+          || t instanceof SQLNonTransientConnectionException) {
         return true;
       }
-      if (t instanceof SQLException sql
-          && sql.getSQLState() != null
-          && isTransientSqlState(sql.getSQLState())) {
-        return true;
+      if (t instanceof SQLException sql) {
+        if (sql.getSQLState() == null) {
+          sqlExceptionWithoutState = true;
+        } else if (isTransientSqlState(sql.getSQLState())) {
+          return true;
+        } else {
+          sqlExceptionWithState = true;
+        }
       }
     }
-    return false;
+    // Only SQLExceptions without a SQLSTATE: the pool's or the connection proxy's own report about
+    // the connection, not the server's (which gives every error a SQLSTATE, as pgJDBC does its
+    // own).
+    return sqlExceptionWithoutState && !sqlExceptionWithState;
   }
 
   /** Whether {@code sqlState} is one of the transient conditions listed on this class. */
@@ -107,7 +150,8 @@ public final class TransientFailures {
   /**
    * Names a failure's condition from a small fixed set, for a log line or a throttled log's key:
    * its SQLSTATE, or for a connection pool that found no free connection in time (and reports no
-   * SQLSTATE) that fact, or else the failure's type. Never message text, which may quote data.
+   * SQLSTATE) that fact, or else the type of the connection failure or of the failure itself. Never
+   * message text, which may quote data.
    */
   public static String condition(Throwable failure) {
     Optional<String> state = sqlState(failure);
@@ -117,6 +161,14 @@ public final class TransientFailures {
     for (Throwable t : causeChain(failure)) {
       if (t instanceof SQLTransientConnectionException) {
         return "no connection became free within the pool's connection-timeout";
+      }
+    }
+    for (Throwable t : causeChain(failure)) {
+      if (t instanceof SQLTransientException
+          || t instanceof SQLRecoverableException
+          || t instanceof SQLNonTransientConnectionException
+          || t instanceof IOException) {
+        return t.getClass().getSimpleName();
       }
     }
     return failure.getClass().getSimpleName();

@@ -7,8 +7,14 @@ import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxException;
 import dev.once.outbox.OutboxMessage;
 import dev.once.testing.TestDatabase;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -16,6 +22,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.postgresql.util.PSQLException;
+import org.postgresql.util.PSQLState;
+import org.postgresql.util.ServerErrorMessage;
 
 /**
  * Which failures a retry may cure: by SQLSTATE through any cause chain, and for the failures a real
@@ -60,7 +69,6 @@ class TransientFailuresTest {
   void noSqlExceptionIsNotTransient() {
     assertThat(TransientFailures.isTransient(new IllegalStateException("bug"))).isFalse();
     assertThat(TransientFailures.sqlState(new IllegalStateException("bug"))).isEmpty();
-    assertThat(TransientFailures.isTransient(new SQLException("no state"))).isFalse();
   }
 
   /** What a pool throws when no connection became free in time: no SQLSTATE, a JDBC type. */
@@ -70,6 +78,131 @@ class TransientFailuresTest {
             TransientFailures.isTransient(
                 new RuntimeException(new SQLTransientConnectionException("pool timed out"))))
         .isTrue();
+  }
+
+  /**
+   * The driver's exceptions as a dead server produces them: each SQLSTATE of the classes 08, 57P
+   * and 53, with the I/O failure the driver keeps as cause, behind a wrapper as Spring or Once adds
+   * one.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"08001", "08003", "08004", "08006", "08P01", "57P01", "57P02", "57P03", "53300"})
+  void theDriversExceptionOfADeadServerIsTransient(String sqlState) {
+    PSQLException driver =
+        new PSQLException(
+            new ServerErrorMessage("SFATAL\0C" + sqlState + "\0Mterminating connection\0"));
+    assertThat(driver.getSQLState()).isEqualTo(sqlState);
+    assertThat(TransientFailures.isTransient(driver)).isTrue();
+    RuntimeException wrapped = new RuntimeException("Could not commit JDBC transaction", driver);
+    assertThat(TransientFailures.isTransient(wrapped)).isTrue();
+    assertThat(TransientFailures.condition(wrapped)).isEqualTo("SQLSTATE " + sqlState);
+  }
+
+  /** What pgJDBC raises for a refused, a reset and a closed connection. */
+  @Test
+  void pgJdbcsConnectionStatesAreTransient() {
+    assertThat(
+            TransientFailures.isTransient(
+                new PSQLException(
+                    "An I/O error occurred while sending to the backend.",
+                    PSQLState.CONNECTION_FAILURE,
+                    new SocketException("Connection reset"))))
+        .isTrue();
+    assertThat(
+            TransientFailures.isTransient(
+                new PSQLException(
+                    "An I/O error occurred while sending to the backend.",
+                    PSQLState.CONNECTION_FAILURE,
+                    new EOFException())))
+        .isTrue();
+    assertThat(
+            TransientFailures.isTransient(
+                new PSQLException(
+                    "Connection to localhost:5432 refused.",
+                    PSQLState.CONNECTION_UNABLE_TO_CONNECT,
+                    new ConnectException("Connection refused"))))
+        .isTrue();
+    assertThat(
+            TransientFailures.isTransient(
+                new PSQLException(
+                    "This connection has been closed.", PSQLState.CONNECTION_DOES_NOT_EXIST)))
+        .isTrue();
+  }
+
+  /**
+   * Hikari's pool time-out: a {@link SQLTransientConnectionException} whose SQLSTATE is that of the
+   * last failed attempt to connect, if any, and whose cause is that attempt.
+   */
+  @Test
+  void aPoolTimeOutIsTransientWithOrWithoutTheLastConnectionFailure() {
+    SQLTransientConnectionException bare =
+        new SQLTransientConnectionException("shop - Connection is not available");
+    SQLTransientConnectionException withCause =
+        new SQLTransientConnectionException(
+            "shop - Connection is not available",
+            "08001",
+            new PSQLException(
+                "Connection refused",
+                PSQLState.CONNECTION_UNABLE_TO_CONNECT,
+                new ConnectException()));
+    assertThat(TransientFailures.isTransient(new RuntimeException(bare))).isTrue();
+    assertThat(TransientFailures.condition(new RuntimeException(bare)))
+        .isEqualTo("no connection became free within the pool's connection-timeout");
+    assertThat(TransientFailures.isTransient(new RuntimeException(withCause))).isTrue();
+  }
+
+  /** The JDBC types for a broken connection count even without a SQLSTATE. */
+  @Test
+  void jdbcConnectionTypesWithoutStateAreTransient() {
+    assertThat(TransientFailures.isTransient(new SQLRecoverableException("gone"))).isTrue();
+    assertThat(
+            TransientFailures.isTransient(
+                new RuntimeException(new SQLNonTransientConnectionException("refused"))))
+        .isTrue();
+  }
+
+  /**
+   * Hikari's answer to any call on a connection it evicted as broken, e.g. Spring's rollback after
+   * a commit that lost the server: no SQLSTATE, no cause.
+   */
+  @Test
+  void aStatelessSqlExceptionOfThePoolIsTransient() {
+    SQLException closed = new SQLException("Connection is closed");
+    assertThat(TransientFailures.isTransient(new RuntimeException("JDBC rollback failed", closed)))
+        .isTrue();
+    assertThat(TransientFailures.condition(closed)).isEqualTo("SQLException");
+  }
+
+  /** A stateless wrapper of the server's report is what that report's SQLSTATE says. */
+  @Test
+  void aStatelessWrapperOfANonTransientStateIsNotTransient() {
+    SQLException wrapper =
+        new SQLException("batch failed", new SQLException("duplicate key", "23505"));
+    assertThat(TransientFailures.isTransient(wrapper)).isFalse();
+  }
+
+  /** A stateless SQLException over a socket failure is the driver losing its connection. */
+  @Test
+  void anIoFailureBeneathAStatelessSqlExceptionIsTransient() {
+    SQLException reset = new SQLException("I/O error", new SocketException("Connection reset"));
+    assertThat(TransientFailures.isTransient(new RuntimeException(reset))).isTrue();
+    assertThat(TransientFailures.condition(reset)).isEqualTo("SocketException");
+    assertThat(TransientFailures.isTransient(new SQLException("eof", new EOFException()))).isTrue();
+  }
+
+  /**
+   * An I/O failure that no SQLException wraps is not the database's (a client that went away), and
+   * one beneath a SQLException that has a non-transient SQLSTATE is what that state says.
+   */
+  @Test
+  void anIoFailureElsewhereIsNotTransient() {
+    assertThat(TransientFailures.isTransient(new IOException("Broken pipe"))).isFalse();
+    assertThat(TransientFailures.isTransient(new RuntimeException(new EOFException()))).isFalse();
+    assertThat(
+            TransientFailures.isTransient(
+                new SQLException("bad stream parameter", "22023", new IOException("read"))))
+        .isFalse();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.once.shop.clients;
 
+import dev.once.postgres.TransientFailures;
 import dev.once.shop.web.DatabaseUnavailable;
 import dev.once.shop.web.ProblemResponses;
 import dev.once.shop.web.ShopProblem;
@@ -51,8 +52,14 @@ final class ApiKeyAuthenticationFilter extends OncePerRequestFilter {
     ApiKeyAuthenticator.Outcome outcome;
     try {
       outcome = authenticator.authenticate(key.get());
-    } catch (DataAccessException e) {
-      // Logged by SQLSTATE, never by message: the message could quote the statement next to a key.
+    } catch (RuntimeException e) {
+      // Any failure of the lookup's database (a Spring DataAccessException, or whatever exception
+      // carries a transient failure, see TransientFailures) is a 503; anything else is a bug and
+      // goes to the container's error path. Logged by SQLSTATE, never by message: the message
+      // could quote the statement next to a key.
+      if (!(e instanceof DataAccessException) && !TransientFailures.isTransient(e)) {
+        throw e;
+      }
       databaseUnavailable.write(response, e, RETRY);
       return;
     }

@@ -7,14 +7,14 @@ import java.util.Optional;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.DataAccessResourceFailureException;
-import org.springframework.dao.TransientDataAccessException;
 
 /**
  * Classifies database failures by SQLSTATE and, for constraint violations, by constraint name —
  * never by message text — into the problem a client should see. Which failures a retry may cure is
- * Once's {@link TransientFailures}, shared with the outbox relay. Anything not recognised is an
- * internal error: it is logged and answered 500 with a generic sentence.
+ * Once's {@link TransientFailures} alone, the one classification that every place answering a
+ * request uses (no second list of Spring's exception types here: Spring's wrappers keep the
+ * driver's exception as cause, and it decides). Anything not recognised is an internal error: it is
+ * logged and answered 500 with a generic sentence.
  */
 public final class DatabaseErrors {
   /** SQLSTATE raised by the trigger that keeps {@code operation} append-only. */
@@ -28,9 +28,7 @@ public final class DatabaseErrors {
    */
   public static Optional<ShopProblem> classify(DataAccessException e) {
     String state = sqlState(e).orElse("");
-    if (TransientFailures.isTransient(e)
-        || e instanceof TransientDataAccessException
-        || e instanceof DataAccessResourceFailureException) {
+    if (TransientFailures.isTransient(e)) {
       return Optional.of(ShopProblem.SERVICE_UNAVAILABLE);
     }
     return switch (state) {

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.postgres.TransientFailures;
 import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.connector.Request;
@@ -8,6 +9,7 @@ import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 
 /**
@@ -16,7 +18,9 @@ import org.springframework.http.MediaType;
  * are not UTF-8, a request line or header over the size limit. Instead of Tomcat's HTML page the
  * answer is the same {@code application/problem+json} as every other error of the shop, with a
  * generic detail per status: never Tomcat's message or an exception, which can quote the request or
- * name internals. Installed on the host by {@link TomcatErrorPageConfiguration}. Thread-safe.
+ * name internals. A 500 whose exception is a transient database failure ({@link TransientFailures})
+ * is answered 503 {@code service-unavailable} with {@code Retry-After}, as everywhere else.
+ * Installed on the host by {@link TomcatErrorPageConfiguration}. Thread-safe.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
   private static final Logger log = LoggerFactory.getLogger(ProblemErrorReportValve.class);
@@ -42,8 +46,16 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     }
     if (throwable != null) {
       log.debug("Tomcat answered {} itself: {}", status, throwable.toString());
+      if (status == 500 && TransientFailures.isTransient(throwable)) {
+        // A database failure that escaped everything else: what every other place answers it.
+        status = 503;
+        response.setStatus(status);
+      }
     }
     try {
+      if (status == 503) {
+        response.setHeader(HttpHeaders.RETRY_AFTER, ProblemResponses.RETRY_AFTER_SECONDS);
+      }
       response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
       PrintWriter writer = response.getReporter();
       if (writer != null) {

@@ -78,16 +78,18 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       log.debug("Request refused: invalid-parameter ({})", e.toString());
       return problems.answer(ShopProblem.INVALID_PARAMETER, UNDECODABLE_QUERY);
     }
-    if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
-      // Nobody is left to read the answer, and nothing on the server went wrong.
-      log.debug("Client went away: {}", e.toString());
-      return problems.answer(ShopProblem.BAD_REQUEST, "The request could not be read.");
-    }
     if (TransientFailures.isTransient(e)) {
       // Not only DataAccessException carries a database failure: Once's OutboxException wraps the
       // driver's SQLException itself, and a transaction that could not begin (no free connection)
       // is a TransactionException. The cause chain decides, whatever the wrapper.
+      // Asked before the client-disconnect check: the driver's lost connection to the database
+      // (an EOFException beneath a SQLException) looks like a client that went away to it.
       return databaseUnavailable.answer(e);
+    }
+    if (DisconnectedClientHelper.isClientDisconnectedException(e)) {
+      // Nobody is left to read the answer, and nothing on the server went wrong.
+      log.debug("Client went away: {}", e.toString());
+      return problems.answer(ShopProblem.BAD_REQUEST, "The request could not be read.");
     }
     return internalError(e);
   }
