@@ -55,43 +55,26 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
   private final IntConsumer exit;
   private volatile CountDownLatch stopped;
 
-  private EmbeddedPostgresSupervisor(ConfigurableApplicationContext context, Settings settings)
-      throws IOException {
+  @Autowired
+  EmbeddedPostgresSupervisor(ConfigurableApplicationContext context) throws IOException {
     this(
-        settings.dataDirectory().toRealPath(),
-        settings.restartTimeout(),
+        Binder.get(context.getEnvironment()).bindOrCreate("shop.embedded-postgres", Settings.class),
         context,
         code -> System.exit(SpringApplication.exit(context, () -> code)));
   }
 
-  @Autowired
-  EmbeddedPostgresSupervisor(ConfigurableApplicationContext context) throws IOException {
-    this(
-        context,
-        Binder.get(context.getEnvironment())
-            .bindOrCreate("shop.embedded-postgres", Settings.class));
-  }
-
   /** With what to call on giving up (the status), instead of ending the JVM. */
-  EmbeddedPostgresSupervisor(
-      Path dataDirectory,
-      Duration restartTimeout,
-      ApplicationEventPublisher events,
-      IntConsumer exit) {
-    this.dataDirectory = dataDirectory;
-    this.restartTimeout = restartTimeout;
+  EmbeddedPostgresSupervisor(Settings settings, ApplicationEventPublisher events, IntConsumer exit)
+      throws IOException {
+    this.dataDirectory = settings.dataDirectory().toRealPath();
+    this.restartTimeout = settings.restartTimeout();
     this.events = events;
     this.exit = exit;
   }
 
   @Override
   public synchronized void start() {
-    ProcessHandle postmaster =
-        postmaster()
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "No embedded PostgreSQL runs on " + dataDirectory + " to supervise"));
+    ProcessHandle postmaster = postmaster().orElseThrow(); // just started
     Path pgCtl = Path.of(postmaster.info().command().orElseThrow()).resolveSibling("pg_ctl");
     CountDownLatch stop = new CountDownLatch(1);
     stopped = stop;
@@ -137,9 +120,9 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
         "The embedded PostgreSQL on %s (PID %d) died; refusing traffic while it restarts"
             .formatted(dataDirectory, dead.pid()));
     AvailabilityChangeEvent.publish(events, this, ReadinessState.REFUSING_TRAFFIC);
-    long logSize = size(dataDirectory.resolve(EmbeddedPostgresServer.LOG_FILE));
+    long logSize = dataDirectory.resolve(EmbeddedPostgresServer.LOG_FILE).toFile().length();
     long deadline = System.nanoTime() + restartTimeout.toNanos();
-    Duration backoff = Duration.ofMillis(100);
+    long backoff = 100; // milliseconds, doubled up to 2 s
     while (true) {
       String problem;
       try {
@@ -155,7 +138,7 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
       if (stop.getCount() == 0 || shuttingDown()) {
         return null;
       }
-      if (System.nanoTime() + backoff.toNanos() - deadline > 0) {
+      if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoff) - deadline > 0) {
         String why =
             lastFatal(logSize).map(line -> problem + "; PostgreSQL said: " + line).orElse(problem);
         LOG.error(
@@ -166,20 +149,17 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
         exit.accept(1);
         return null;
       }
-      if (stop.await(backoff.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (stop.await(backoff, TimeUnit.MILLISECONDS)) {
         return null;
       }
-      backoff =
-          backoff.multipliedBy(2).compareTo(Duration.ofSeconds(2)) > 0
-              ? Duration.ofSeconds(2)
-              : backoff.multipliedBy(2);
+      backoff = Math.min(2 * backoff, 2000);
     }
   }
 
   private ProcessHandle restartOnce(ProcessHandle dead, Path pgCtl, long deadline)
       throws IOException {
     synchronized (EmbeddedPostgresServer.SERVERS) { // one restart per JVM, whichever context
-      Optional<ProcessHandle> current = postmaster().filter(p -> !p.equals(dead) && running(p));
+      Optional<ProcessHandle> current = postmaster().filter(p -> !p.equals(dead));
       if (current.isPresent()) {
         return current.get(); // another context's supervisor restarted it
       }
@@ -228,14 +208,6 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
       return false;
     } catch (IllegalStateException e) {
       return true;
-    }
-  }
-
-  private static long size(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      return 0;
     }
   }
 

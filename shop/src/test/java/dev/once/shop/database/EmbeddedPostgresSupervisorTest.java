@@ -3,6 +3,7 @@ package dev.once.shop.database;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
+import dev.once.shop.database.EmbeddedPostgresEnvironmentPostProcessor.Settings;
 import dev.once.shop.support.LogCapture;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,9 @@ class EmbeddedPostgresSupervisorTest {
     CompletableFuture<Integer> exit = new CompletableFuture<>();
     EmbeddedPostgresSupervisor supervisor =
         new EmbeddedPostgresSupervisor(
-            server.dataDirectory(), Duration.ofSeconds(2), events::add, exit::complete);
+            new Settings(true, dataDirectory.toString(), 0, Duration.ofSeconds(2)),
+            events::add,
+            exit::complete);
     try (LogCapture log = LogCapture.start()) {
       supervisor.start();
       // PostgreSQL reads PG_VERSION only when it starts: the restart will be refused.
