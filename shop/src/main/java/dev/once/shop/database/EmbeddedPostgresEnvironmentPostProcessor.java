@@ -40,7 +40,7 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
    * @param enabled whether the server may be started when no {@value #DATASOURCE_URL} is set
    * @param dataDir the data directory, relative to the working directory
    * @param port the TCP port on {@code localhost}, 0 for any free port
-   * @param restartTimeout how long the shop tries to restart a server that died before it exits
+   * @param restartTimeout how long the shop tries to restart a server that died, before it exits
    */
   public record Settings(
       @DefaultValue("true") boolean enabled,

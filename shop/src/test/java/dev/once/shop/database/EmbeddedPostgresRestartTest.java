@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.once.shop.ShopApplication;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.TestClient;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -53,7 +55,7 @@ class EmbeddedPostgresRestartTest {
 
   @Test
   @Timeout(value = 5, unit = TimeUnit.MINUTES)
-  void killedPostmasterIsRestartedWithEveryCommittedDeposit() {
+  void killedPostmasterIsRestartedWithEveryCommittedDeposit() throws IOException {
     ShopHttp http = new ShopHttp(port, ADMIN_TOKEN);
     TestClient client = TestClient.create(http);
     String account = client.openAccountWith("EUR", "100");
@@ -88,15 +90,9 @@ class EmbeddedPostgresRestartTest {
   }
 
   /** The port in the pid file (line 4): the restarted server listens where Hikari's URL points. */
-  private static int port(EmbeddedPostgresServer server) throws RuntimeException {
-    try {
-      return Integer.parseInt(
-          java.nio.file.Files.readAllLines(server.dataDirectory().resolve("postmaster.pid"))
-              .get(3)
-              .strip());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+  private static int port(EmbeddedPostgresServer server) throws IOException {
+    Path pidFile = server.dataDirectory().resolve(LeftoverPostmaster.PID_FILE);
+    return Integer.parseInt(Files.readAllLines(pidFile).get(3).strip());
   }
 
   /** Stops supervising first, so that stopping the server is no crash to restart from. */
