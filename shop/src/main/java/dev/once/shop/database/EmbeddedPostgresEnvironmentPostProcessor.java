@@ -5,6 +5,7 @@ import static dev.once.shop.database.EmbeddedDatabaseRoles.OWNER;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -39,11 +40,13 @@ public class EmbeddedPostgresEnvironmentPostProcessor implements EnvironmentPost
    * @param enabled whether the server may be started when no {@value #DATASOURCE_URL} is set
    * @param dataDir the data directory, relative to the working directory
    * @param port the TCP port on {@code localhost}, 0 for any free port
+   * @param restartTimeout how long the shop tries to restart a server that died, before it exits
    */
   public record Settings(
       @DefaultValue("true") boolean enabled,
       @DefaultValue("data/postgres") String dataDir,
-      int port) {
+      int port,
+      @DefaultValue("30s") Duration restartTimeout) {
 
     /** The data directory, absolute and normalised; refuses a blank one, a non-path or a file. */
     public Path dataDirectory() {

@@ -144,7 +144,7 @@ final class LeftoverPostmaster {
   }
 
   /** Whether it works in the pid file's folder ({@code /proc} cwd), else has it as {@code -D}. */
-  private static Optional<Boolean> runsIn(ProcessHandle process, Path pidFile) {
+  static Optional<Boolean> runsIn(ProcessHandle process, Path pidFile) {
     try {
       Path cwd = Files.readSymbolicLink(Path.of("/proc/" + process.pid() + "/cwd"));
       return Optional.of(cwd.equals(pidFile.getParent()));
