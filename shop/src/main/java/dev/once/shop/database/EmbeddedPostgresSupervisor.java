@@ -172,7 +172,9 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
       if (!left.isEmpty()) {
         throw new IllegalStateException("processes of the dead server still run: " + left);
       }
-      if (pid().flatMap(ProcessHandle::of).isPresent()) { // a zombie, or the PID reused
+      if (LeftoverPostmaster.pid(dataDirectory)
+          .flatMap(ProcessHandle::of)
+          .isPresent()) { // a zombie, or the PID reused
         Files.deleteIfExists(pidFile); // PostgreSQL would refuse; nothing works in the directory
       }
       long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime()));
@@ -183,16 +185,9 @@ class EmbeddedPostgresSupervisor implements SmartLifecycle {
   }
 
   private Optional<ProcessHandle> postmaster() {
-    return pid().flatMap(ProcessHandle::of).filter(EmbeddedPostgresSupervisor::running);
-  }
-
-  private Optional<Long> pid() {
-    try {
-      return Optional.of(
-          Long.parseLong(Files.readAllLines(dataDirectory.resolve(PID_FILE)).get(0).strip()));
-    } catch (IOException | RuntimeException e) {
-      return Optional.empty();
-    }
+    return LeftoverPostmaster.pid(dataDirectory)
+        .flatMap(ProcessHandle::of)
+        .filter(EmbeddedPostgresSupervisor::running);
   }
 
   private static boolean running(ProcessHandle process) {

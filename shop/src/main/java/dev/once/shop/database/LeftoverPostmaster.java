@@ -115,6 +115,16 @@ final class LeftoverPostmaster {
     return null;
   }
 
+  /** The PID on line 1 of the directory's {@value #PID_FILE}, if it has a readable one. */
+  static Optional<Long> pid(Path dataDirectory) {
+    try {
+      return Optional.of(
+          Long.parseLong(Files.readAllLines(dataDirectory.resolve(PID_FILE)).get(0).strip()));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
   /** Fails if a live process holds zonky's lock: stopping its server would pull the data away. */
   private static void ensureNoLiveOwner(Path dataDirectory) {
     String owner = "another process";

@@ -46,11 +46,8 @@ public class ProblemErrorReportValve extends ErrorReportValve {
     }
     if (throwable != null) {
       log.debug("Tomcat answered {} itself: {}", status, throwable.toString());
-      if (status == 500 && TransientFailures.isTransient(throwable)) {
-        // A database failure that escaped everything else: what every other place answers it.
-        status = 503;
-        response.setStatus(status);
-      }
+      status = answered(status, throwable);
+      response.setStatus(status);
     }
     try {
       if (status == 503) {
@@ -66,6 +63,14 @@ public class ProblemErrorReportValve extends ErrorReportValve {
       // The client is gone or the response already broke: nothing more to say to anyone.
       log.debug("Could not write Tomcat's error answer: {}", e.toString());
     }
+  }
+
+  /**
+   * The status to answer for Tomcat's {@code status} and the exception behind it: a 500 caused by a
+   * transient database failure ({@link TransientFailures}) is a 503, as everywhere else.
+   */
+  static int answered(int status, Throwable throwable) {
+    return status == 500 && TransientFailures.isTransient(throwable) ? 503 : status;
   }
 
   /** The problem for {@code status}, in ASCII so that no character encoding is needed. */

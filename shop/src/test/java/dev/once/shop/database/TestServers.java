@@ -2,7 +2,6 @@ package dev.once.shop.database;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -107,12 +106,7 @@ public final class TestServers {
 
   /** The postmaster's PID, line 1 of {@code postmaster.pid}. */
   public static long postmasterPid(EmbeddedPostgresServer server) {
-    try {
-      Path pidFile = server.dataDirectory().resolve(LeftoverPostmaster.PID_FILE);
-      return Long.parseLong(Files.readAllLines(pidFile, StandardCharsets.UTF_8).get(0).strip());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return LeftoverPostmaster.pid(server.dataDirectory()).orElseThrow();
   }
 
   /** Alive and not a zombie (which the JDK reports as alive). */

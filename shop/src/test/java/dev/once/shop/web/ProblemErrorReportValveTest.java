@@ -3,6 +3,8 @@ package dev.once.shop.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.spring.OnceProperties;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,6 +36,18 @@ class ProblemErrorReportValveTest {
     assertThat(body).matches("\\p{ASCII}+");
     assertThat(JSON.readTree(body).get("type").stringValue())
         .isEqualTo("https://exämple.dev/é/bad-request");
+  }
+
+  @Test
+  void aTransientDatabaseFailureBehindA500IsA503() {
+    var unreachable =
+        new RuntimeException(new SQLTransientConnectionException("no connection", "08001"));
+    assertThat(ProblemErrorReportValve.answered(500, unreachable)).isEqualTo(503);
+    var bug = new IllegalStateException("a bug");
+    assertThat(ProblemErrorReportValve.answered(500, bug)).isEqualTo(500);
+    var constraint = new RuntimeException(new SQLException("duplicate key", "23505"));
+    assertThat(ProblemErrorReportValve.answered(500, constraint)).isEqualTo(500);
+    assertThat(ProblemErrorReportValve.answered(400, unreachable)).isEqualTo(400);
   }
 
   private static void assertProblem(String body, int status, String slug) {
