@@ -22,7 +22,12 @@ public final class OnceSchema {
 
   /** The scripts in the order they must run. */
   public static final List<String> SCRIPTS =
-      List.of("V1__idempotency.sql", "V2__outbox.sql", "V3__guards_always.sql");
+      List.of(
+          "V1__idempotency.sql",
+          "V2__outbox.sql",
+          "V3__guards_always.sql",
+          "V4__relay.sql",
+          "V5__inbox.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

@@ -4,7 +4,7 @@
 -- the same role there is nothing to grant.
 -- If you apply Once's scripts with your own tool, grant the same to your application role:
 --   GRANT USAGE ON SCHEMA once TO app;
---   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox TO app;
+--   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO app;
 DO
 $$
 DECLARE
@@ -15,7 +15,7 @@ BEGIN
     END IF;
     EXECUTE format('REVOKE ALL ON ALL TABLES IN SCHEMA once FROM %I', app);
     EXECUTE format('GRANT USAGE ON SCHEMA once TO %I', app);
-    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox TO %I',
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO %I',
                    app);
 END;
 $$;

@@ -1,0 +1,176 @@
+package dev.once.outbox;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Delivers committed outbox rows to their {@link MessageHandler}s: at least once per row, never for
+ * a row whose transaction did not commit (G3).
+ *
+ * <ul>
+ *   <li>Rows are claimed in short transactions, in bounded batches, under a lease; the handler runs
+ *       with no transaction open; the outcome is recorded by a compare-and-set on the row's id and
+ *       claim, so a relay that lost its claim (lease ran out) cannot overwrite the new holder's.
+ *   <li>Rows of one aggregate are handled one at a time, in commit order; a failed row blocks the
+ *       later rows of its aggregate until it is delivered (after retries, or after an operator
+ *       requeues it once dead). Rows of different aggregates run in parallel on {@code workers}
+ *       threads.
+ *   <li>Several relays, threads or processes, may run on one database: no row is handled by two of
+ *       them at the same time while its lease holds.
+ *   <li>It polls every {@code pollInterval} and wakes at once on {@link #wakeUp()} (call it after a
+ *       transaction that appended rows commits) and whenever a row completes.
+ *   <li>Delivered rows are deleted in batches once older than {@code deliveredRetention}.
+ * </ul>
+ *
+ * Thread-safe.
+ */
+public interface OutboxRelay extends AutoCloseable {
+
+  /** Starts the polling and worker threads. Idempotent. */
+  void start();
+
+  /** Asks the relay to claim due rows now instead of at the next poll. Cheap; never blocks. */
+  void wakeUp();
+
+  /**
+   * Claims one batch and handles it on the calling thread, then returns how many rows it handled.
+   * For tests and tools; works whether or not the relay was started.
+   */
+  int runOnce();
+
+  /**
+   * Stops claiming, waits up to {@code shutdownTimeout} for rows in flight, then returns; rows
+   * still in flight keep their lease and are claimed again once it runs out. Idempotent.
+   */
+  @Override
+  void close();
+
+  /** A builder over {@code store}. */
+  static Builder builder(OutboxStore store) {
+    return new Builder(store);
+  }
+
+  /** Builds an {@link OutboxRelay}; every value is validated by {@link #build()}. */
+  final class Builder {
+    final OutboxStore store;
+    final Map<String, MessageHandler> handlers = new LinkedHashMap<>();
+    final Map<String, RetryPolicy> policies = new LinkedHashMap<>();
+    RetryPolicy defaultRetryPolicy = RetryPolicy.DEFAULT;
+    int workers = 8;
+    int batchSize = 100;
+    Duration lease = Duration.ofSeconds(60);
+    Duration pollInterval = Duration.ofSeconds(1);
+    Duration deliveredRetention = Duration.ofMinutes(1);
+    int purgeBatchSize = 1000;
+    Duration shutdownTimeout = Duration.ofSeconds(10);
+    Clock clock = Clock.systemUTC();
+    RelayListener listener = RelayListener.NONE;
+    String name = "once-relay";
+
+    private Builder(OutboxStore store) {
+      this.store = Objects.requireNonNull(store, "store");
+    }
+
+    /** Handles rows of {@code type} with {@code handler}, retried by the default policy. */
+    public Builder handler(String type, MessageHandler handler) {
+      return handler(type, handler, null);
+    }
+
+    /** Handles rows of {@code type} with {@code handler}, retried by {@code policy}. */
+    public Builder handler(String type, MessageHandler handler, RetryPolicy policy) {
+      Objects.requireNonNull(type, "type");
+      Objects.requireNonNull(handler, "handler");
+      if (handlers.putIfAbsent(type, handler) != null) {
+        throw new IllegalArgumentException("a handler for type " + type + " is already registered");
+      }
+      if (policy != null) {
+        policies.put(type, policy);
+      }
+      return this;
+    }
+
+    /** The retry policy of types registered without one. Default {@link RetryPolicy#DEFAULT}. */
+    public Builder defaultRetryPolicy(RetryPolicy policy) {
+      this.defaultRetryPolicy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Threads that run handlers, 1 to 1000. Default 8. */
+    public Builder workers(int workers) {
+      this.workers = workers;
+      return this;
+    }
+
+    /** Most rows claimed by one statement, 1 to 10000. Default 100. */
+    public Builder batchSize(int batchSize) {
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /**
+     * How long a claim holds a row; it must exceed the longest handler call, or another relay may
+     * take the row while it is still being handled. 1 s to 24 h. Default 60 s.
+     */
+    public Builder lease(Duration lease) {
+      this.lease = lease;
+      return this;
+    }
+
+    /** Time between polls when nothing wakes the relay, 10 ms to 1 h. Default 1 s. */
+    public Builder pollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+      return this;
+    }
+
+    /**
+     * How long delivered rows are kept before the purge deletes them, 0 to 365 d. Default 1 min.
+     */
+    public Builder deliveredRetention(Duration deliveredRetention) {
+      this.deliveredRetention = deliveredRetention;
+      return this;
+    }
+
+    /** Most delivered rows one purge statement deletes, 1 to 100000. Default 1000. */
+    public Builder purgeBatchSize(int purgeBatchSize) {
+      this.purgeBatchSize = purgeBatchSize;
+      return this;
+    }
+
+    /** How long {@link #close()} waits for rows in flight, 0 to 1 h. Default 10 s. */
+    public Builder shutdownTimeout(Duration shutdownTimeout) {
+      this.shutdownTimeout = shutdownTimeout;
+      return this;
+    }
+
+    /** The clock of due times, leases and latencies. Default UTC system clock. */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** Hooks for metrics and logs. Default none. */
+    public Builder listener(RelayListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** Prefix of the relay's thread names. Default {@code once-relay}. */
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    /**
+     * The relay, not yet started.
+     *
+     * @throws IllegalArgumentException naming the first bad setting, or if no handler is registered
+     */
+    public OutboxRelay build() {
+      RelaySettings.validate(this);
+      return new DefaultOutboxRelay(this);
+    }
+  }
+}

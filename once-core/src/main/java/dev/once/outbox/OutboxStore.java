@@ -1,0 +1,58 @@
+package dev.once.outbox;
+
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The storage primitives the outbox, its relay and its operators build on; the rules (who may claim
+ * what, when a row is retried or dead, ordering, backoff) live in {@link OutboxRelay}. A store only
+ * inserts, claims in bounded batches, compares-and-sets on a row's id and claim, and deletes.
+ * Methods without a {@link Connection} run in a short transaction of their own. Implementations are
+ * thread-safe.
+ */
+public interface OutboxStore {
+
+  /**
+   * Inserts a pending row, due at {@code now}, in the caller's transaction. Appends for one {@code
+   * aggregateId} are serialized until the appending transaction ends, so their ids are in commit
+   * order per aggregate.
+   */
+  OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now);
+
+  /**
+   * Claims up to {@code limit} due rows of the given types for {@code claimId} until {@code
+   * leaseUntil}, incrementing each row's attempt counter. A row is due when it is pending, its next
+   * attempt time has come, no lease on it is running, and no earlier row of its aggregate is still
+   * undelivered (pending or dead). Rows locked by a concurrent claim are skipped, never waited for.
+   */
+  List<OutboxRecord> claim(
+      UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil);
+
+  /** Marks the row delivered if {@code claimId} still holds it; {@code false} if it does not. */
+  boolean complete(long id, UUID claimId, Instant now);
+
+  /**
+   * Releases the row for another attempt at {@code nextAttemptAt} if {@code claimId} still holds
+   * it; {@code false} if it does not.
+   */
+  boolean retryLater(long id, UUID claimId, Instant nextAttemptAt, String error);
+
+  /** Moves the row to {@code dead} if {@code claimId} still holds it; {@code false} otherwise. */
+  boolean bury(long id, UUID claimId, String error, Instant now);
+
+  /** See {@link OutboxAdmin#requeue(long)}. */
+  boolean requeue(long id, Instant now);
+
+  /** See {@link OutboxAdmin#dead(long, int)}. */
+  List<DeadMessage> dead(long afterId, int limit);
+
+  /**
+   * Deletes up to {@code limit} rows delivered before {@code deliveredBefore}; returns how many.
+   */
+  int purgeDelivered(Instant deliveredBefore, int limit);
+
+  /** See {@link OutboxAdmin#stats()}. */
+  OutboxStats stats(Instant now);
+}

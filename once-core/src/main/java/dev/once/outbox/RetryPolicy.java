@@ -1,0 +1,74 @@
+package dev.once.outbox;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * How a message type is retried: exponential backoff with jitter, and a maximum number of attempts
+ * after which the row turns {@code dead}. Immutable; validated on construction.
+ *
+ * @param maxAttempts attempts in all, the first included; 1 to 1000
+ * @param initialDelay delay before the second attempt; at least 1 ms
+ * @param multiplier growth of the delay per attempt; 1.0 to 10.0
+ * @param maxDelay cap of the delay; at least {@code initialDelay}
+ * @param jitter fraction of the delay drawn at random, 0.0 (none) to 1.0 (full jitter): the delay
+ *     is {@code d * (1 - jitter * r)} for a uniform {@code r} in [0, 1), so retries of many rows
+ *     that failed together spread out
+ */
+public record RetryPolicy(
+    int maxAttempts, Duration initialDelay, double multiplier, Duration maxDelay, double jitter) {
+
+  /** 10 attempts, 1 s doubling up to 5 min, 50% jitter: about 15 minutes in all. */
+  public static final RetryPolicy DEFAULT =
+      new RetryPolicy(10, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.5);
+
+  public RetryPolicy {
+    Objects.requireNonNull(initialDelay, "initialDelay");
+    Objects.requireNonNull(maxDelay, "maxDelay");
+    if (maxAttempts < 1 || maxAttempts > 1000) {
+      throw new IllegalArgumentException("maxAttempts must be 1 to 1000, but was " + maxAttempts);
+    }
+    if (initialDelay.compareTo(Duration.ofMillis(1)) < 0) {
+      throw new IllegalArgumentException(
+          "initialDelay must be at least 1ms, but was " + initialDelay);
+    }
+    if (!(multiplier >= 1.0 && multiplier <= 10.0)) {
+      throw new IllegalArgumentException("multiplier must be 1.0 to 10.0, but was " + multiplier);
+    }
+    if (maxDelay.compareTo(initialDelay) < 0) {
+      throw new IllegalArgumentException(
+          "maxDelay must be at least initialDelay (" + initialDelay + "), but was " + maxDelay);
+    }
+    if (!(jitter >= 0.0 && jitter <= 1.0)) {
+      throw new IllegalArgumentException("jitter must be 0.0 to 1.0, but was " + jitter);
+    }
+  }
+
+  /**
+   * The delay after failed attempt number {@code attempt} (from 1), before jitter: {@code
+   * initialDelay * multiplier^(attempt-1)}, capped at {@code maxDelay}.
+   */
+  public Duration baseDelay(int attempt) {
+    double millis = initialDelay.toMillis() * Math.pow(multiplier, Math.max(0, attempt - 1));
+    return millis >= maxDelay.toMillis() ? maxDelay : Duration.ofMillis((long) millis);
+  }
+
+  /** The delay after failed attempt {@code attempt}, with jitter drawn from {@code random}. */
+  public Duration delay(int attempt, RandomGenerator random) {
+    long base = baseDelay(attempt).toMillis();
+    return Duration.ofMillis(Math.max(1, (long) (base * (1.0 - jitter * random.nextDouble()))));
+  }
+
+  /**
+   * The longest time from the first attempt to the last: the sum of the base delays. An inbox must
+   * keep its records longer than this (plus the time an operator takes to requeue).
+   */
+  public Duration longestRetrySpan() {
+    Duration total = Duration.ZERO;
+    for (int attempt = 1; attempt < maxAttempts; attempt++) {
+      total = total.plus(baseDelay(attempt));
+    }
+    return total;
+  }
+}
