@@ -84,8 +84,10 @@ final class Http {
   }
 
   private static Problem tooLarge() {
+    // The rest of the body is left unread, so the connection cannot carry another request.
     return Problem.of(
-        413, "body-too-large", "Request body too large", "The body must be at most 64 KiB.");
+            413, "body-too-large", "Request body too large", "The body must be at most 64 KiB.")
+        .withHeader("Connection", "close");
   }
 
   static void send(
