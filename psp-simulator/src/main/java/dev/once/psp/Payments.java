@@ -63,7 +63,6 @@ final class Payments {
   Reply refund(HttpExchange exchange) throws IOException {
     String key = Http.idempotencyKey(exchange);
     RefundRequest request = Requests.refund(Http.jsonBody(exchange));
-    counters.request(request.reference());
     Charge charge = ledger.chargeFor(request.charge());
     if (charge == null) {
       throw Problem.of(
@@ -76,6 +75,7 @@ final class Payments {
       throw Problem.invalidRequest(
           "currency", "currency must be the charge's currency, " + charge.request.currency() + ".");
     }
+    counters.request(request.reference());
     return execute(
         refundKeys,
         key,

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,7 +87,11 @@ public final class PspSimulator implements AutoCloseable {
     Objects.requireNonNull(settings, "settings");
     HttpServer server;
     try {
-      server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 128);
+      InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+      if (address.isUnresolved()) {
+        throw new UnknownHostException("unknown host");
+      }
+      server = HttpServer.create(address, 128);
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot listen on " + settings.host() + ":" + settings.port() + ": " + e.getMessage(), e);

@@ -3,8 +3,9 @@ package dev.once.psp;
 /**
  * A snapshot of the simulator's counters.
  *
- * @param requests well-formed charge and refund requests received (replays, conflicts and faulted
- *     requests included; requests rejected as malformed or invalid are not counted)
+ * @param requests charge and refund requests that passed validation (replays, 409s, reused keys and
+ *     faulted requests included; requests rejected with 400, 404, 413, 415 or 422 {@code
+ *     invalid-request} are not counted)
  * @param chargesSucceeded charges applied and succeeded
  * @param chargesDeclined charges applied and declined
  * @param refundsSucceeded refunds applied and succeeded

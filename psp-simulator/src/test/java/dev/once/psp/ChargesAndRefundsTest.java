@@ -113,6 +113,7 @@ class ChargesAndRefundsTest {
     assertThat(PspClient.json(response).get("type").stringValue())
         .isEqualTo("https://once.dev/psp/problems/charge-not-found");
     assertThat(psp.stats().effects()).isZero();
+    assertThat(psp.stats().requests()).isZero();
   }
 
   @Test
@@ -132,6 +133,7 @@ class ChargesAndRefundsTest {
         .isEqualTo("https://once.dev/psp/problems/invalid-request");
     assertThat(problem.get("field").stringValue()).isEqualTo("currency");
     assertThat(psp.stats().refundsSucceeded() + psp.stats().refundsDeclined()).isZero();
+    assertThat(psp.stats("refund-1").requests()).isZero();
   }
 
   @Test

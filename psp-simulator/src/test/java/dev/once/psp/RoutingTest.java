@@ -1,6 +1,7 @@
 package dev.once.psp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -28,6 +29,21 @@ class RoutingTest {
   void theBaseUriNamesTheBoundPort() {
     assertThat(psp.port()).isPositive();
     assertThat(psp.baseUri().toString()).isEqualTo("http://127.0.0.1:" + psp.port());
+  }
+
+  @Test
+  void anUnknownHostFailsToStartWithAnUncheckedIoException() {
+    assertThatThrownBy(
+            () -> PspSimulator.start(PspSettings.defaults().withHost("no-such-host.invalid")))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageContaining("no-such-host.invalid");
+  }
+
+  @Test
+  void aTakenPortFailsToStartWithAnUncheckedIoException() {
+    assertThatThrownBy(() -> PspSimulator.start(PspSettings.defaults().withPort(psp.port())))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasMessageContaining(Integer.toString(psp.port()));
   }
 
   @Test
