@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -175,7 +176,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   /** Claims as many rows as workers are free; {@code true} if there may be more to claim now. */
   private boolean claimAndHandOut() {
     int free = freeWorkers.availablePermits();
-    if (free == 0) {
+    if (free == 0 || closing.getCount() == 0) {
       return false; // a worker that finishes wakes us
     }
     int limit = Math.min(batchSize, free);
@@ -184,7 +185,12 @@ final class DefaultOutboxRelay implements OutboxRelay {
     List<OutboxRecord> rows = store.claim(claimId, types, limit, now, now.plus(lease));
     for (OutboxRecord row : rows) {
       freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
-      pool.execute(() -> runOnWorker(row, claimId));
+      try {
+        pool.execute(() -> runOnWorker(row, claimId));
+      } catch (RejectedExecutionException e) {
+        // close() gave up waiting for this thread and shut the pool: the row keeps its lease.
+        freeWorkers.release();
+      }
     }
     return rows.size() == limit && freeWorkers.availablePermits() > 0;
   }
