@@ -34,8 +34,10 @@ final class OutboxSql {
    * Claims due rows: pending, due, not leased, of a handled type, and the first undelivered row of
    * their aggregate. Walks {@code outbox_due_idx} in due order; the NOT EXISTS probes {@code
    * outbox_aggregate_idx}. Rows a concurrent claim holds locked are skipped, and a row it claimed
-   * and committed meanwhile fails the lease test on re-check. Parameters: now, now, types, limit,
-   * claim id, lease until.
+   * and committed meanwhile fails the lease test on re-check. The update finds the claimed rows by
+   * {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets the planner
+   * choose a hash join over a scan of the whole table. Parameters: now, now, types, limit, claim
+   * id, lease until.
    */
   static final String CLAIM =
       """
@@ -57,8 +59,7 @@ final class OutboxSql {
       )
       UPDATE once.outbox o
          SET claim_id = ?, lease_until = ?, attempts = o.attempts + 1
-        FROM due
-       WHERE o.id = due.id
+       WHERE o.id = ANY (ARRAY(SELECT id FROM due))
       RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload::text, o.attempts,
                 o.created_at, o.next_attempt_at
       """;
