@@ -23,6 +23,11 @@ import javax.sql.DataSource;
  * {@link OutboxStore} on the {@code once.outbox} table. {@link #append} runs in the caller's
  * transaction; every other method is one statement in a short transaction of its own on a
  * connection from the {@link DataSource}. Stateless apart from the DataSource; thread-safe.
+ *
+ * <p>An append takes the transaction-scoped advisory lock {@code (}{@link
+ * OutboxSql#AGGREGATE_LOCK_NAMESPACE}{@code , hashtext(aggregate_id))} in the same statement as its
+ * insert, before the id is drawn: appends for one aggregate serialize until the appending
+ * transaction ends, and unrelated aggregates that collide on the 32-bit hash wait briefly.
  */
 final class PostgresOutboxStore implements OutboxStore {
   /** Longest {@code last_error} kept: a reason for operators, not a stack trace or a payload. */
