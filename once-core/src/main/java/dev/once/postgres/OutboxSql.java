@@ -109,17 +109,19 @@ final class OutboxSql {
 
   /**
    * Deletes the oldest delivered rows, walking {@code outbox_delivered_idx}; rows a concurrent
-   * purge holds are skipped rather than waited for. Parameters: delivered before, limit.
+   * purge holds are skipped rather than waited for. {@code id = ANY (ARRAY(...))} probes the
+   * primary key per row, where {@code id IN (...)} may hash-join a scan of the whole table.
+   * Parameters: delivered before, limit.
    */
   static final String PURGE_DELIVERED =
       """
       DELETE FROM once.outbox
-       WHERE id IN (SELECT id
-                      FROM once.outbox
-                     WHERE state = 'delivered' AND delivered_at < ?
-                     ORDER BY delivered_at
-                     LIMIT ?
-                       FOR UPDATE SKIP LOCKED)
+       WHERE id = ANY (ARRAY(SELECT id
+                               FROM once.outbox
+                              WHERE state = 'delivered' AND delivered_at < ?
+                              ORDER BY delivered_at
+                              LIMIT ?
+                                FOR UPDATE SKIP LOCKED))
       """;
 
   /**

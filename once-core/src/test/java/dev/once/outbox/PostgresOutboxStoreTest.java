@@ -6,6 +6,7 @@ import static dev.once.outbox.OutboxDatabase.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.postgres.OutboxSqlAccess;
 import dev.once.postgres.PostgresStores;
 import dev.once.testing.MutableClock;
 import java.sql.Connection;
@@ -247,41 +248,60 @@ class PostgresOutboxStoreTest {
   }
 
   @Test
-  void theClaimWalksThePartialIndexesNotTheTable() throws SQLException {
+  void theRelaysStatementsWalkThePartialIndexesNotTheTable() throws SQLException {
     try (Connection c = ds.getConnection();
         Statement s = c.createStatement()) {
-      // A backlog of a few thousand rows over a hundred aggregates, half of them delivered.
+      // A backlog of a few thousand rows over a hundred aggregates, delivered and dead rows beside.
       s.execute(
           """
           INSERT INTO once.outbox (message_id, type, aggregate_id, payload, state, next_attempt_at,
                                    created_at, delivered_at)
           SELECT gen_random_uuid(), 't', 'agg' || (g % 100), '{}',
-                 CASE WHEN g < 3000 THEN 'delivered' ELSE 'pending' END,
+                 CASE WHEN g < 3000 THEN 'delivered' WHEN g < 3100 THEN 'dead' ELSE 'pending' END,
                  now(), now(), CASE WHEN g < 3000 THEN now() END
             FROM generate_series(0, 5999) g
           """);
       s.execute("ANALYZE once.outbox");
-      String plan;
-      try (ResultSet rs =
-          s.executeQuery(
-              "EXPLAIN "
-                  + dev.once.postgres.OutboxSqlAccess.claim()
-                      .replaceFirst("\\?", "now()")
-                      .replaceFirst("\\?", "now()")
-                      .replaceFirst("\\?", "ARRAY['t']")
-                      .replaceFirst("\\?", "100")
-                      .replaceFirst("\\?", "gen_random_uuid()")
-                      .replaceFirst("\\?", "now()"))) {
-        StringBuilder b = new StringBuilder();
-        while (rs.next()) {
-          b.append(rs.getString(1)).append('\n');
-        }
-        plan = b.toString();
-      }
-      assertThat(plan)
+
+      String claim =
+          plan(
+              s,
+              OutboxSqlAccess.claim()
+                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "ARRAY['t']")
+                  .replaceFirst("\\?", "100")
+                  .replaceFirst("\\?", "gen_random_uuid()")
+                  .replaceFirst("\\?", "now()"));
+      assertThat(claim)
           .doesNotContain("Seq Scan")
-          .contains("outbox_due_idx")
-          .contains("outbox_aggregate_idx");
+          .contains("outbox_due_idx", "outbox_aggregate_idx", "outbox_pkey");
+
+      String purge =
+          plan(
+              s,
+              OutboxSqlAccess.purgeDelivered()
+                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "1000"));
+      assertThat(purge).doesNotContain("Seq Scan").contains("outbox_delivered_idx", "outbox_pkey");
+
+      String dead =
+          plan(s, OutboxSqlAccess.dead().replaceFirst("\\?", "0").replaceFirst("\\?", "100"));
+      assertThat(dead).doesNotContain("Seq Scan").contains("outbox_dead_idx");
+
+      // The backlog count may scan when half the table is pending; the other two use indexes.
+      String stats = plan(s, OutboxSqlAccess.stats().replace("?", "now()"));
+      assertThat(stats).contains("outbox_due_idx", "outbox_dead_idx");
     }
+  }
+
+  private static String plan(Statement s, String sql) throws SQLException {
+    StringBuilder b = new StringBuilder();
+    try (ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+      while (rs.next()) {
+        b.append(rs.getString(1)).append('\n');
+      }
+    }
+    return b.toString();
   }
 }

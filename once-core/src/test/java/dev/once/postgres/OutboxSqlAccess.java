@@ -7,4 +7,16 @@ public final class OutboxSqlAccess {
   public static String claim() {
     return OutboxSql.CLAIM;
   }
+
+  public static String stats() {
+    return OutboxSql.STATS;
+  }
+
+  public static String purgeDelivered() {
+    return OutboxSql.PURGE_DELIVERED;
+  }
+
+  public static String dead() {
+    return OutboxSql.DEAD;
+  }
 }
