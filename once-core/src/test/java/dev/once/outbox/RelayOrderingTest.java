@@ -75,8 +75,9 @@ class RelayOrderingTest {
               () ->
                   scalar(
                           ds,
-                          "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'"
-                              + " AND NOT granted")
+                          "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                              + " AND database = (SELECT oid FROM pg_database"
+                              + " WHERE datname = current_database())")
                       == 1);
       assertThat(second).isNotDone();
       // ...and it has not drawn its id yet: the lock comes before nextval.
