@@ -80,8 +80,9 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.freeWorkers = new Semaphore(workers);
   }
 
+  // start() and close() are synchronized so that a close racing a start cannot miss its threads.
   @Override
-  public void start() {
+  public synchronized void start() {
     if (closed.get()) {
       throw new IllegalStateException("outbox relay " + name + " is closed");
     }
@@ -120,7 +121,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   }
 
   @Override
-  public void close() {
+  public synchronized void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }

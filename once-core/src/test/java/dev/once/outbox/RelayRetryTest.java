@@ -239,4 +239,52 @@ class RelayRetryTest {
     assertThat(state(ds, rows.get(0).id())).isEqualTo("delivered");
     assertThat(state(ds, rows.get(1).id())).isEqualTo("delivered");
   }
+
+  @Test
+  void theListenerHearsOfAnOutcomeOnlyOnceItIsCommitted() throws Exception {
+    List<OutboxEntry> rows = appendCommitted(ds, outbox, "ok", "A");
+    rows.addAll(appendCommitted(ds, outbox, "fail", "B"));
+    rows.addAll(appendCommitted(ds, outbox, "refuse", "C"));
+    List<String> seen = new CopyOnWriteArrayList<>();
+    OutboxRelay relay =
+        OutboxRelay.builder(store)
+            .handler("ok", row -> Delivery.done())
+            .handler("fail", row -> Delivery.retry("503"))
+            .handler("refuse", row -> Delivery.dead("no"))
+            .clock(clock)
+            .listener(
+                new RelayListener() {
+                  @Override
+                  public void delivered(OutboxRecord message, Duration sinceCommit) {
+                    seen.add(message.type() + ":" + stateOf(message.id()));
+                  }
+
+                  @Override
+                  public void retried(OutboxRecord message, String reason, Instant next) {
+                    seen.add(message.type() + ":" + columnOf(message.id(), "last_error"));
+                  }
+
+                  @Override
+                  public void dead(OutboxRecord message, String reason) {
+                    seen.add(message.type() + ":" + stateOf(message.id()));
+                  }
+                })
+            .build();
+
+    assertThat(relay.runOnce()).isEqualTo(3);
+
+    assertThat(seen).containsExactlyInAnyOrder("ok:delivered", "fail:503", "refuse:dead");
+  }
+
+  private String stateOf(long id) {
+    return columnOf(id, "state");
+  }
+
+  private String columnOf(long id, String name) {
+    try {
+      return OutboxDatabase.column(ds, id, name);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
 }
