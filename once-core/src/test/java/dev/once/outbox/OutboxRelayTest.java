@@ -253,4 +253,39 @@ class OutboxRelayTest {
     assertThat(state(ds, foreign)).isEqualTo("pending");
     assertThat(scalar(ds, "SELECT attempts FROM once.outbox WHERE id = " + foreign)).isZero();
   }
+
+  @Test
+  void theRelayClaimsNoMoreRowsThanItHasFreeWorkers() throws Exception {
+    appendCommitted(ds, outbox, "t", "A", "B", "C", "D", "E");
+    CountDownLatch twoInHandlers = new CountDownLatch(2);
+    CountDownLatch release = new CountDownLatch(1);
+    try (OutboxRelay relay =
+        OutboxRelay.builder(store)
+            .handler(
+                "t",
+                row -> {
+                  twoInHandlers.countDown();
+                  release.await();
+                  return Delivery.done();
+                })
+            .clock(clock)
+            .workers(2)
+            .batchSize(100)
+            .pollInterval(Duration.ofMillis(10))
+            .build()) {
+      relay.start();
+      assertThat(twoInHandlers.await(10, TimeUnit.SECONDS)).isTrue();
+
+      // Both workers are busy: the other rows stay unclaimed, their leases not running.
+      assertThat(scalar(ds, "SELECT count(*) FROM once.outbox WHERE claim_id IS NOT NULL"))
+          .isEqualTo(2);
+      assertThat(scalar(ds, "SELECT count(*) FROM once.outbox WHERE attempts = 0")).isEqualTo(3);
+
+      release.countDown();
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () -> scalar(ds, "SELECT count(*) FROM once.outbox WHERE state = 'delivered'") == 5);
+    }
+  }
 }
