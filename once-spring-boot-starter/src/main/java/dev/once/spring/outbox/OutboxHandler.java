@@ -1,0 +1,16 @@
+package dev.once.spring.outbox;
+
+import dev.once.outbox.MessageHandler;
+
+/**
+ * A {@link MessageHandler} as a Spring bean: the auto-configuration registers every such bean on
+ * the outbox relay for its {@link #type()}. The handler is called after the row's transaction
+ * committed, never for a rolled-back one, at least once per row and with no transaction open, so
+ * its effect must be idempotent on the message id. One bean per type; a type that also has {@code
+ * InboxConsumer} beans stops the start.
+ */
+public interface OutboxHandler extends MessageHandler {
+
+  /** The message type this bean handles, e.g. {@code provider.charge}. */
+  String type();
+}
