@@ -34,15 +34,17 @@ public final class EffectTable {
     }
   }
 
+  /** One effect: parameters message id, consumer. */
+  public static final String APPLY =
+      """
+      INSERT INTO public.test_effect (message_id, consumer, applied) VALUES (?, ?, 1)
+      ON CONFLICT (message_id, consumer)
+      DO UPDATE SET applied = test_effect.applied + 1
+      """;
+
   /** Applies one effect in {@code tx}. */
   public static void apply(Connection tx, UUID messageId, String consumer) throws SQLException {
-    try (PreparedStatement ps =
-        tx.prepareStatement(
-            """
-            INSERT INTO public.test_effect (message_id, consumer, applied) VALUES (?, ?, 1)
-            ON CONFLICT (message_id, consumer)
-            DO UPDATE SET applied = test_effect.applied + 1
-            """)) {
+    try (PreparedStatement ps = tx.prepareStatement(APPLY)) {
       ps.setObject(1, messageId);
       ps.setString(2, consumer);
       ps.executeUpdate();
