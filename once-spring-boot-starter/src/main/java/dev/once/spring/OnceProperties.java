@@ -420,21 +420,24 @@ public class OnceProperties {
    * A retry policy: exponential backoff with jitter, and the attempts after which a row turns dead.
    */
   public static class Retry {
-    /** Attempts in all, the first included, before the row turns dead. 1 to 1000. */
+    /**
+     * Attempts in all, the first included, before the row turns dead. 1 to 1000. Default 10 under
+     * once.outbox.relay.retry; under types, unset takes once.outbox.relay.retry's.
+     */
     private Integer maxAttempts;
 
-    /** Delay before the second attempt. At least 1ms. */
+    /** Delay before the second attempt. At least 1ms. Default 1s under once.outbox.relay.retry. */
     private Duration initialDelay;
 
-    /** Growth of the delay per attempt. 1.0 to 10.0. */
+    /** Growth of the delay per attempt. 1.0 to 10.0. Default 2.0 under once.outbox.relay.retry. */
     private Double multiplier;
 
-    /** Cap of the delay. At least initial-delay. */
+    /** Cap of the delay. At least initial-delay. Default 5m under once.outbox.relay.retry. */
     private Duration maxDelay;
 
     /**
-     * Fraction of each delay drawn at random, so retries of rows that failed together spread. 0.0
-     * to 1.0.
+     * Fraction of each delay drawn at random, so retries of rows that failed together spread out.
+     * 0.0 to 1.0. Default 0.5 under once.outbox.relay.retry.
      */
     private Double jitter;
 

@@ -11,12 +11,16 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the relay from the application's {@link OutboxHandler} beans and the in-process event
  * transport, refusing a type claimed twice before anything touches the database.
  */
 final class OutboxRelays {
+  private static final Logger log = LoggerFactory.getLogger(OutboxRelays.class);
+
   private OutboxRelays() {}
 
   /**
@@ -81,6 +85,14 @@ final class OutboxRelays {
     handlers.values().forEach(h -> builder.handler(h.type(), h, policies.get(h.type())));
     if (transport != null) {
       transport.types().forEach(type -> builder.handler(type, transport, policies.get(type)));
+    }
+    for (String type : policies.keySet()) {
+      if (!owners.containsKey(type) && (transport == null || !transport.types().contains(type))) {
+        log.warn(
+            "once.outbox.relay.types[{}] sets a retry policy, but no OutboxHandler or InboxConsumer"
+                + " bean takes that type; is it misspelt?",
+            type);
+      }
     }
     return builder.build();
   }
