@@ -1,29 +1,19 @@
 package dev.once.spring;
 
-import dev.once.events.InProcessEventTransport;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyStore;
-import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
-import dev.once.inbox.InboxStore;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
-import dev.once.outbox.RelayListener;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.inbox.InboxDuplicates;
-import dev.once.spring.inbox.InboxPurger;
-import dev.once.spring.inbox.ObservedInbox;
-import dev.once.spring.inbox.SpringTransactions;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerInboxDuplicates;
-import dev.once.spring.metrics.MicrometerRelayListener;
-import dev.once.spring.metrics.OutboxGauges;
 import dev.once.spring.outbox.OutboxHandler;
-import dev.once.spring.outbox.OutboxRelayLifecycle;
 import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
 import dev.once.spring.web.IdempotencyClientResolver;
@@ -32,14 +22,11 @@ import dev.once.spring.web.IdempotentEndpoints;
 import dev.once.spring.web.IdempotentExecution;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -50,9 +37,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.ConfigurationCondition;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
@@ -71,6 +57,7 @@ import org.springframework.transaction.support.ResourceTransactionManager;
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
+@Import({InboxConfiguration.class, RelayConfiguration.class})
 public class OnceAutoConfiguration {
 
   @Bean
@@ -185,137 +172,6 @@ public class OnceAutoConfiguration {
   @ConditionalOnMissingBean
   IdempotencyMetrics onceNoIdempotencyMetrics() {
     return IdempotencyMetrics.NONE;
-  }
-
-  /**
-   * The inbox, with consumers' transactions on the application's transaction manager, the
-   * in-process event transport over every {@link InboxConsumer} bean, and the purge of old records.
-   */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnBean(PlatformTransactionManager.class)
-  static class InboxConfiguration {
-
-    @Bean
-    @ConditionalOnMissingBean
-    InboxStore onceInboxStore(
-        DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
-      migration.ifAvailable(m -> {});
-      return PostgresStores.inboxStore(dataSource);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    Inbox onceInbox(
-        InboxStore store,
-        PlatformTransactionManager transactions,
-        DataSource dataSource,
-        Clock clock,
-        ObjectProvider<InboxDuplicates> duplicates) {
-      if (transactions instanceof ResourceTransactionManager resources
-          && resources.getResourceFactory() != dataSource) {
-        throw new IllegalStateException(
-            "Once needs the transaction manager to manage the same DataSource as the inbox, so"
-                + " that a consumer's writes and its inbox record share one transaction.");
-      }
-      Inbox inbox = Inbox.of(store, new SpringTransactions(transactions, dataSource), clock);
-      return new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE));
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    @ConditionalOnBean(InboxConsumer.class)
-    InProcessEventTransport onceInProcessEventTransport(
-        Inbox inbox, ObjectProvider<InboxConsumer> consumers) {
-      return InProcessEventTransport.of(inbox, consumers.orderedStream().toList());
-    }
-
-    @Bean
-    @ConditionalOnBooleanProperty(name = "once.inbox.purge.enabled", matchIfMissing = true)
-    InboxPurger onceInboxPurger(Inbox inbox, OnceProperties properties) {
-      properties.validate();
-      OnceProperties.Inbox settings = properties.getInbox();
-      return new InboxPurger(
-          inbox,
-          settings.getRetention(),
-          settings.getPurge().getInterval(),
-          settings.getPurge().getBatchSize());
-    }
-  }
-
-  /**
-   * The outbox relay, when the application has at least one {@link OutboxHandler} or {@link
-   * InboxConsumer} bean and {@code once.outbox.relay.enabled} is not false.
-   */
-  @Configuration(proxyBeanMethods = false)
-  @Conditional(RelayNeeded.class)
-  @ConditionalOnBooleanProperty(name = "once.outbox.relay.enabled", matchIfMissing = true)
-  static class RelayConfiguration {
-
-    @Bean
-    OutboxRelay onceOutboxRelay(
-        OnceProperties properties,
-        ListableBeanFactory beans,
-        ObjectProvider<OutboxStore> store,
-        ObjectProvider<InProcessEventTransport> transport,
-        Clock clock,
-        ObjectProvider<RelayListener> listener) {
-      properties.validate();
-      InProcessEventTransport events = transport.getIfAvailable();
-      if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
-        throw new IllegalStateException(
-            "InboxConsumer beans need a PlatformTransactionManager on the application's"
-                + " DataSource, to apply each event in a transaction with its inbox record.");
-      }
-      return OutboxRelays.build(
-          properties.getOutbox().getRelay(),
-          store::getObject,
-          beans.getBeansOfType(OutboxHandler.class),
-          events,
-          clock,
-          listener.getIfAvailable(() -> RelayListener.NONE));
-    }
-
-    @Bean
-    OutboxRelayLifecycle onceOutboxRelayLifecycle(OutboxRelay relay) {
-      return new OutboxRelayLifecycle(relay);
-    }
-
-    /** The relay's counters and timer, and the outbox gauges, in Micrometer. */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-    static class RelayMetricsConfiguration {
-      /** How often the gauges re-read the outbox's stats. */
-      static final Duration STATS_INTERVAL = Duration.ofSeconds(5);
-
-      @Bean
-      @ConditionalOnMissingBean
-      RelayListener onceRelayListener(ObjectProvider<MeterRegistry> registry) {
-        MeterRegistry meters = registry.getIfAvailable();
-        return meters == null ? RelayListener.NONE : new MicrometerRelayListener(meters);
-      }
-
-      @Bean
-      OutboxGauges onceOutboxGauges(
-          ObjectProvider<OutboxAdmin> admin, ObjectProvider<MeterRegistry> registry) {
-        MeterRegistry meters = registry.getIfAvailable();
-        return meters == null
-            ? OutboxGauges.none()
-            : new OutboxGauges(admin.getObject(), meters, STATS_INTERVAL);
-      }
-    }
-  }
-
-  /** At least one handler or consumer bean: something for the relay to deliver to. */
-  static final class RelayNeeded extends AnyNestedCondition {
-    RelayNeeded() {
-      super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
-    }
-
-    @ConditionalOnBean(OutboxHandler.class)
-    static final class Handlers {}
-
-    @ConditionalOnBean(InboxConsumer.class)
-    static final class Consumers {}
   }
 
   /** Once's own Flyway migration, when Flyway is present and not turned off. */

@@ -7,7 +7,8 @@ import dev.once.outbox.MessageHandler;
  * the outbox relay for its {@link #type()}. The handler is called after the row's transaction
  * committed, never for a rolled-back one, at least once per row and with no transaction open, so
  * its effect must be idempotent on the message id. One bean per type; a type that also has {@code
- * InboxConsumer} beans stops the start.
+ * InboxConsumer} beans stops the start. The relay calls it from several worker threads at once (for
+ * rows of different aggregates), so implementations must be thread-safe.
  */
 public interface OutboxHandler extends MessageHandler {
 
