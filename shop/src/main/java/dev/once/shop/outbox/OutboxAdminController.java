@@ -48,8 +48,7 @@ class OutboxAdminController {
   @Operation(summary = "Backlog, age of the oldest due row and number of dead rows")
   StatsView stats() {
     OutboxStats stats = outbox.stats();
-    return new StatsView(
-        stats.backlog(), stats.oldestDueAge().toMillis() / 1000.0, stats.dead());
+    return new StatsView(stats.backlog(), stats.oldestDueAge().toMillis() / 1000.0, stats.dead());
   }
 
   @GetMapping("/dead")

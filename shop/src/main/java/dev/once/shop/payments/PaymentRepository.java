@@ -127,8 +127,9 @@ class PaymentRepository {
    * of the payment given back, and the credit taken back from the account by a negative reversal
    * row that references the refund's credit. Lock order refund, payment, account (the journal
    * insert locks the account through the guard trigger), the same payment-before-account order as
-   * everywhere. If the account no longer holds the credit, the guard inserts no journal row and the
-   * statement returns nothing: the caller must roll back, as the other two updates did happen.
+   * everywhere. If the account no longer holds the credit, the guard inserts no journal row: the
+   * refund row comes back with {@code reversed = false}, and the caller must roll back, as the
+   * other two updates did happen.
    */
   static final String MARK_REFUND_FAILED =
       """
@@ -148,7 +149,7 @@ class PaymentRepository {
           FROM failed CROSS JOIN unrefunded
           RETURNING id
       )
-      SELECT failed.* FROM failed CROSS JOIN journal
+      SELECT failed.*, EXISTS (SELECT 1 FROM journal) AS reversed FROM failed
       """
           .formatted(REFUND_COLUMNS);
 
@@ -257,12 +258,24 @@ class PaymentRepository {
         .optional();
   }
 
+  /**
+   * The refund moved to failed, or empty if it was not pending.
+   *
+   * @throws RefundReversalException if the account cannot give the credit back; the caller's
+   *     transaction must roll back (it does, being a runtime exception in a transactional method)
+   */
   Optional<Refund> markRefundFailed(String id, String operationId, Instant now) {
     return jdbc.sql(MARK_REFUND_FAILED)
         .param("id", id)
         .param("operationId", operationId)
         .param("now", utc(now))
-        .query(PaymentRepository::refund)
+        .query(
+            (rs, row) -> {
+              if (!rs.getBoolean("reversed")) {
+                throw new RefundReversalException(id);
+              }
+              return refund(rs, row);
+            })
         .optional();
   }
 

@@ -1,7 +1,7 @@
 package dev.once.shop.provider;
 
-import dev.once.psp.PspSimulator;
 import dev.once.psp.PspSettings;
+import dev.once.psp.PspSimulator;
 import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +35,7 @@ class ProviderConfiguration {
   @Bean
   ProviderClient providerClient(
       ProviderProperties properties, ObjectProvider<PspSimulator> inProcess, JsonMapper json) {
-    URI base =
-        properties.url() != null ? properties.url() : inProcess.getObject().baseUri();
+    URI base = properties.url() != null ? properties.url() : inProcess.getObject().baseUri();
     return new ProviderClient(base, properties.connectTimeout(), properties.readTimeout(), json);
   }
 }

@@ -20,9 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  * PaymentService#PROVIDER_REFUND}: after the request's transaction committed, the relay calls the
  * provider with a key derived from the payment or refund id, then records the final answer in a
  * transaction of its own. The handler may run more than once for one row (a crash or a lost lease
- * between the provider's answer and the row's completion): the provider answers a repeated key
- * with its first answer without applying it again, and recording the same answer twice is a no-op,
- * so the provider's effect and the shop's money move once.
+ * between the provider's answer and the row's completion): the provider answers a repeated key with
+ * its first answer without applying it again, and recording the same answer twice is a no-op, so
+ * the provider's effect and the shop's money move once.
  *
  * <ul>
  *   <li>succeeded or declined: recorded; the row is done;
@@ -91,19 +91,22 @@ class ProviderHandlers {
   /** Records a final answer through {@code settle}; decides what the row becomes. */
   private static Delivery record(
       OutboxRecord row, ProviderAnswer answer, Settlement settle, String what) {
-    return switch (answer) {
-      case ProviderAnswer.Succeeded s -> settled(row, settle, PaymentStatus.SUCCEEDED, what);
-      case ProviderAnswer.Declined d -> settled(row, settle, PaymentStatus.FAILED, what);
-      case ProviderAnswer.Unavailable u -> Delivery.retry("provider: " + u.reason());
-      case ProviderAnswer.Rejected r -> {
-        log.error(
-            "The provider rejected {} ({}, outbox row {}): the row is dead and needs an operator.",
-            what,
-            r.reason(),
-            row.id());
-        yield Delivery.dead("provider rejected the request: " + r.reason());
-      }
-    };
+    if (answer instanceof ProviderAnswer.Succeeded) {
+      return settled(row, settle, PaymentStatus.SUCCEEDED, what);
+    }
+    if (answer instanceof ProviderAnswer.Declined) {
+      return settled(row, settle, PaymentStatus.FAILED, what);
+    }
+    if (answer instanceof ProviderAnswer.Unavailable unavailable) {
+      return Delivery.retry("provider: " + unavailable.reason());
+    }
+    ProviderAnswer.Rejected rejected = (ProviderAnswer.Rejected) answer;
+    log.error(
+        "The provider rejected {} ({}, outbox row {}): the row is dead and needs an operator.",
+        what,
+        rejected.reason(),
+        row.id());
+    return Delivery.dead("provider rejected the request: " + rejected.reason());
   }
 
   private static Delivery settled(
@@ -146,7 +149,9 @@ class ProviderHandlers {
     void apply(PaymentStatus outcome);
   }
 
-  /** The payload of {@value PaymentService#PROVIDER_CHARGE}, as {@code PaymentService} writes it. */
+  /**
+   * The payload of {@value PaymentService#PROVIDER_CHARGE}, as {@code PaymentService} writes it.
+   */
   record ChargeMessage(
       String paymentId,
       String accountId,

@@ -9,7 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -36,9 +35,9 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li><b>HTTP new payments at full speed</b> with the relay running: payments per second, the
  *       outbox backlog sampled every 250 ms, and commit-to-settled p50/p99 (payment created to
  *       payment succeeded or failed);
- *   <li><b>relay alone</b>: N {@code provider.charge} rows pre-filled by SQL while not yet due, then
- *       released at once; rows per second until the last one is delivered, and release-to-delivery
- *       p50/p99.
+ *   <li><b>relay alone</b>: N {@code provider.charge} rows pre-filled by SQL while not yet due,
+ *       then released at once; rows per second until the last one is delivered, and
+ *       release-to-delivery p50/p99.
  * </ol>
  *
  * Usage (see bench/relay.sh): {@code RelayBenchmark [rows=50000] [seconds=20] [clients=16]}. Not a
@@ -80,14 +79,14 @@ public final class RelayBenchmark {
     private final int rows;
     private final int seconds;
     private final int clients;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient http =
+        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private final List<String> report = new ArrayList<>();
 
     Run(ConfigurableApplicationContext shop, int rows, int seconds, int clients) {
       this.jdbc = shop.getBean(JdbcClient.class);
       this.outbox = shop.getBean(OutboxAdmin.class);
-      this.base =
-          "http://localhost:" + shop.getEnvironment().getProperty("local.server.port");
+      this.base = "http://localhost:" + shop.getEnvironment().getProperty("local.server.port");
       this.rows = rows;
       this.seconds = seconds;
       this.clients = clients;
@@ -101,12 +100,18 @@ public final class RelayBenchmark {
       List<String> accounts = new ArrayList<>();
       for (int i = 0; i < ACCOUNTS; i++) {
         String account =
-            post("/v1/accounts", "Bearer " + apiKey, UUID.randomUUID().toString(),
+            post(
+                    "/v1/accounts",
+                    "Bearer " + apiKey,
+                    UUID.randomUUID().toString(),
                     "{\"currency\":\"EUR\"}")
                 .get("id")
                 .stringValue();
-        post("/v1/accounts/" + account + "/deposits", "Bearer " + apiKey,
-            UUID.randomUUID().toString(), "{\"amount\":\"1000000000.00\"}");
+        post(
+            "/v1/accounts/" + account + "/deposits",
+            "Bearer " + apiKey,
+            UUID.randomUUID().toString(),
+            "{\"amount\":\"1000000000.00\"}");
         accounts.add(account);
       }
       line("| measure | value |");
@@ -119,17 +124,21 @@ public final class RelayBenchmark {
       double perSecond = measured.requests / (double) seconds;
       line("| HTTP new payments, " + clients + " clients, relay running | %.0f/s |", perSecond);
       line("| non-201 answers | %d |", measured.failures);
-      line("| outbox backlog, max / mean of samples every 250 ms | %d / %.0f |",
+      line(
+          "| outbox backlog, max / mean of samples every 250 ms | %d / %.0f |",
           measured.maxBacklog, measured.meanBacklog);
       double[] settled =
           percentiles(
               "SELECT extract(epoch FROM updated_at - created_at) FROM payment"
                   + " WHERE created_at >= ? AND status <> 'pending'",
               start);
-      line("| commit-to-settled p50 / p99 | %.0f ms / %.0f ms |", settled[0] * 1000, settled[1] * 1000);
+      line(
+          "| commit-to-settled p50 / p99 | %.0f ms / %.0f ms |",
+          settled[0] * 1000, settled[1] * 1000);
 
       double drained = drain(accounts);
-      line("| relay alone: %d provider.charge rows (charge + settle + event) | %.0f rows/s |",
+      line(
+          "| relay alone: %d provider.charge rows (charge + settle + event) | %.0f rows/s |",
           rows, drained);
       line("| relay / HTTP new payments | **%.2f** |", drained / perSecond);
       write();
@@ -190,7 +199,8 @@ public final class RelayBenchmark {
                       + " WHERE type = 'provider.charge' AND aggregate_id LIKE 'pay_bench%'")
               .query(Double.class)
               .single();
-      line("| relay alone: release-to-delivery p50 / p99 (a queue of %d) | %.1f s / %.1f s |",
+      line(
+          "| relay alone: release-to-delivery p50 / p99 (a queue of %d) | %.1f s / %.1f s |",
           rows, latency[0], latency[1]);
       return rows / last;
     }
@@ -210,7 +220,9 @@ public final class RelayBenchmark {
                     String account =
                         accounts.get(ThreadLocalRandom.current().nextInt(accounts.size()));
                     String body =
-                        "{\"accountId\":\"" + account + "\",\"amount\":\"1.00\",\"currency\":\"EUR\"}";
+                        "{\"accountId\":\""
+                            + account
+                            + "\",\"amount\":\"1.00\",\"currency\":\"EUR\"}";
                     (send("/v1/payments", "Bearer " + apiKey, UUID.randomUUID().toString(), body)
                                 == 201
                             ? ok
@@ -291,9 +303,11 @@ public final class RelayBenchmark {
       if (key != null) {
         request.header("Idempotency-Key", key);
       }
-      HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 201) {
-        throw new IllegalStateException(path + " answered " + response.statusCode() + ": " + response.body());
+        throw new IllegalStateException(
+            path + " answered " + response.statusCode() + ": " + response.body());
       }
       return JSON.readTree(response.body());
     }

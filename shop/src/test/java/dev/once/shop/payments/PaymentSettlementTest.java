@@ -14,8 +14,9 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The payment and refund state machines as the provider relay drives them (called directly here): success, decline
- * with a reversal that gives the money back, repeats as no-ops, and illegal transitions refused.
+ * The payment and refund state machines as the provider relay drives them (called directly here):
+ * success, decline with a reversal that gives the money back, repeats as no-ops, and illegal
+ * transitions refused.
  */
 class PaymentSettlementTest extends ShopIntegrationTest {
   @Autowired private PaymentService payments;

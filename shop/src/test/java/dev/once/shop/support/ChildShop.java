@@ -20,9 +20,9 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.core.env.Environment;
 
 /**
- * A second shop in its own JVM, on the test JVM's database, for tests that kill a real process
- * with SIGKILL ({@link #kill()}). It gets the test context's database logins through its
- * environment, never its command line, where other processes could read the passwords.
+ * A second shop in its own JVM, on the test JVM's database, for tests that kill a real process with
+ * SIGKILL ({@link #kill()}). It gets the test context's database logins through its environment,
+ * never its command line, where other processes could read the passwords.
  */
 public final class ChildShop implements AutoCloseable {
   private static final Duration START_LIMIT = Duration.ofSeconds(180);
