@@ -1,11 +1,18 @@
 package dev.once.outbox;
 
 import java.sql.Connection;
+import java.time.Clock;
+import java.util.Objects;
 
 /**
  * The write side of the transactional outbox: appends a message in the caller's transaction, so it
  * exists if and only if the business effect that produced it commits. Nothing is sent here;
  * delivery happens after commit. Implementations are thread-safe.
+ *
+ * <p>Appends for one aggregate id are serialized: the second transaction waits until the first
+ * commits or rolls back, so that row ids per aggregate are in commit order and the relay delivers
+ * them in that order. Keep transactions that append short. Unrelated aggregates whose ids share a
+ * 32-bit hash wait for each other too, rarely and only until the first transaction ends.
  */
 public interface Outbox {
 
@@ -17,4 +24,13 @@ public interface Outbox {
    * @throws OutboxException if the database fails
    */
   OutboxEntry append(Connection tx, OutboxMessage message);
+
+  /**
+   * The outbox on {@code store}: refuses connections in auto-commit mode, gives each message a
+   * random {@link java.util.UUID} as its message id and stamps it with {@code clock}.
+   */
+  static Outbox of(OutboxStore store, Clock clock) {
+    return new DefaultOutbox(
+        Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"));
+  }
 }

@@ -1,6 +1,8 @@
 package dev.once.outbox;
 
+import java.time.Clock;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Operations on the outbox for operators: list dead rows, requeue one, read the backlog.
@@ -8,7 +10,12 @@ import java.util.List;
  */
 public interface OutboxAdmin {
 
-  /** Dead rows with an id above {@code afterId}, in id order, at most {@code limit} (1..1000). */
+  /**
+   * Dead rows with an id above {@code afterId}, in id order, at most {@code limit} (1..1000).
+   *
+   * @throws IllegalArgumentException if {@code afterId} is negative or {@code limit} is out of
+   *     range
+   */
   List<DeadMessage> dead(long afterId, int limit);
 
   /**
@@ -22,4 +29,10 @@ public interface OutboxAdmin {
 
   /** Backlog, age of the oldest due row and dead rows. */
   OutboxStats stats();
+
+  /** The admin on {@code store}, measuring ages with {@code clock}. */
+  static OutboxAdmin of(OutboxStore store, Clock clock) {
+    return new DefaultOutboxAdmin(
+        Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"));
+  }
 }

@@ -14,6 +14,9 @@ import java.util.Objects;
  *   <li>Rows are claimed in short transactions, in bounded batches, under a lease; the handler runs
  *       with no transaction open; the outcome is recorded by a compare-and-set on the row's id and
  *       claim, so a relay that lost its claim (lease ran out) cannot overwrite the new holder's.
+ *   <li>A relay claims only rows of the types it has handlers for, so several services may share
+ *       the table; but an aggregate's order spans types: a row waits for the earlier rows of its
+ *       aggregate whatever their type.
  *   <li>Rows of one aggregate are handled one at a time, in commit order; a failed row blocks the
  *       later rows of its aggregate until it is delivered (after retries, or after an operator
  *       requeues it once dead). Rows of different aggregates run in parallel on {@code workers}
@@ -38,6 +41,9 @@ public interface OutboxRelay extends AutoCloseable {
   /**
    * Claims one batch and handles it on the calling thread, then returns how many rows it handled.
    * For tests and tools; works whether or not the relay was started.
+   *
+   * @throws OutboxException if the claim fails; failures recording an outcome are logged, and the
+   *     row is claimed again once its lease runs out
    */
   int runOnce();
 
@@ -127,6 +133,8 @@ public interface OutboxRelay extends AutoCloseable {
 
     /**
      * How long delivered rows are kept before the purge deletes them, 0 to 365 d. Default 1 min.
+     * The relay purges one batch per poll interval (at most one a second, by its clock), and again
+     * on its next turn after its claim while batches come back full.
      */
     public Builder deliveredRetention(Duration deliveredRetention) {
       this.deliveredRetention = deliveredRetention;

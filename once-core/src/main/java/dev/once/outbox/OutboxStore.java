@@ -17,7 +17,9 @@ public interface OutboxStore {
   /**
    * Inserts a pending row, due at {@code now}, in the caller's transaction. Appends for one {@code
    * aggregateId} are serialized until the appending transaction ends, so their ids are in commit
-   * order per aggregate.
+   * order per aggregate. The cost: a second transaction appending for the same aggregate waits
+   * until the first commits or rolls back; aggregates whose ids collide on a 32-bit hash wait for
+   * each other too (rarely, and only until the first transaction ends).
    */
   OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now);
 

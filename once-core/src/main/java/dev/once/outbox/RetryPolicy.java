@@ -19,7 +19,10 @@ import java.util.random.RandomGenerator;
 public record RetryPolicy(
     int maxAttempts, Duration initialDelay, double multiplier, Duration maxDelay, double jitter) {
 
-  /** 10 attempts, 1 s doubling up to 5 min, 50% jitter: about 15 minutes in all. */
+  /**
+   * 10 attempts, 1 s doubling up to 5 min, 50% jitter: at most 511 s (about 8.5 minutes) from the
+   * first attempt to the last.
+   */
   public static final RetryPolicy DEFAULT =
       new RetryPolicy(10, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.5);
 

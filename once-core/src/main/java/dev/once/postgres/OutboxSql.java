@@ -1,13 +1,138 @@
 package dev.once.postgres;
 
-/** Every SQL statement of the outbox aggregate, in one place. */
+/**
+ * Every SQL statement of the outbox aggregate, in one place. The indexes these statements walk are
+ * created by {@code V2__outbox.sql} and {@code V4__relay.sql}.
+ */
 final class OutboxSql {
   private OutboxSql() {}
 
+  /**
+   * The first key of the two-key advisory lock an append takes on its aggregate ("Once" in ASCII),
+   * so that Once's locks do not collide with an application's single-key advisory locks.
+   */
+  static final int AGGREGATE_LOCK_NAMESPACE = 0x4f6e6365;
+
+  /**
+   * Inserts a row after taking the transaction-scoped advisory lock of its aggregate. The lock is
+   * taken in the sub-select that produces the row, so it is held before the identity default draws
+   * the id; a second transaction appending for the same aggregate waits until the first ends and
+   * draws a larger id: ids per aggregate are in commit order. The sub-select calls a volatile
+   * function, which keeps PostgreSQL from flattening it away. Parameters: message id, type,
+   * aggregate id, payload, next attempt at, created at, aggregate id (for the lock).
+   */
   static final String APPEND =
       """
       INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at, created_at)
-      VALUES (?, ?, ?, CAST(? AS jsonb), ?, ?)
+      SELECT ?, ?, ?, CAST(? AS jsonb), ?, ?
+        FROM (SELECT pg_advisory_xact_lock(%d, hashtext(?))) AS aggregate_lock
       RETURNING id
+      """
+          .formatted(AGGREGATE_LOCK_NAMESPACE);
+
+  /**
+   * Claims due rows: pending, due, not leased, of a handled type, and the first undelivered row of
+   * their aggregate. Walks {@code outbox_due_idx} in due order; the NOT EXISTS probes {@code
+   * outbox_aggregate_idx}. Rows a concurrent claim holds locked are skipped, and a row it claimed
+   * and committed meanwhile fails the lease test on re-check. The update finds the claimed rows by
+   * {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets the planner
+   * choose a hash join over a scan of the whole table. Parameters: now, now, types, limit, claim
+   * id, lease until.
+   */
+  static final String CLAIM =
+      """
+      WITH due AS (
+        SELECT o.id
+          FROM once.outbox o
+         WHERE o.state = 'pending'
+           AND o.next_attempt_at <= ?
+           AND (o.lease_until IS NULL OR o.lease_until <= ?)
+           AND o.type = ANY (?)
+           AND NOT EXISTS (SELECT 1
+                             FROM once.outbox e
+                            WHERE e.aggregate_id = o.aggregate_id
+                              AND e.id < o.id
+                              AND e.state <> 'delivered')
+         ORDER BY o.next_attempt_at, o.id
+         LIMIT ?
+           FOR UPDATE OF o SKIP LOCKED
+      )
+      UPDATE once.outbox o
+         SET claim_id = ?, lease_until = ?, attempts = o.attempts + 1
+       WHERE o.id = ANY (ARRAY(SELECT id FROM due))
+      RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload::text, o.attempts,
+                o.created_at, o.next_attempt_at
+      """;
+
+  /** Parameters: now, id, claim id. */
+  static final String COMPLETE =
+      """
+      UPDATE once.outbox
+         SET state = 'delivered', delivered_at = ?, claim_id = NULL, lease_until = NULL
+       WHERE id = ? AND claim_id = ? AND state = 'pending'
+      """;
+
+  /** Parameters: next attempt at, error, id, claim id. */
+  static final String RETRY_LATER =
+      """
+      UPDATE once.outbox
+         SET next_attempt_at = ?, last_error = ?, claim_id = NULL, lease_until = NULL
+       WHERE id = ? AND claim_id = ? AND state = 'pending'
+      """;
+
+  /** Parameters: error, id, claim id. */
+  static final String BURY =
+      """
+      UPDATE once.outbox
+         SET state = 'dead', last_error = ?, claim_id = NULL, lease_until = NULL
+       WHERE id = ? AND claim_id = ? AND state = 'pending'
+      """;
+
+  /** Keeps {@code last_error} as history of why it died. Parameters: now, id. */
+  static final String REQUEUE =
+      """
+      UPDATE once.outbox
+         SET state = 'pending', attempts = 0, next_attempt_at = ?, claim_id = NULL,
+             lease_until = NULL
+       WHERE id = ? AND state = 'dead'
+      """;
+
+  /** Walks {@code outbox_dead_idx}. Parameters: after id, limit. */
+  static final String DEAD =
+      """
+      SELECT id, message_id, type, aggregate_id, attempts, last_error, created_at
+        FROM once.outbox
+       WHERE state = 'dead' AND id > ?
+       ORDER BY id
+       LIMIT ?
+      """;
+
+  /**
+   * Deletes the oldest delivered rows, walking {@code outbox_delivered_idx}; rows a concurrent
+   * purge holds are skipped rather than waited for. {@code id = ANY (ARRAY(...))} probes the
+   * primary key per row, where {@code id IN (...)} may hash-join a scan of the whole table.
+   * Parameters: delivered before, limit.
+   */
+  static final String PURGE_DELIVERED =
+      """
+      DELETE FROM once.outbox
+       WHERE id = ANY (ARRAY(SELECT id
+                               FROM once.outbox
+                              WHERE state = 'delivered' AND delivered_at < ?
+                              ORDER BY delivered_at
+                              LIMIT ?
+                                FOR UPDATE SKIP LOCKED))
+      """;
+
+  /**
+   * Backlog, oldest due time and dead rows, each from a partial index ({@code outbox_due_idx},
+   * {@code outbox_dead_idx}). Parameters: now.
+   */
+  static final String STATS =
+      """
+      SELECT (SELECT count(*) FROM once.outbox WHERE state = 'pending') AS backlog,
+             (SELECT min(next_attempt_at) FROM once.outbox
+               WHERE state = 'pending' AND next_attempt_at <= ?) AS oldest_due,
+             (SELECT count(*) FROM once.outbox WHERE state = 'dead') AS dead
       """;
 }

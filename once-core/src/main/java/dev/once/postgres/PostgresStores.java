@@ -3,6 +3,7 @@ package dev.once.postgres;
 import dev.once.idempotency.IdempotencyStore;
 import dev.once.inbox.InboxStore;
 import dev.once.outbox.Outbox;
+import dev.once.outbox.OutboxStore;
 import java.time.Clock;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -19,9 +20,23 @@ public final class PostgresStores {
     return new PostgresIdempotencyStore();
   }
 
-  /** The outbox on {@code once.outbox}, stamping rows with {@code clock}. Thread-safe. */
+  /**
+   * The outbox store on {@code once.outbox}: appends run in the caller's transaction, everything
+   * else in short transactions on {@code dataSource}. Thread-safe. Use it for {@link
+   * Outbox#of(OutboxStore, Clock)}, {@link dev.once.outbox.OutboxRelay#builder(OutboxStore)} and
+   * {@link dev.once.outbox.OutboxAdmin#of(OutboxStore, Clock)}.
+   */
+  public static OutboxStore outboxStore(DataSource dataSource) {
+    return new PostgresOutboxStore(Objects.requireNonNull(dataSource, "dataSource"));
+  }
+
+  /**
+   * The outbox on {@code once.outbox}, stamping rows with {@code clock}. Thread-safe. Prefer {@code
+   * Outbox.of(outboxStore(dataSource), clock)}, whose store also serves the relay and the admin;
+   * this one's store only appends.
+   */
   public static Outbox outbox(Clock clock) {
-    return new PostgresOutbox(Objects.requireNonNull(clock, "clock"));
+    return Outbox.of(new PostgresOutboxStore(null), Objects.requireNonNull(clock, "clock"));
   }
 
   /**

@@ -1,0 +1,32 @@
+package dev.once.outbox;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.UUID;
+
+/** The rules of an append, over a store that only writes. Thread-safe. */
+final class DefaultOutbox implements Outbox {
+  private final OutboxStore store;
+  private final Clock clock;
+
+  DefaultOutbox(OutboxStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  @Override
+  public OutboxEntry append(Connection tx, OutboxMessage message) {
+    try {
+      // In auto-commit mode the row would be committed before the business effect, and be
+      // delivered even if that effect then rolls back.
+      if (tx.getAutoCommit()) {
+        throw new IllegalStateException(
+            "append must run inside the business transaction: the connection is in auto-commit mode");
+      }
+    } catch (SQLException e) {
+      throw new OutboxException("Could not read the connection's auto-commit mode.", e);
+    }
+    return store.append(tx, UUID.randomUUID(), message, clock.instant());
+  }
+}

@@ -1,0 +1,38 @@
+package dev.once.outbox;
+
+import java.time.Clock;
+import java.util.List;
+
+/** Validates the operators' arguments and delegates to the store. Thread-safe. */
+final class DefaultOutboxAdmin implements OutboxAdmin {
+  static final int MAX_LIMIT = 1000;
+
+  private final OutboxStore store;
+  private final Clock clock;
+
+  DefaultOutboxAdmin(OutboxStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  @Override
+  public List<DeadMessage> dead(long afterId, int limit) {
+    if (afterId < 0) {
+      throw new IllegalArgumentException("afterId must be at least 0, but was " + afterId);
+    }
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be 1 to " + MAX_LIMIT + ", but was " + limit);
+    }
+    return store.dead(afterId, limit);
+  }
+
+  @Override
+  public boolean requeue(long id) {
+    return store.requeue(id, clock.instant());
+  }
+
+  @Override
+  public OutboxStats stats() {
+    return store.stats(clock.instant());
+  }
+}

@@ -1,0 +1,266 @@
+package dev.once.postgres;
+
+import dev.once.outbox.DeadMessage;
+import dev.once.outbox.OutboxEntry;
+import dev.once.outbox.OutboxException;
+import dev.once.outbox.OutboxMessage;
+import dev.once.outbox.OutboxRecord;
+import dev.once.outbox.OutboxStats;
+import dev.once.outbox.OutboxStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/**
+ * {@link OutboxStore} on the {@code once.outbox} table. {@link #append} runs in the caller's
+ * transaction; every other method is one statement in a short transaction of its own on a
+ * connection from the {@link DataSource}. Stateless apart from the DataSource; thread-safe.
+ *
+ * <p>An append takes the transaction-scoped advisory lock {@code (}{@link
+ * OutboxSql#AGGREGATE_LOCK_NAMESPACE}{@code , hashtext(aggregate_id))} in the same statement as its
+ * insert, before the id is drawn: appends for one aggregate serialize until the appending
+ * transaction ends, and unrelated aggregates that collide on the 32-bit hash wait briefly.
+ */
+final class PostgresOutboxStore implements OutboxStore {
+  /** Longest {@code last_error} kept: a reason for operators, not a stack trace or a payload. */
+  static final int MAX_ERROR_LENGTH = 1000;
+
+  private final DataSource dataSource;
+
+  /**
+   * @param dataSource where the short transactions run; {@code null} for a store that only appends
+   *     (the other methods then throw {@link IllegalStateException})
+   */
+  PostgresOutboxStore(DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  @Override
+  public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now) {
+    OffsetDateTime at = utc(now);
+    try (PreparedStatement ps = tx.prepareStatement(OutboxSql.APPEND)) {
+      ps.setObject(1, messageId);
+      ps.setString(2, message.type());
+      ps.setString(3, message.aggregateId());
+      ps.setString(4, message.payloadJson());
+      ps.setObject(5, at);
+      ps.setObject(6, at);
+      ps.setString(7, message.aggregateId());
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return new OutboxEntry(rs.getLong(1), messageId);
+      }
+    } catch (SQLException e) {
+      throw new OutboxException("Could not append to the outbox.", e);
+    }
+  }
+
+  @Override
+  public List<OutboxRecord> claim(
+      UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil) {
+    return inShortTransaction(
+        "Could not claim outbox rows.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.CLAIM)) {
+            ps.setObject(1, utc(now));
+            ps.setObject(2, utc(now));
+            ps.setArray(3, c.createArrayOf("text", types.toArray()));
+            ps.setInt(4, limit);
+            ps.setObject(5, claimId);
+            ps.setObject(6, utc(leaseUntil));
+            List<Claimed> claimed = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                claimed.add(
+                    new Claimed(
+                        new OutboxRecord(
+                            rs.getLong(1),
+                            rs.getObject(2, UUID.class),
+                            rs.getString(3),
+                            rs.getString(4),
+                            rs.getString(5),
+                            rs.getInt(6),
+                            instant(rs, 7)),
+                        instant(rs, 8)));
+              }
+            }
+            // UPDATE ... RETURNING comes back in no particular order: hand rows out in due order.
+            claimed.sort(
+                (a, b) ->
+                    a.due.equals(b.due)
+                        ? Long.compare(a.record.id(), b.record.id())
+                        : a.due.compareTo(b.due));
+            return claimed.stream().map(Claimed::record).toList();
+          }
+        });
+  }
+
+  private record Claimed(OutboxRecord record, Instant due) {}
+
+  @Override
+  public boolean complete(long id, UUID claimId, Instant now) {
+    return update("Could not complete an outbox row.", OutboxSql.COMPLETE, utc(now), id, claimId);
+  }
+
+  @Override
+  public boolean retryLater(long id, UUID claimId, Instant nextAttemptAt, String error) {
+    return update(
+        "Could not release an outbox row for a retry.",
+        OutboxSql.RETRY_LATER,
+        utc(nextAttemptAt),
+        truncate(error),
+        id,
+        claimId);
+  }
+
+  @Override
+  public boolean bury(long id, UUID claimId, String error, Instant now) {
+    // No column records the time of death; last_error says why, and the row keeps its created_at.
+    return update("Could not bury an outbox row.", OutboxSql.BURY, truncate(error), id, claimId);
+  }
+
+  @Override
+  public boolean requeue(long id, Instant now) {
+    return update("Could not requeue an outbox row.", OutboxSql.REQUEUE, utc(now), id);
+  }
+
+  @Override
+  public List<DeadMessage> dead(long afterId, int limit) {
+    return inShortTransaction(
+        "Could not list dead outbox rows.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.DEAD)) {
+            ps.setLong(1, afterId);
+            ps.setInt(2, limit);
+            List<DeadMessage> dead = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                dead.add(
+                    new DeadMessage(
+                        rs.getLong(1),
+                        rs.getObject(2, UUID.class),
+                        rs.getString(3),
+                        rs.getString(4),
+                        rs.getInt(5),
+                        rs.getString(6),
+                        instant(rs, 7)));
+              }
+            }
+            return dead;
+          }
+        });
+  }
+
+  @Override
+  public int purgeDelivered(Instant deliveredBefore, int limit) {
+    return inShortTransaction(
+        "Could not purge delivered outbox rows.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.PURGE_DELIVERED)) {
+            ps.setObject(1, utc(deliveredBefore));
+            ps.setInt(2, limit);
+            return ps.executeUpdate();
+          }
+        });
+  }
+
+  @Override
+  public OutboxStats stats(Instant now) {
+    return inShortTransaction(
+        "Could not read the outbox statistics.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.STATS)) {
+            ps.setObject(1, utc(now));
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              OffsetDateTime oldestDue = rs.getObject(2, OffsetDateTime.class);
+              Duration age =
+                  oldestDue == null ? Duration.ZERO : Duration.between(oldestDue.toInstant(), now);
+              return new OutboxStats(
+                  rs.getLong(1), age.isNegative() ? Duration.ZERO : age, rs.getLong(3));
+            }
+          }
+        });
+  }
+
+  /** One statement that must change exactly one row: the compare-and-sets. */
+  private boolean update(String failure, String sql, Object... parameters) {
+    int changed =
+        inShortTransaction(
+            failure,
+            c -> {
+              try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                  ps.setObject(i + 1, parameters[i]);
+                }
+                return ps.executeUpdate();
+              }
+            });
+    if (changed > 1) {
+      // The predicates include the primary key: more than one row means the schema is not Once's.
+      throw new IllegalStateException("an outbox compare-and-set changed " + changed + " rows");
+    }
+    return changed == 1;
+  }
+
+  private interface Work<T> {
+    T run(Connection c) throws SQLException;
+  }
+
+  /**
+   * Runs {@code work} as one short transaction: in auto-commit mode, or committed here if the pool
+   * hands out connections with auto-commit off.
+   */
+  private <T> T inShortTransaction(String failure, Work<T> work) {
+    if (dataSource == null) {
+      throw new IllegalStateException(
+          "this outbox store was made for appends only; use PostgresStores.outboxStore(DataSource)");
+    }
+    try (Connection c = dataSource.getConnection()) {
+      if (c.getAutoCommit()) {
+        return work.run(c);
+      }
+      try {
+        T result = work.run(c);
+        c.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(c, e);
+        throw e;
+      }
+    } catch (SQLException e) {
+      throw new OutboxException(failure, e);
+    }
+  }
+
+  private static void rollbackQuietly(Connection c, Exception failure) {
+    try {
+      c.rollback();
+    } catch (SQLException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  static String truncate(String error) {
+    if (error == null || error.length() <= MAX_ERROR_LENGTH) {
+      return error;
+    }
+    return error.substring(0, MAX_ERROR_LENGTH - 1) + "…";
+  }
+
+  private static OffsetDateTime utc(Instant instant) {
+    return PostgresIdempotencyStore.utc(instant);
+  }
+
+  private static Instant instant(ResultSet rs, int column) throws SQLException {
+    return rs.getObject(column, OffsetDateTime.class).toInstant();
+  }
+}

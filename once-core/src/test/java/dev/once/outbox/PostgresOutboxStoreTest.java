@@ -1,0 +1,307 @@
+package dev.once.outbox;
+
+import static dev.once.outbox.OutboxDatabase.appendCommitted;
+import static dev.once.outbox.OutboxDatabase.column;
+import static dev.once.outbox.OutboxDatabase.state;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.once.postgres.OutboxSqlAccess;
+import dev.once.postgres.PostgresStores;
+import dev.once.testing.MutableClock;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+
+/** The store's contract on a real PostgreSQL: each test on a database of its own. */
+class PostgresOutboxStoreTest {
+  private static final Duration LEASE = Duration.ofSeconds(60);
+  private final DataSource ds = OutboxDatabase.fresh();
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final OutboxStore store = PostgresStores.outboxStore(ds);
+  private final Outbox outbox = Outbox.of(store, clock);
+  private final OutboxAdmin admin = OutboxAdmin.of(store, clock);
+
+  private List<OutboxRecord> claim(UUID claimId, String... types) {
+    Instant now = clock.instant();
+    return store.claim(claimId, List.of(types), 100, now, now.plus(LEASE));
+  }
+
+  @Test
+  void claimHandsOutACommittedRowWithItsAttemptCountedAndLeasesIt() throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID claimId = UUID.randomUUID();
+
+    List<OutboxRecord> claimed = claim(claimId, "t");
+
+    assertThat(claimed).hasSize(1);
+    OutboxRecord row = claimed.get(0);
+    assertThat(row.id()).isEqualTo(entry.id());
+    assertThat(row.messageId()).isEqualTo(entry.messageId());
+    assertThat(row.aggregateId()).isEqualTo("a1");
+    assertThat(row.payloadJson()).isEqualTo("{\"n\": 1}");
+    assertThat(row.attempt()).isEqualTo(1);
+    assertThat(row.createdAt()).isEqualTo(clock.instant());
+    assertThat(column(ds, row.id(), "claim_id")).isEqualTo(claimId.toString());
+    assertThat(claim(UUID.randomUUID(), "t")).as("leased").isEmpty();
+  }
+
+  @Test
+  void uncommittedRowsAreNotClaimed() throws SQLException {
+    try (Connection tx = OutboxDatabase.transaction(ds)) {
+      outbox.append(tx, new OutboxMessage("t", "a1", "{}"));
+      assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
+      tx.rollback();
+    }
+    assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
+  }
+
+  @Test
+  void claimTakesOnlyTheGivenTypes() throws SQLException {
+    appendCommitted(ds, outbox, "mine", "a1");
+    OutboxEntry other = appendCommitted(ds, outbox, "theirs", "a2").get(0);
+
+    assertThat(claim(UUID.randomUUID(), "mine"))
+        .extracting(OutboxRecord::type)
+        .containsOnly("mine");
+    assertThat(state(ds, other.id())).isEqualTo("pending");
+    assertThat(column(ds, other.id(), "attempts")).isEqualTo("0");
+  }
+
+  @Test
+  void claimRespectsTheLimitAndTheDueOrder() throws SQLException {
+    List<OutboxEntry> entries = appendCommitted(ds, outbox, "t", "a1", "a2", "a3");
+
+    List<OutboxRecord> first =
+        store.claim(
+            UUID.randomUUID(), List.of("t"), 2, clock.instant(), clock.instant().plus(LEASE));
+
+    assertThat(first)
+        .extracting(OutboxRecord::id)
+        .containsExactly(entries.get(0).id(), entries.get(1).id());
+  }
+
+  @Test
+  void aLeasedRowIsClaimedAgainOnlyAfterItsLeaseAndTheStaleClaimantCannotRecordAnOutcome()
+      throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID stale = UUID.randomUUID();
+    assertThat(claim(stale, "t")).hasSize(1);
+
+    clock.advance(LEASE.minusSeconds(1));
+    assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
+
+    clock.advance(Duration.ofSeconds(1));
+    UUID fresh = UUID.randomUUID();
+    List<OutboxRecord> again = claim(fresh, "t");
+    assertThat(again).extracting(OutboxRecord::attempt).containsExactly(2);
+
+    assertThat(store.complete(entry.id(), stale, clock.instant())).isFalse();
+    assertThat(store.retryLater(entry.id(), stale, clock.instant(), "x")).isFalse();
+    assertThat(store.bury(entry.id(), stale, "x", clock.instant())).isFalse();
+    assertThat(state(ds, entry.id())).isEqualTo("pending");
+    assertThat(column(ds, entry.id(), "claim_id")).isEqualTo(fresh.toString());
+
+    assertThat(store.complete(entry.id(), fresh, clock.instant())).isTrue();
+    assertThat(state(ds, entry.id())).isEqualTo("delivered");
+    assertThat(column(ds, entry.id(), "lease_until")).isNull();
+    assertThat(store.complete(entry.id(), fresh, clock.instant())).as("only once").isFalse();
+  }
+
+  @Test
+  void compareAndSetWithAWrongClaimChangesNothing() throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID claimId = UUID.randomUUID();
+    claim(claimId, "t");
+    UUID wrong = UUID.randomUUID();
+
+    assertThat(store.complete(entry.id(), wrong, clock.instant())).isFalse();
+    assertThat(store.retryLater(entry.id(), wrong, clock.instant(), "x")).isFalse();
+    assertThat(store.bury(entry.id(), wrong, "x", clock.instant())).isFalse();
+    assertThat(store.complete(entry.id() + 1000, claimId, clock.instant())).isFalse();
+
+    assertThat(state(ds, entry.id())).isEqualTo("pending");
+    assertThat(column(ds, entry.id(), "last_error")).isNull();
+    assertThat(column(ds, entry.id(), "claim_id")).isEqualTo(claimId.toString());
+  }
+
+  @Test
+  void retryLaterReleasesTheRowUntilItsNextAttemptTime() throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID claimId = UUID.randomUUID();
+    claim(claimId, "t");
+
+    assertThat(store.retryLater(entry.id(), claimId, clock.instant().plusSeconds(30), "503"))
+        .isTrue();
+
+    assertThat(column(ds, entry.id(), "last_error")).isEqualTo("503");
+    assertThat(column(ds, entry.id(), "claim_id")).isNull();
+    clock.advance(Duration.ofSeconds(29));
+    assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(claim(UUID.randomUUID(), "t")).extracting(OutboxRecord::attempt).containsExactly(2);
+  }
+
+  @Test
+  void aBuriedRowIsListedAsDeadAndRequeuedWithAFreshAttemptBudget() throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID claimId = UUID.randomUUID();
+    claim(claimId, "t");
+    assertThat(store.bury(entry.id(), claimId, "refused", clock.instant())).isTrue();
+    assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
+
+    List<DeadMessage> dead = admin.dead(0, 10);
+    assertThat(dead).hasSize(1);
+    assertThat(dead.get(0).id()).isEqualTo(entry.id());
+    assertThat(dead.get(0).messageId()).isEqualTo(entry.messageId());
+    assertThat(dead.get(0).attempts()).isEqualTo(1);
+    assertThat(dead.get(0).lastError()).isEqualTo("refused");
+    assertThat(admin.dead(entry.id(), 10)).isEmpty();
+
+    assertThat(admin.requeue(entry.id())).isTrue();
+    assertThat(admin.requeue(entry.id())).as("no longer dead").isFalse();
+    assertThat(admin.dead(0, 10)).isEmpty();
+    assertThat(claim(UUID.randomUUID(), "t")).extracting(OutboxRecord::attempt).containsExactly(1);
+  }
+
+  @Test
+  void requeueOfARowThatIsNotDeadChangesNothing() throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    assertThat(admin.requeue(entry.id())).isFalse();
+    assertThat(admin.requeue(Long.MAX_VALUE)).isFalse();
+    assertThat(state(ds, entry.id())).isEqualTo("pending");
+  }
+
+  @Test
+  void lastErrorIsTruncated() throws SQLException {
+    OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID claimId = UUID.randomUUID();
+    claim(claimId, "t");
+    store.bury(entry.id(), claimId, "x".repeat(5000), clock.instant());
+    assertThat(column(ds, entry.id(), "last_error")).hasSize(1000);
+  }
+
+  @Test
+  void purgeDeletesOnlyDeliveredRowsOlderThanTheCutoffInBatches() throws SQLException {
+    List<OutboxEntry> delivered = appendCommitted(ds, outbox, "t", "a1", "a2", "a3");
+    UUID claimId = UUID.randomUUID();
+    claim(claimId, "t");
+    for (OutboxEntry e : delivered) {
+      store.complete(e.id(), claimId, clock.instant());
+    }
+    OutboxEntry dead = appendCommitted(ds, outbox, "t", "a4").get(0);
+    UUID deadClaim = UUID.randomUUID();
+    claim(deadClaim, "t");
+    store.bury(dead.id(), deadClaim, "x", clock.instant());
+    OutboxEntry pending = appendCommitted(ds, outbox, "t", "a5").get(0);
+    clock.advance(Duration.ofMinutes(1));
+    OutboxEntry fresh = appendCommitted(ds, outbox, "t", "a6").get(0);
+    UUID freshClaim = UUID.randomUUID();
+    claim(freshClaim, "t");
+    store.complete(fresh.id(), freshClaim, clock.instant());
+
+    Instant cutoff = clock.instant().minusSeconds(1);
+    assertThat(store.purgeDelivered(cutoff, 2)).isEqualTo(2);
+    assertThat(store.purgeDelivered(cutoff, 2)).isEqualTo(1);
+    assertThat(store.purgeDelivered(cutoff, 2)).isZero();
+
+    for (OutboxEntry e : delivered) {
+      assertThat(state(ds, e.id())).isNull();
+    }
+    assertThat(state(ds, dead.id())).isEqualTo("dead");
+    assertThat(state(ds, pending.id())).isEqualTo("pending");
+    assertThat(state(ds, fresh.id())).as("younger than the cutoff").isEqualTo("delivered");
+  }
+
+  @Test
+  void statsCountTheBacklogTheOldestDueAgeAndTheDead() throws SQLException {
+    assertThat(admin.stats()).isEqualTo(new OutboxStats(0, Duration.ZERO, 0));
+    OutboxEntry dead = appendCommitted(ds, outbox, "t", "a1").get(0);
+    UUID claimId = UUID.randomUUID();
+    claim(claimId, "t");
+    store.bury(dead.id(), claimId, "x", clock.instant());
+    appendCommitted(ds, outbox, "t", "a2");
+    clock.advance(Duration.ofSeconds(5));
+    OutboxEntry later = appendCommitted(ds, outbox, "t", "a3").get(0);
+    UUID laterClaim = UUID.randomUUID();
+    claim(laterClaim, "t");
+    store.retryLater(later.id(), laterClaim, clock.instant().plusSeconds(60), "x");
+    clock.advance(Duration.ofSeconds(2));
+
+    assertThat(admin.stats()).isEqualTo(new OutboxStats(2, Duration.ofSeconds(7), 1));
+  }
+
+  @Test
+  void adminRefusesALimitOutOfRangeAndANegativeAfterId() {
+    assertThatThrownBy(() -> admin.dead(0, 0)).hasMessage("limit must be 1 to 1000, but was 0");
+    assertThatThrownBy(() -> admin.dead(0, 1001))
+        .hasMessage("limit must be 1 to 1000, but was 1001");
+    assertThatThrownBy(() -> admin.dead(-1, 10))
+        .hasMessage("afterId must be at least 0, but was -1");
+  }
+
+  @Test
+  void theRelaysStatementsWalkThePartialIndexesNotTheTable() throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      // A backlog of a few thousand rows over a hundred aggregates, delivered and dead rows beside.
+      s.execute(
+          """
+          INSERT INTO once.outbox (message_id, type, aggregate_id, payload, state, next_attempt_at,
+                                   created_at, delivered_at)
+          SELECT gen_random_uuid(), 't', 'agg' || (g % 100), '{}',
+                 CASE WHEN g < 3000 THEN 'delivered' WHEN g < 3100 THEN 'dead' ELSE 'pending' END,
+                 now(), now(), CASE WHEN g < 3000 THEN now() END
+            FROM generate_series(0, 5999) g
+          """);
+      s.execute("ANALYZE once.outbox");
+
+      String claim =
+          plan(
+              s,
+              OutboxSqlAccess.claim()
+                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "ARRAY['t']")
+                  .replaceFirst("\\?", "100")
+                  .replaceFirst("\\?", "gen_random_uuid()")
+                  .replaceFirst("\\?", "now()"));
+      assertThat(claim)
+          .doesNotContain("Seq Scan")
+          .contains("outbox_due_idx", "outbox_aggregate_idx", "outbox_pkey");
+
+      String purge =
+          plan(
+              s,
+              OutboxSqlAccess.purgeDelivered()
+                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "1000"));
+      assertThat(purge).doesNotContain("Seq Scan").contains("outbox_delivered_idx", "outbox_pkey");
+
+      String dead =
+          plan(s, OutboxSqlAccess.dead().replaceFirst("\\?", "0").replaceFirst("\\?", "100"));
+      assertThat(dead).doesNotContain("Seq Scan").contains("outbox_dead_idx");
+
+      // The backlog count may scan when half the table is pending; the other two use indexes.
+      String stats = plan(s, OutboxSqlAccess.stats().replace("?", "now()"));
+      assertThat(stats).contains("outbox_due_idx", "outbox_dead_idx");
+    }
+  }
+
+  private static String plan(Statement s, String sql) throws SQLException {
+    StringBuilder b = new StringBuilder();
+    try (ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {
+      while (rs.next()) {
+        b.append(rs.getString(1)).append('\n');
+      }
+    }
+    return b.toString();
+  }
+}
