@@ -2,34 +2,116 @@ package dev.once.events;
 
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRecord;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * PLACEHOLDER: being written. Delivers outbox rows of event types to the consumers registered for
- * them, each through the inbox. A Kafka transport replaces it by registering a publishing handler
- * for the same types on the relay and calling the same {@link Inbox#deliver} from its listener:
- * consumers do not change.
+ * Delivers outbox rows of event types to the consumers registered for them, in this process, each
+ * consumer through the {@link Inbox} in a transaction of its own. Register it on the relay for
+ * every type in {@link #types()}.
+ *
+ * <p>Guarantees: a committed event reaches every consumer of its type exactly once in effect (G2).
+ * The relay delivers the row at least once; if any consumer fails, the row is retried as a whole,
+ * and the consumers that had already applied it find their inbox record and skip it. A row whose
+ * type no consumer takes is done. Consumers of one event are independent: one failing neither rolls
+ * back nor blocks the others' effects.
+ *
+ * <p><b>Replacing it with Kafka.</b> Consumers do not change. On the producing side, register a
+ * publishing {@link MessageHandler} on the relay for the same types (it sends the row with its
+ * {@code messageId} as a header and answers {@link Delivery#done()} once the broker acknowledged).
+ * On the consuming side, the Kafka listener builds an {@link InboxMessage} from the record and
+ * calls {@link Inbox#deliver} with the same consumers, committing its offset only after deliver
+ * returned: redeliveries by the broker dedupe in the inbox exactly as the relay's retries do here.
+ *
+ * <p>Immutable and thread-safe.
  */
 public final class InProcessEventTransport implements MessageHandler {
-  private InProcessEventTransport() {}
+  private static final Logger log = LoggerFactory.getLogger(InProcessEventTransport.class);
 
-  /** The transport for {@code consumers}, each delivered through {@code inbox}. */
+  private final Inbox inbox;
+  private final Map<String, List<InboxConsumer>> consumersByType;
+
+  private InProcessEventTransport(Inbox inbox, Map<String, List<InboxConsumer>> consumersByType) {
+    this.inbox = inbox;
+    this.consumersByType = consumersByType;
+  }
+
+  /**
+   * The transport for {@code consumers}, each delivered through {@code inbox}.
+   *
+   * @throws IllegalArgumentException if two consumers share a name (they would share inbox records,
+   *     so one would never see what the other applied) or a consumer names no type
+   */
   public static InProcessEventTransport of(
       Inbox inbox, Collection<? extends InboxConsumer> consumers) {
-    throw new UnsupportedOperationException("not yet");
+    Objects.requireNonNull(inbox, "inbox");
+    Objects.requireNonNull(consumers, "consumers");
+    Set<String> names = new HashSet<>();
+    Map<String, List<InboxConsumer>> byType = new LinkedHashMap<>();
+    for (InboxConsumer consumer : consumers) {
+      Objects.requireNonNull(consumer, "consumer");
+      String name = consumer.name();
+      if (!names.add(name)) {
+        throw new IllegalArgumentException(
+            "Two inbox consumers are named '" + name + "'; each consumer needs a distinct name");
+      }
+      Set<String> types = consumer.types();
+      if (types == null || types.isEmpty()) {
+        throw new IllegalArgumentException("The inbox consumer '" + name + "' consumes no type");
+      }
+      for (String type : types) {
+        byType
+            .computeIfAbsent(Objects.requireNonNull(type, "type"), t -> new ArrayList<>())
+            .add(consumer);
+      }
+    }
+    byType.replaceAll((type, list) -> List.copyOf(list));
+    return new InProcessEventTransport(inbox, Collections.unmodifiableMap(byType));
   }
 
   /** Every type that at least one consumer takes: register the transport for each on the relay. */
   public Set<String> types() {
-    throw new UnsupportedOperationException("not yet");
+    return consumersByType.keySet();
   }
 
+  /**
+   * Delivers the row to every consumer of its type, each in its own transaction.
+   *
+   * @return {@link Delivery#done()} if every consumer applied the event now or before; {@link
+   *     Delivery#retry(String)} naming the failed consumers and their exception classes otherwise
+   */
   @Override
-  public Delivery handle(OutboxRecord message) {
-    throw new UnsupportedOperationException("not yet");
+  public Delivery handle(OutboxRecord row) {
+    List<InboxConsumer> consumers = consumersByType.getOrDefault(row.type(), List.of());
+    InboxMessage message = InboxMessage.of(row);
+    List<String> failures = new ArrayList<>();
+    for (InboxConsumer consumer : consumers) {
+      try {
+        inbox.deliver(consumer, message);
+      } catch (Exception e) {
+        log.warn(
+            "Consumer {} failed on message {} of type {} (attempt {}); the event will be retried",
+            consumer.name(),
+            row.messageId(),
+            row.type(),
+            row.attempt(),
+            e);
+        failures.add("consumer " + consumer.name() + " failed: " + e.getClass().getName());
+      }
+    }
+    return failures.isEmpty() ? Delivery.done() : Delivery.retry(String.join("; ", failures));
   }
 }

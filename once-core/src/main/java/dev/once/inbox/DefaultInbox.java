@@ -2,18 +2,73 @@ package dev.once.inbox;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** PLACEHOLDER: being written. */
+/**
+ * {@link Inbox} that claims {@code (messageId, consumer)} and runs the consumer in one transaction.
+ */
 final class DefaultInbox implements Inbox {
-  DefaultInbox(InboxStore store, Transactions transactions, Clock clock) {}
+  private static final Logger log = LoggerFactory.getLogger(DefaultInbox.class);
+
+  /** Longest consumer name; the table's check constraint says the same. */
+  static final int MAX_CONSUMER_NAME = 200;
+
+  private final InboxStore store;
+  private final Transactions transactions;
+  private final Clock clock;
+
+  DefaultInbox(InboxStore store, Transactions transactions, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.transactions = Objects.requireNonNull(transactions, "transactions");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
 
   @Override
-  public boolean deliver(InboxConsumer consumer, InboxMessage message) {
-    throw new UnsupportedOperationException("not yet");
+  public boolean deliver(InboxConsumer consumer, InboxMessage message) throws Exception {
+    Objects.requireNonNull(message, "message");
+    String name = validName(consumer);
+    return transactions.inTransaction(
+        tx -> {
+          if (!store.claim(tx, message.messageId(), name, clock.instant())) {
+            log.debug(
+                "Duplicate message {} of type {} for consumer {}: already applied, skipped",
+                message.messageId(),
+                message.type(),
+                name);
+            return false;
+          }
+          consumer.consume(tx, message);
+          return true;
+        });
+  }
+
+  /** The consumer's name, checked before any transaction opens. */
+  static String validName(InboxConsumer consumer) {
+    Objects.requireNonNull(consumer, "consumer");
+    String name = consumer.name();
+    if (name == null || name.isEmpty() || name.length() > MAX_CONSUMER_NAME) {
+      throw new IllegalArgumentException(
+          "An inbox consumer's name must be 1 to "
+              + MAX_CONSUMER_NAME
+              + " characters, but "
+              + consumer.getClass().getName()
+              + " has "
+              + (name == null ? "null" : name.length() + " characters"));
+    }
+    return name;
   }
 
   @Override
   public int purge(Duration retention, int limit) {
-    throw new UnsupportedOperationException("not yet");
+    Objects.requireNonNull(retention, "retention");
+    if (retention.isNegative()) {
+      throw new IllegalArgumentException("retention must not be negative, but was " + retention);
+    }
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
+    }
+    return store.purge(clock.instant().minus(retention), limit);
   }
 }

@@ -1,6 +1,7 @@
 package dev.once.postgres;
 
 import dev.once.idempotency.IdempotencyStore;
+import dev.once.inbox.InboxStore;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxStore;
 import java.time.Clock;
@@ -36,5 +37,13 @@ public final class PostgresStores {
    */
   public static Outbox outbox(Clock clock) {
     return Outbox.of(new PostgresOutboxStore(null), Objects.requireNonNull(clock, "clock"));
+  }
+
+  /**
+   * The inbox store on {@code once.inbox}: claims run in the caller's transaction, purges on
+   * connections of {@code dataSource}. Thread-safe.
+   */
+  public static InboxStore inboxStore(DataSource dataSource) {
+    return new PostgresInboxStore(Objects.requireNonNull(dataSource, "dataSource"));
   }
 }

@@ -2,11 +2,19 @@ package dev.once.spring;
 
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyStore;
+import dev.once.inbox.InboxConsumer;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.outbox.Outbox;
+import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxRelay;
+import dev.once.outbox.OutboxStore;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.inbox.InboxDuplicates;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
+import dev.once.spring.metrics.MicrometerInboxDuplicates;
+import dev.once.spring.outbox.OutboxHandler;
+import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
 import dev.once.spring.web.IdempotencyClientResolver;
 import dev.once.spring.web.IdempotencyFilter;
@@ -16,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -29,13 +38,16 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 
 /**
  * Auto-configuration of Once on the application's {@link DataSource} and transaction manager: the
  * idempotency engine and its PostgreSQL store, the {@code Idempotency-Key} servlet filter, the
- * transactional outbox, the purge of expired keys and the migration of Once's tables.
+ * transactional outbox and its relay (running every {@link OutboxHandler} bean and delivering
+ * events to every {@link InboxConsumer} bean through the inbox), the purges of expired keys and old
+ * inbox records, their metrics, and the migration of Once's tables.
  */
 @AutoConfiguration(
     after = {
@@ -44,6 +56,7 @@ import org.springframework.transaction.support.ResourceTransactionManager;
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
+@Import({InboxConfiguration.class, RelayConfiguration.class})
 public class OnceAutoConfiguration {
 
   @Bean
@@ -76,17 +89,46 @@ public class OnceAutoConfiguration {
         .build();
   }
 
+  /** The outbox's storage; its tables are migrated first. */
   @Bean
   @ConditionalOnMissingBean
-  Outbox onceOutbox(Clock clock, ObjectProvider<OnceSchemaMigration> migration) {
+  OutboxStore onceOutboxStore(
+      DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
     migration.ifAvailable(m -> {});
-    return PostgresStores.outbox(clock);
+    return PostgresStores.outboxStore(dataSource);
   }
 
   @Bean
   @ConditionalOnMissingBean
-  TransactionalOutbox onceTransactionalOutbox(Outbox outbox, DataSource dataSource) {
-    return new TransactionalOutbox(outbox, dataSource);
+  Outbox onceOutbox(OutboxStore store, Clock clock) {
+    return Outbox.of(store, clock);
+  }
+
+  /** Dead rows, requeue and stats for operators. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboxAdmin onceOutboxAdmin(OutboxStore store, Clock clock) {
+    return OutboxAdmin.of(store, clock);
+  }
+
+  /** Wakes the relay, when one runs, after a transaction that appended rows commits. */
+  @Bean
+  @ConditionalOnMissingBean
+  RelayWakeUp onceRelayWakeUp(ObjectProvider<OutboxRelay> relay) {
+    return () -> {
+      try {
+        relay.ifAvailable(OutboxRelay::wakeUp);
+      } catch (BeansException e) {
+        // The context is closing; the relay is stopping and needs no wake-up.
+      }
+    };
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  TransactionalOutbox onceTransactionalOutbox(
+      Outbox outbox, DataSource dataSource, RelayWakeUp wakeUp) {
+    return new TransactionalOutbox(outbox, dataSource, wakeUp);
   }
 
   @Bean
@@ -106,6 +148,13 @@ public class OnceAutoConfiguration {
     IdempotencyMetrics onceIdempotencyMetrics(ObjectProvider<MeterRegistry> registry) {
       MeterRegistry meters = registry.getIfAvailable();
       return meters == null ? IdempotencyMetrics.NONE : new MicrometerIdempotencyMetrics(meters);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    InboxDuplicates onceInboxDuplicates(ObjectProvider<MeterRegistry> registry) {
+      MeterRegistry meters = registry.getIfAvailable();
+      return meters == null ? InboxDuplicates.NONE : new MicrometerInboxDuplicates(meters);
     }
   }
 

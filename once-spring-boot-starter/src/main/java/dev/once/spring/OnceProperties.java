@@ -1,11 +1,14 @@
 package dev.once.spring;
 
 import dev.once.idempotency.IdempotencyEngine;
+import dev.once.outbox.RetryPolicy;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
 
@@ -19,6 +22,8 @@ public class OnceProperties {
 
   private final Idempotency idempotency = new Idempotency();
   private final Schema schema = new Schema();
+  private final Outbox outbox = new Outbox();
+  private final Inbox inbox = new Inbox();
 
   public Idempotency getIdempotency() {
     return idempotency;
@@ -26,6 +31,14 @@ public class OnceProperties {
 
   public Schema getSchema() {
     return schema;
+  }
+
+  public Outbox getOutbox() {
+    return outbox;
+  }
+
+  public Inbox getInbox() {
+    return inbox;
   }
 
   /** Checks every value; throws {@link IllegalArgumentException} naming the first bad property. */
@@ -64,6 +77,7 @@ public class OnceProperties {
           h.problemTypeBase,
           "must be the start of a URI, such as https://example.com/problems/");
     }
+    OutboxSettings.validate(this);
   }
 
   /** Whether a problem's {@code type}, this base followed by a slug, is a valid URI reference. */
@@ -76,13 +90,13 @@ public class OnceProperties {
     }
   }
 
-  private static void requireAtLeast(String name, Duration value, Duration min) {
+  static void requireAtLeast(String name, Duration value, Duration min) {
     if (value == null || value.compareTo(min) < 0) {
       throw bad(name, value, "must be at least " + min.toSeconds() + "s");
     }
   }
 
-  private static IllegalArgumentException bad(String name, Object value, String rule) {
+  static IllegalArgumentException bad(String name, Object value, String rule) {
     return new IllegalArgumentException(
         "Invalid configuration: " + name + " " + rule + ", but was '" + value + "'.");
   }
@@ -270,6 +284,272 @@ public class OnceProperties {
 
     public void setMigrate(boolean migrate) {
       this.migrate = migrate;
+    }
+  }
+
+  /** The transactional outbox. */
+  public static class Outbox {
+    private final Relay relay = new Relay();
+
+    public Relay getRelay() {
+      return relay;
+    }
+  }
+
+  /**
+   * The relay that delivers committed outbox rows to the application's {@code OutboxHandler} beans
+   * and its {@code InboxConsumer} beans. It runs only when there is at least one of them.
+   */
+  public static class Relay {
+    /** Whether the relay runs in this application instance. */
+    private boolean enabled = true;
+
+    /**
+     * Threads that run handlers; rows of different aggregates are handled in parallel. 1 to 1000.
+     */
+    private int workers = 8;
+
+    /** Most rows claimed by one statement. 1 to 10000. */
+    private int batchSize = 100;
+
+    /**
+     * How long a claim holds a row. It must exceed the longest handler call, or another relay may
+     * take the row while it is still being handled. 1s to 24h.
+     */
+    private Duration lease = Duration.ofSeconds(60);
+
+    /**
+     * Time between polls when nothing wakes the relay. A commit that appended rows through the
+     * TransactionalOutbox wakes it at once. 10ms to 1h.
+     */
+    private Duration pollInterval = Duration.ofSeconds(1);
+
+    /** How long delivered rows are kept before they are purged. 0 to 365d. */
+    private Duration deliveredRetention = Duration.ofMinutes(1);
+
+    /** Most delivered rows one purge statement deletes. 1 to 100000. */
+    private int purgeBatchSize = 1000;
+
+    /** How long the shutdown waits for rows in flight. 0 to 1h. */
+    private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+    /** The retry policy of every message type that has no entry under "types". */
+    private final Retry retry = Retry.defaults();
+
+    /**
+     * Retry policies per message type, e.g. once.outbox.relay.types[payment.succeeded].max-attempts
+     * (brackets keep the dots of a type name). Fields left out take the value of
+     * once.outbox.relay.retry.
+     */
+    private final Map<String, Retry> types = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public int getWorkers() {
+      return workers;
+    }
+
+    public void setWorkers(int workers) {
+      this.workers = workers;
+    }
+
+    public int getBatchSize() {
+      return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+      this.batchSize = batchSize;
+    }
+
+    public Duration getLease() {
+      return lease;
+    }
+
+    public void setLease(Duration lease) {
+      this.lease = lease;
+    }
+
+    public Duration getPollInterval() {
+      return pollInterval;
+    }
+
+    public void setPollInterval(Duration pollInterval) {
+      this.pollInterval = pollInterval;
+    }
+
+    public Duration getDeliveredRetention() {
+      return deliveredRetention;
+    }
+
+    public void setDeliveredRetention(Duration deliveredRetention) {
+      this.deliveredRetention = deliveredRetention;
+    }
+
+    public int getPurgeBatchSize() {
+      return purgeBatchSize;
+    }
+
+    public void setPurgeBatchSize(int purgeBatchSize) {
+      this.purgeBatchSize = purgeBatchSize;
+    }
+
+    public Duration getShutdownTimeout() {
+      return shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+      this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Retry getRetry() {
+      return retry;
+    }
+
+    public Map<String, Retry> getTypes() {
+      return types;
+    }
+  }
+
+  /**
+   * A retry policy: exponential backoff with jitter, and the attempts after which a row turns dead.
+   */
+  public static class Retry {
+    /**
+     * Attempts in all, the first included, before the row turns dead. 1 to 1000. Default 10 under
+     * once.outbox.relay.retry; under types, unset takes once.outbox.relay.retry's.
+     */
+    private Integer maxAttempts;
+
+    /** Delay before the second attempt. At least 1ms. Default 1s under once.outbox.relay.retry. */
+    private Duration initialDelay;
+
+    /** Growth of the delay per attempt. 1.0 to 10.0. Default 2.0 under once.outbox.relay.retry. */
+    private Double multiplier;
+
+    /** Cap of the delay. At least initial-delay. Default 5m under once.outbox.relay.retry. */
+    private Duration maxDelay;
+
+    /**
+     * Fraction of each delay drawn at random, so retries of rows that failed together spread out.
+     * 0.0 to 1.0. Default 0.5 under once.outbox.relay.retry.
+     */
+    private Double jitter;
+
+    static Retry defaults() {
+      RetryPolicy d = RetryPolicy.DEFAULT;
+      Retry r = new Retry();
+      r.maxAttempts = d.maxAttempts();
+      r.initialDelay = d.initialDelay();
+      r.multiplier = d.multiplier();
+      r.maxDelay = d.maxDelay();
+      r.jitter = d.jitter();
+      return r;
+    }
+
+    public Integer getMaxAttempts() {
+      return maxAttempts;
+    }
+
+    public void setMaxAttempts(Integer maxAttempts) {
+      this.maxAttempts = maxAttempts;
+    }
+
+    public Duration getInitialDelay() {
+      return initialDelay;
+    }
+
+    public void setInitialDelay(Duration initialDelay) {
+      this.initialDelay = initialDelay;
+    }
+
+    public Double getMultiplier() {
+      return multiplier;
+    }
+
+    public void setMultiplier(Double multiplier) {
+      this.multiplier = multiplier;
+    }
+
+    public Duration getMaxDelay() {
+      return maxDelay;
+    }
+
+    public void setMaxDelay(Duration maxDelay) {
+      this.maxDelay = maxDelay;
+    }
+
+    public Double getJitter() {
+      return jitter;
+    }
+
+    public void setJitter(Double jitter) {
+      this.jitter = jitter;
+    }
+  }
+
+  /** The inbox of event consumers. */
+  public static class Inbox {
+    /**
+     * How long a consumer's record of a message is kept. A message redelivered after its record was
+     * purged is applied again, so this must be longer than the longest retry span of every retry
+     * policy, plus the time an operator may take to requeue a dead row.
+     */
+    private Duration retention = Duration.ofDays(7);
+
+    private final InboxPurge purge = new InboxPurge();
+
+    public Duration getRetention() {
+      return retention;
+    }
+
+    public void setRetention(Duration retention) {
+      this.retention = retention;
+    }
+
+    public InboxPurge getPurge() {
+      return purge;
+    }
+  }
+
+  /** The background purge of inbox records older than the retention. */
+  public static class InboxPurge {
+    /** Whether old inbox records are purged in the background. */
+    private boolean enabled = true;
+
+    /** Time between two purge runs. */
+    private Duration interval = Duration.ofMinutes(5);
+
+    /** Records deleted per statement (and per transaction) by the purge. */
+    private int batchSize = 1000;
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getInterval() {
+      return interval;
+    }
+
+    public void setInterval(Duration interval) {
+      this.interval = interval;
+    }
+
+    public int getBatchSize() {
+      return batchSize;
+    }
+
+    public void setBatchSize(int batchSize) {
+      this.batchSize = batchSize;
     }
   }
 }

@@ -1,0 +1,30 @@
+package dev.once.postgres;
+
+/** Every SQL statement of the inbox aggregate, in one place. */
+final class InboxSql {
+  private InboxSql() {}
+
+  /**
+   * Records a message for a consumer. On a concurrent insert of the same key, PostgreSQL waits for
+   * the other transaction: if it commits, this inserts nothing; if it rolls back, this inserts.
+   */
+  static final String CLAIM =
+      """
+      INSERT INTO once.inbox (message_id, consumer, received_at)
+      VALUES (?, ?, ?)
+      ON CONFLICT (message_id, consumer) DO NOTHING
+      """;
+
+  /** Deletes one bounded batch of old records, oldest first, skipping rows another holds. */
+  static final String PURGE =
+      """
+      DELETE FROM once.inbox
+      WHERE (message_id, consumer) IN (
+          SELECT message_id, consumer
+          FROM once.inbox
+          WHERE received_at < ?
+          ORDER BY received_at
+          LIMIT ?
+          FOR UPDATE SKIP LOCKED)
+      """;
+}

@@ -1,0 +1,172 @@
+package dev.once.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
+import dev.once.inbox.Transactions;
+import dev.once.outbox.Delivery;
+import dev.once.outbox.OutboxRecord;
+import dev.once.postgres.PostgresStores;
+import dev.once.testing.EffectTable;
+import dev.once.testing.MutableClock;
+import dev.once.testing.TestDatabase;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Events reach every consumer of their type once in effect, although the relay delivers rows more
+ * than once, out of order, and retries a row as a whole when one consumer fails.
+ */
+class InProcessEventTransportTest {
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private final EffectTable effects = new EffectTable(TestDatabase.dataSource());
+  private final Inbox inbox =
+      Inbox.of(
+          PostgresStores.inboxStore(TestDatabase.dataSource()),
+          Transactions.of(TestDatabase.dataSource()),
+          new MutableClock(T0));
+
+  @Test
+  void duplicatedAndReorderedRowsApplyEachEventOncePerConsumer() throws Exception {
+    InboxConsumer stock = counting("reserve-stock", "order.placed");
+    InboxConsumer mail = counting("send-mail", "order.placed", "order.cancelled");
+    InProcessEventTransport transport = InProcessEventTransport.of(inbox, List.of(stock, mail));
+    List<OutboxRecord> events = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      events.add(row(i % 3 == 0 ? "order.cancelled" : "order.placed", 1));
+    }
+    Random random = new Random(20261201L);
+    List<OutboxRecord> deliveries = new ArrayList<>();
+    for (OutboxRecord event : events) {
+      int copies = 2 + random.nextInt(2);
+      for (int copy = 0; copy < copies; copy++) {
+        deliveries.add(event);
+      }
+    }
+    Collections.shuffle(deliveries, random);
+
+    for (OutboxRecord delivery : deliveries) {
+      assertThat(transport.handle(delivery)).isEqualTo(Delivery.done());
+    }
+
+    for (OutboxRecord event : events) {
+      assertThat(effects.applied(event.messageId(), "send-mail")).isEqualTo(1);
+      int expectedStock = event.type().equals("order.placed") ? 1 : 0;
+      assertThat(effects.applied(event.messageId(), "reserve-stock")).isEqualTo(expectedStock);
+    }
+  }
+
+  @Test
+  void aFailingConsumerRetriesTheRowAndTheOtherIsNotAppliedTwice() throws Exception {
+    AtomicInteger mailCalls = new AtomicInteger();
+    InboxConsumer stock = counting("reserve-stock", "order.placed");
+    InboxConsumer mail =
+        consumer(
+            "send-mail",
+            Set.of("order.placed"),
+            (tx, m) -> {
+              EffectTable.apply(tx, m.messageId(), "send-mail");
+              if (mailCalls.getAndIncrement() < 2) {
+                throw new IllegalStateException("mail server down");
+              }
+            });
+    InProcessEventTransport transport = InProcessEventTransport.of(inbox, List.of(stock, mail));
+    OutboxRecord event = row("order.placed", 1);
+
+    Delivery first = transport.handle(event);
+    Delivery second = transport.handle(withAttempt(event, 2));
+    Delivery third = transport.handle(withAttempt(event, 3));
+
+    assertThat(first).isInstanceOf(Delivery.Retry.class);
+    assertThat(((Delivery.Retry) first).reason())
+        .contains("send-mail")
+        .contains(IllegalStateException.class.getName())
+        .doesNotContain("reserve-stock")
+        .doesNotContain("mail server down");
+    assertThat(second).isInstanceOf(Delivery.Retry.class);
+    assertThat(third).isEqualTo(Delivery.done());
+    assertThat(effects.applied(event.messageId(), "reserve-stock")).isEqualTo(1);
+    assertThat(effects.applied(event.messageId(), "send-mail")).isEqualTo(1);
+  }
+
+  @Test
+  void aRowNoConsumerTakesIsDone() throws Exception {
+    InProcessEventTransport transport =
+        InProcessEventTransport.of(inbox, List.of(counting("reserve-stock", "order.placed")));
+    OutboxRecord other = row("order.shipped", 1);
+
+    assertThat(transport.handle(other)).isEqualTo(Delivery.done());
+    assertThat(effects.applied(other.messageId(), "reserve-stock")).isZero();
+  }
+
+  @Test
+  void typesListsEveryConsumedType() {
+    InProcessEventTransport transport =
+        InProcessEventTransport.of(
+            inbox,
+            List.of(
+                counting("reserve-stock", "order.placed"),
+                counting("send-mail", "order.placed", "order.cancelled")));
+
+    assertThat(transport.types()).containsExactlyInAnyOrder("order.placed", "order.cancelled");
+  }
+
+  @Test
+  void twoConsumersWithOneNameAreRefused() {
+    assertThatThrownBy(
+            () ->
+                InProcessEventTransport.of(
+                    inbox,
+                    List.of(counting("send-mail", "order.placed"), counting("send-mail", "x"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'send-mail'");
+  }
+
+  private static OutboxRecord row(String type, int attempt) {
+    return new OutboxRecord(
+        1, UUID.randomUUID(), type, "ord_" + UUID.randomUUID(), "{\"n\":1}", attempt, T0);
+  }
+
+  private static OutboxRecord withAttempt(OutboxRecord r, int attempt) {
+    return new OutboxRecord(
+        r.id(), r.messageId(), r.type(), r.aggregateId(), r.payloadJson(), attempt, r.createdAt());
+  }
+
+  private static InboxConsumer counting(String name, String... types) {
+    return consumer(name, Set.of(types), (tx, m) -> EffectTable.apply(tx, m.messageId(), name));
+  }
+
+  interface Effect {
+    void apply(Connection tx, InboxMessage message) throws Exception;
+  }
+
+  private static InboxConsumer consumer(String name, Set<String> types, Effect effect) {
+    return new InboxConsumer() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Set<String> types() {
+        return types;
+      }
+
+      @Override
+      public void consume(Connection tx, InboxMessage message) throws Exception {
+        effect.apply(tx, message);
+      }
+    };
+  }
+}

@@ -1,0 +1,75 @@
+package dev.once.spring;
+
+import dev.once.events.InProcessEventTransport;
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxStore;
+import dev.once.postgres.PostgresStores;
+import dev.once.spring.inbox.InboxDuplicates;
+import dev.once.spring.inbox.InboxPurger;
+import dev.once.spring.inbox.ObservedInbox;
+import dev.once.spring.inbox.SpringTransactions;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.ResourceTransactionManager;
+
+/**
+ * The inbox, with consumers' transactions on the application's transaction manager, the in-process
+ * event transport over every {@link InboxConsumer} bean, and the purge of old records.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnBean(PlatformTransactionManager.class)
+class InboxConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean
+  InboxStore onceInboxStore(DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
+    migration.ifAvailable(m -> {});
+    return PostgresStores.inboxStore(dataSource);
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  Inbox onceInbox(
+      InboxStore store,
+      PlatformTransactionManager transactions,
+      DataSource dataSource,
+      Clock clock,
+      ObjectProvider<InboxDuplicates> duplicates) {
+    if (transactions instanceof ResourceTransactionManager resources
+        && resources.getResourceFactory() != dataSource) {
+      throw new IllegalStateException(
+          "Once needs the transaction manager to manage the same DataSource as the inbox, so"
+              + " that a consumer's writes and its inbox record share one transaction.");
+    }
+    Inbox inbox = Inbox.of(store, new SpringTransactions(transactions, dataSource), clock);
+    return new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE));
+  }
+
+  @Bean
+  @ConditionalOnMissingBean
+  @ConditionalOnBean(InboxConsumer.class)
+  InProcessEventTransport onceInProcessEventTransport(
+      Inbox inbox, ObjectProvider<InboxConsumer> consumers) {
+    return InProcessEventTransport.of(inbox, consumers.orderedStream().toList());
+  }
+
+  @Bean
+  @ConditionalOnBooleanProperty(name = "once.inbox.purge.enabled", matchIfMissing = true)
+  InboxPurger onceInboxPurger(Inbox inbox, OnceProperties properties) {
+    properties.validate();
+    OnceProperties.Inbox settings = properties.getInbox();
+    return new InboxPurger(
+        inbox,
+        settings.getRetention(),
+        settings.getPurge().getInterval(),
+        settings.getPurge().getBatchSize());
+  }
+}

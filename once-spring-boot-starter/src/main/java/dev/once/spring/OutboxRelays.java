@@ -1,0 +1,99 @@
+package dev.once.spring;
+
+import dev.once.events.InProcessEventTransport;
+import dev.once.outbox.OutboxRelay;
+import dev.once.outbox.OutboxStore;
+import dev.once.outbox.RelayListener;
+import dev.once.outbox.RetryPolicy;
+import dev.once.spring.OnceProperties.Relay;
+import dev.once.spring.outbox.OutboxHandler;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the relay from the application's {@link OutboxHandler} beans and the in-process event
+ * transport, refusing a type claimed twice before anything touches the database.
+ */
+final class OutboxRelays {
+  private static final Logger log = LoggerFactory.getLogger(OutboxRelays.class);
+
+  private OutboxRelays() {}
+
+  /**
+   * @param handlers the handler beans by bean name
+   * @param transport the transport of the inbox consumers; {@code null} if there are none
+   * @throws IllegalStateException if two handler beans, or a handler bean and a consumer, claim a
+   *     type
+   */
+  static OutboxRelay build(
+      Relay settings,
+      Supplier<OutboxStore> store,
+      Map<String, OutboxHandler> handlers,
+      InProcessEventTransport transport,
+      Clock clock,
+      RelayListener listener) {
+    Map<String, String> owners = new LinkedHashMap<>();
+    handlers.forEach(
+        (bean, handler) -> {
+          String type = handler.type();
+          if (type == null || type.isBlank()) {
+            throw new IllegalStateException(
+                "The OutboxHandler bean '" + bean + "' names no message type");
+          }
+          String other = owners.putIfAbsent(type, bean);
+          if (other != null) {
+            throw new IllegalStateException(
+                "Two OutboxHandler beans handle the message type '"
+                    + type
+                    + "': '"
+                    + other
+                    + "' and '"
+                    + bean
+                    + "'; a type has one handler");
+          }
+        });
+    if (transport != null) {
+      for (String type : transport.types()) {
+        if (owners.containsKey(type)) {
+          throw new IllegalStateException(
+              "The message type '"
+                  + type
+                  + "' has both an OutboxHandler bean ('"
+                  + owners.get(type)
+                  + "') and InboxConsumer beans; a type is either handled by one handler or"
+                  + " consumed as an event, not both");
+        }
+      }
+    }
+    Map<String, RetryPolicy> policies = OutboxSettings.typePolicies(settings);
+    OutboxRelay.Builder builder =
+        OutboxRelay.builder(store.get())
+            .defaultRetryPolicy(OutboxSettings.defaultPolicy(settings))
+            .workers(settings.getWorkers())
+            .batchSize(settings.getBatchSize())
+            .lease(settings.getLease())
+            .pollInterval(settings.getPollInterval())
+            .deliveredRetention(settings.getDeliveredRetention())
+            .purgeBatchSize(settings.getPurgeBatchSize())
+            .shutdownTimeout(settings.getShutdownTimeout())
+            .clock(clock)
+            .listener(listener);
+    handlers.values().forEach(h -> builder.handler(h.type(), h, policies.get(h.type())));
+    if (transport != null) {
+      transport.types().forEach(type -> builder.handler(type, transport, policies.get(type)));
+    }
+    for (String type : policies.keySet()) {
+      if (!owners.containsKey(type) && (transport == null || !transport.types().contains(type))) {
+        log.warn(
+            "once.outbox.relay.types[{}] sets a retry policy, but no OutboxHandler or InboxConsumer"
+                + " bean takes that type; is it misspelt?",
+            type);
+      }
+    }
+    return builder.build();
+  }
+}

@@ -1,0 +1,102 @@
+package dev.once.spring;
+
+import dev.once.events.InProcessEventTransport;
+import dev.once.inbox.InboxConsumer;
+import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxRelay;
+import dev.once.outbox.OutboxStore;
+import dev.once.outbox.RelayListener;
+import dev.once.spring.metrics.MicrometerRelayListener;
+import dev.once.spring.metrics.OutboxGauges;
+import dev.once.spring.outbox.OutboxHandler;
+import dev.once.spring.outbox.OutboxRelayLifecycle;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ConfigurationCondition;
+
+/**
+ * The outbox relay, when the application has at least one {@link OutboxHandler} or {@link
+ * InboxConsumer} bean and {@code once.outbox.relay.enabled} is not false.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(RelayConfiguration.RelayNeeded.class)
+@ConditionalOnBooleanProperty(name = "once.outbox.relay.enabled", matchIfMissing = true)
+class RelayConfiguration {
+
+  @Bean
+  OutboxRelay onceOutboxRelay(
+      OnceProperties properties,
+      ListableBeanFactory beans,
+      ObjectProvider<OutboxStore> store,
+      ObjectProvider<InProcessEventTransport> transport,
+      Clock clock,
+      ObjectProvider<RelayListener> listener) {
+    properties.validate();
+    InProcessEventTransport events = transport.getIfAvailable();
+    if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
+      throw new IllegalStateException(
+          "InboxConsumer beans need a PlatformTransactionManager on the application's"
+              + " DataSource, to apply each event in a transaction with its inbox record.");
+    }
+    return OutboxRelays.build(
+        properties.getOutbox().getRelay(),
+        store::getObject,
+        beans.getBeansOfType(OutboxHandler.class),
+        events,
+        clock,
+        listener.getIfAvailable(() -> RelayListener.NONE));
+  }
+
+  @Bean
+  OutboxRelayLifecycle onceOutboxRelayLifecycle(OutboxRelay relay) {
+    return new OutboxRelayLifecycle(relay);
+  }
+
+  /** The relay's counters and timer, and the outbox gauges, in Micrometer. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
+  static class RelayMetricsConfiguration {
+    /** How often the gauges re-read the outbox's stats. */
+    static final Duration STATS_INTERVAL = Duration.ofSeconds(5);
+
+    @Bean
+    @ConditionalOnMissingBean
+    RelayListener onceRelayListener(ObjectProvider<MeterRegistry> registry) {
+      MeterRegistry meters = registry.getIfAvailable();
+      return meters == null ? RelayListener.NONE : new MicrometerRelayListener(meters);
+    }
+
+    @Bean
+    OutboxGauges onceOutboxGauges(
+        ObjectProvider<OutboxAdmin> admin, ObjectProvider<MeterRegistry> registry) {
+      MeterRegistry meters = registry.getIfAvailable();
+      return meters == null
+          ? OutboxGauges.none()
+          : new OutboxGauges(admin.getObject(), meters, STATS_INTERVAL);
+    }
+  }
+
+  /** At least one handler or consumer bean: something for the relay to deliver to. */
+  static final class RelayNeeded extends AnyNestedCondition {
+    RelayNeeded() {
+      super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
+    }
+
+    @ConditionalOnBean(OutboxHandler.class)
+    static final class Handlers {}
+
+    @ConditionalOnBean(InboxConsumer.class)
+    static final class Consumers {}
+  }
+}

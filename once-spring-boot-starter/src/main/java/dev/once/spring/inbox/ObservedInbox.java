@@ -1,0 +1,31 @@
+package dev.once.spring.inbox;
+
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
+import java.time.Duration;
+
+/** An {@link Inbox} that reports the duplicates it skipped. Thread-safe if the delegate is. */
+public final class ObservedInbox implements Inbox {
+  private final Inbox delegate;
+  private final InboxDuplicates duplicates;
+
+  public ObservedInbox(Inbox delegate, InboxDuplicates duplicates) {
+    this.delegate = delegate;
+    this.duplicates = duplicates;
+  }
+
+  @Override
+  public boolean deliver(InboxConsumer consumer, InboxMessage message) throws Exception {
+    boolean applied = delegate.deliver(consumer, message);
+    if (!applied) {
+      duplicates.skipped(consumer, message);
+    }
+    return applied;
+  }
+
+  @Override
+  public int purge(Duration retention, int limit) {
+    return delegate.purge(retention, limit);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.once.spring.inbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
+import dev.once.inbox.Transactions;
+import dev.once.postgres.PostgresStores;
+import dev.once.spring.OnceSchemaMigration;
+import dev.once.testing.MutableClock;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
+
+/** The purge removes every record older than the retention over several batches, keeps the rest. */
+class InboxPurgerTest {
+
+  @Test
+  void purgeNowDeletesAllOldRecordsInBatches() throws Exception {
+    DriverManagerDataSource ds =
+        new DriverManagerDataSource(
+            dev.once.testing.TestDatabase.jdbcUrl(), "postgres", "postgres");
+    new OnceSchemaMigration(ds);
+    MutableClock clock = new MutableClock(Instant.parse("1991-01-01T00:00:00Z"));
+    Inbox past = Inbox.of(PostgresStores.inboxStore(ds), Transactions.of(ds), clock);
+    InboxConsumer consumer = consumer();
+    List<UUID> old = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      InboxMessage m = new InboxMessage(UUID.randomUUID(), "t", "a", "{}");
+      past.deliver(consumer, m);
+      old.add(m.messageId());
+    }
+    Inbox now = Inbox.of(PostgresStores.inboxStore(ds), Transactions.of(ds), Clock.systemUTC());
+    InboxMessage fresh = new InboxMessage(UUID.randomUUID(), "t", "a", "{}");
+    now.deliver(consumer, fresh);
+
+    int deleted = new InboxPurger(now, Duration.ofDays(1), Duration.ofMinutes(1), 3).purgeNow();
+
+    assertThat(deleted).isGreaterThanOrEqualTo(7);
+    JdbcTemplate jdbc = new JdbcTemplate(ds);
+    for (UUID id : old) {
+      assertThat(count(jdbc, id)).isZero();
+    }
+    assertThat(count(jdbc, fresh.messageId())).isEqualTo(1);
+  }
+
+  private static long count(JdbcTemplate jdbc, UUID id) {
+    return jdbc.queryForObject(
+        "SELECT count(*) FROM once.inbox WHERE message_id = ?", Long.class, id);
+  }
+
+  private static InboxConsumer consumer() {
+    return new InboxConsumer() {
+      @Override
+      public String name() {
+        return "purge-test";
+      }
+
+      @Override
+      public Set<String> types() {
+        return Set.of("t");
+      }
+
+      @Override
+      public void consume(Connection tx, InboxMessage message) {}
+    };
+  }
+}
