@@ -39,7 +39,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.Lazy;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 
@@ -90,35 +89,26 @@ public class OnceAutoConfiguration {
         .build();
   }
 
-  /** Created when first needed, so that the outbox's tables are migrated first. */
+  /** The outbox's storage; its tables are migrated first. */
   @Bean
-  @Lazy
   @ConditionalOnMissingBean
   OutboxStore onceOutboxStore(
       DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
     migration.ifAvailable(m -> {});
-    return OutboxFactories.store(dataSource);
+    return PostgresStores.outboxStore(dataSource);
   }
 
   @Bean
   @ConditionalOnMissingBean
-  Outbox onceOutbox(
-      Clock clock,
-      ObjectProvider<OutboxStore> store,
-      ObjectProvider<OnceSchemaMigration> migration) {
-    migration.ifAvailable(m -> {});
-    // TEMPORARY until branch relay is merged: then simply Outbox.of(store.getObject(), clock).
-    return OutboxFactories.available()
-        ? OutboxFactories.outbox(store.getObject(), clock)
-        : PostgresStores.outbox(clock);
+  Outbox onceOutbox(OutboxStore store, Clock clock) {
+    return Outbox.of(store, clock);
   }
 
-  /** Dead rows, requeue and stats for operators; created when first needed. */
+  /** Dead rows, requeue and stats for operators. */
   @Bean
-  @Lazy
   @ConditionalOnMissingBean
   OutboxAdmin onceOutboxAdmin(OutboxStore store, Clock clock) {
-    return OutboxFactories.admin(store, clock);
+    return OutboxAdmin.of(store, clock);
   }
 
   /** Wakes the relay, when one runs, after a transaction that appended rows commits. */

@@ -160,11 +160,11 @@ class OutboxRelayAutoConfigurationTest {
               .atMost(PATIENCE)
               .until(
                   () ->
-                      count(meters, MicrometerRelayListener.DELIVERED) == 1
-                          && count(meters, MicrometerRelayListener.DEAD) == 1);
+                      count(meters, MicrometerRelayListener.DELIVERED) >= 1
+                          && count(meters, MicrometerRelayListener.DEAD) >= 1);
           assertThat(
                   meters.get(MicrometerRelayListener.LATENCY).tag("type", CHARGE).timer().count())
-              .isEqualTo(1);
+              .isGreaterThanOrEqualTo(1);
           gauges.refresh();
           assertThat(meters.get(OutboxGauges.DEAD_ROWS).gauge().value())
               .isGreaterThanOrEqualTo(deadBefore + 1);

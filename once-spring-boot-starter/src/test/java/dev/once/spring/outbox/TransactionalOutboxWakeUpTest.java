@@ -3,6 +3,7 @@ package dev.once.spring.outbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxMessage;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceSchemaMigration;
@@ -27,7 +28,9 @@ class TransactionalOutboxWakeUpTest {
     transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     outbox =
         new TransactionalOutbox(
-            PostgresStores.outbox(Clock.systemUTC()), dataSource, wakeUps::incrementAndGet);
+            Outbox.of(PostgresStores.outboxStore(dataSource), Clock.systemUTC()),
+            dataSource,
+            wakeUps::incrementAndGet);
   }
 
   @Test
