@@ -32,7 +32,7 @@ import tools.jackson.databind.JsonNode;
       "once.outbox.relay.retry.initial-delay=10ms",
       "once.outbox.relay.retry.max-delay=100ms",
       "once.outbox.relay.retry.max-attempts=60",
-      "once.outbox.relay.types.provider.refund.max-attempts=3",
+      "once.outbox.relay.types[provider.refund].max-attempts=3",
       "shop.provider.read-timeout=300ms"
     })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
