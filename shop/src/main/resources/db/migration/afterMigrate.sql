@@ -11,7 +11,7 @@
 --   * inserts clients, keys, accounts (never their balance), journal rows (never balance_after or
 --     seq, which the guard trigger sets), payments (never refunded) and refunds;
 --   * updates only a client's disabled_at, a payment's status, refunded and updated_at, and a
---     refund's status;
+--     refund's status and updated_at;
 --   * never updates an account, never updates, deletes or truncates the journal, never deletes
 --     anything of the shop.
 DO
@@ -36,6 +36,6 @@ BEGIN
     EXECUTE format('GRANT UPDATE (status, refunded, updated_at) ON payment TO %I', app);
     EXECUTE format('GRANT INSERT (id, payment_id, amount, status, operation_id, created_at)'
                    ' ON refund TO %I', app);
-    EXECUTE format('GRANT UPDATE (status) ON refund TO %I', app);
+    EXECUTE format('GRANT UPDATE (status, updated_at) ON refund TO %I', app);
 END;
 $$;

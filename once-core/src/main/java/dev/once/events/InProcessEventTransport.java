@@ -57,7 +57,20 @@ public final class InProcessEventTransport implements MessageHandler {
    */
   public static InProcessEventTransport of(
       Inbox inbox, Collection<? extends InboxConsumer> consumers) {
+    return of(inbox, consumers, Set.of());
+  }
+
+  /**
+   * The transport for {@code consumers}, and for the event types the application publishes: a
+   * published type that no consumer takes (yet) is delivered to nobody and done at once, so its
+   * rows neither pile up nor hold back later rows of their aggregate.
+   *
+   * @throws IllegalArgumentException as {@link #of(Inbox, Collection)}
+   */
+  public static InProcessEventTransport of(
+      Inbox inbox, Collection<? extends InboxConsumer> consumers, Set<String> publishedTypes) {
     Objects.requireNonNull(inbox, "inbox");
+    Objects.requireNonNull(publishedTypes, "publishedTypes");
     Objects.requireNonNull(consumers, "consumers");
     Set<String> names = new HashSet<>();
     Map<String, List<InboxConsumer>> byType = new LinkedHashMap<>();
@@ -78,11 +91,17 @@ public final class InProcessEventTransport implements MessageHandler {
             .add(consumer);
       }
     }
+    for (String type : publishedTypes) {
+      byType.computeIfAbsent(Objects.requireNonNull(type, "type"), t -> new ArrayList<>());
+    }
     byType.replaceAll((type, list) -> List.copyOf(list));
     return new InProcessEventTransport(inbox, Collections.unmodifiableMap(byType));
   }
 
-  /** Every type that at least one consumer takes: register the transport for each on the relay. */
+  /**
+   * Every type that at least one consumer takes, and every published type: register the transport
+   * for each on the relay.
+   */
   public Set<String> types() {
     return consumersByType.keySet();
   }

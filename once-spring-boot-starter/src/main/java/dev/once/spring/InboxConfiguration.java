@@ -10,13 +10,17 @@ import dev.once.spring.inbox.InboxPurger;
 import dev.once.spring.inbox.ObservedInbox;
 import dev.once.spring.inbox.SpringTransactions;
 import java.time.Clock;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
 
@@ -55,10 +59,24 @@ class InboxConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  @ConditionalOnBean(InboxConsumer.class)
+  @Conditional(TransportNeeded.class)
   InProcessEventTransport onceInProcessEventTransport(
-      Inbox inbox, ObjectProvider<InboxConsumer> consumers) {
-    return InProcessEventTransport.of(inbox, consumers.orderedStream().toList());
+      Inbox inbox, ObjectProvider<InboxConsumer> consumers, OnceProperties properties) {
+    return InProcessEventTransport.of(
+        inbox, consumers.orderedStream().toList(), Set.copyOf(EventsPublished.of(properties)));
+  }
+
+  /** Inbox consumer beans, or published event types ({@code once.outbox.events}). */
+  static final class TransportNeeded extends AnyNestedCondition {
+    TransportNeeded() {
+      super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
+    }
+
+    @ConditionalOnBean(InboxConsumer.class)
+    static final class Consumers {}
+
+    @Conditional(EventsPublished.class)
+    static final class Events {}
   }
 
   @Bean

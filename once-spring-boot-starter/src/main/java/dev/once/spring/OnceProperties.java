@@ -291,8 +291,24 @@ public class OnceProperties {
   public static class Outbox {
     private final Relay relay = new Relay();
 
+    /**
+     * Event types this application publishes through the outbox, e.g. payment.succeeded. Their rows
+     * are delivered to the InboxConsumer beans that take them, each through the inbox, and are
+     * marked delivered at once when no consumer takes them yet, so they neither pile up nor hold
+     * back later rows of their aggregate.
+     */
+    private List<String> events = new ArrayList<>();
+
     public Relay getRelay() {
       return relay;
+    }
+
+    public List<String> getEvents() {
+      return events;
+    }
+
+    public void setEvents(List<String> events) {
+      this.events = events;
     }
   }
 

@@ -87,7 +87,10 @@ class RelayConfiguration {
     }
   }
 
-  /** At least one handler or consumer bean: something for the relay to deliver to. */
+  /**
+   * At least one handler or consumer bean, or a published event type: something for the relay to
+   * deliver (rows of a published type with no consumer are marked delivered at once).
+   */
   static final class RelayNeeded extends AnyNestedCondition {
     RelayNeeded() {
       super(ConfigurationCondition.ConfigurationPhase.REGISTER_BEAN);
@@ -98,5 +101,8 @@ class RelayConfiguration {
 
     @ConditionalOnBean(InboxConsumer.class)
     static final class Consumers {}
+
+    @Conditional(EventsPublished.class)
+    static final class Events {}
   }
 }

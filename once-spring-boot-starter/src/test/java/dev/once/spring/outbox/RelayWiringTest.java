@@ -7,13 +7,16 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.outbox.Delivery;
+import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxRelay;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.inbox.InboxPurger;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
+import java.time.Instant;
 import java.util.Set;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -47,6 +50,24 @@ class RelayWiringTest {
           assertThat(context).hasSingleBean(Inbox.class);
           assertThat(context).hasSingleBean(InboxPurger.class);
         });
+  }
+
+  @Test
+  void publishedEventTypesAloneGetARelayThatDeliversTheirRowsToNobody() {
+    runner
+        .withPropertyValues("once.outbox.events=thing.happened, other.happened")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).hasSingleBean(OutboxRelay.class);
+              assertThat(context.getBean(InProcessEventTransport.class).types())
+                  .containsExactlyInAnyOrder("thing.happened", "other.happened");
+              OutboxRecord row =
+                  new OutboxRecord(
+                      1, UUID.randomUUID(), "thing.happened", "a", "{}", 1, Instant.now());
+              assertThat(context.getBean(InProcessEventTransport.class).handle(row))
+                  .isEqualTo(Delivery.done());
+            });
   }
 
   @Test

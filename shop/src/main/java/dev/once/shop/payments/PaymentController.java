@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -63,14 +64,13 @@ class PaymentController {
   ResponseEntity<RefundView> refund(
       AuthenticatedClient client, @PathVariable String id, @Valid @RequestBody RefundRequest body) {
     Refund refund = payments.refund(client.id(), id, Money.parse(body.amount()));
-    return ResponseEntity.status(HttpStatus.CREATED)
-        .body(
-            new RefundView(
-                refund.id(),
-                refund.paymentId(),
-                Money.format(refund.amount()),
-                refund.status().wireName(),
-                refund.operationId()));
+    return ResponseEntity.status(HttpStatus.CREATED).body(RefundView.of(refund));
+  }
+
+  @GetMapping("/{id}/refunds")
+  @Operation(summary = "List a payment's refunds, oldest first, with their provider status")
+  RefundList refunds(AuthenticatedClient client, @PathVariable String id) {
+    return new RefundList(payments.refunds(client.id(), id).stream().map(RefundView::of).toList());
   }
 
   /** Body of a payment. */
@@ -106,6 +106,17 @@ class PaymentController {
   }
 
   /** A refund on the wire; {@code operationId} is the credit's journal row. */
-  record RefundView(
-      String id, String paymentId, String amount, String status, String operationId) {}
+  record RefundView(String id, String paymentId, String amount, String status, String operationId) {
+    static RefundView of(Refund refund) {
+      return new RefundView(
+          refund.id(),
+          refund.paymentId(),
+          Money.format(refund.amount()),
+          refund.status().wireName(),
+          refund.operationId());
+    }
+  }
+
+  /** The refunds of a payment. */
+  record RefundList(List<RefundView> items) {}
 }

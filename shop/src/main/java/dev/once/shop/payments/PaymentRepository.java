@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -110,6 +111,60 @@ class PaymentRepository {
       """
           .formatted(PAYMENT_COLUMNS);
 
+  static final String REFUND_COLUMNS = "id, payment_id, amount, status, operation_id";
+
+  /** Provider accepted the refund: compare-and-set from pending. */
+  static final String MARK_REFUND_SUCCEEDED =
+      """
+      UPDATE refund SET status = 'succeeded', updated_at = :now
+      WHERE id = :id AND status = 'pending'
+      RETURNING %s
+      """
+          .formatted(REFUND_COLUMNS);
+
+  /**
+   * Provider refused the refund, in one statement: compare-and-set from pending, the refunded sum
+   * of the payment given back, and the credit taken back from the account by a negative reversal
+   * row that references the refund's credit. Lock order refund, payment, account (the journal
+   * insert locks the account through the guard trigger), the same payment-before-account order as
+   * everywhere. If the account no longer holds the credit, the guard inserts no journal row: the
+   * refund row comes back with {@code reversed = false}, and the caller must roll back, as the
+   * other two updates did happen.
+   */
+  static final String MARK_REFUND_FAILED =
+      """
+      WITH failed AS (
+          UPDATE refund SET status = 'failed', updated_at = :now
+          WHERE id = :id AND status = 'pending'
+          RETURNING %s
+      ), unrefunded AS (
+          UPDATE payment SET refunded = payment.refunded - failed.amount, updated_at = :now
+          FROM failed
+          WHERE payment.id = failed.payment_id
+          RETURNING payment.account_id
+      ), journal AS (
+          INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
+          SELECT :operationId, unrefunded.account_id, 'reversal', -failed.amount,
+                 failed.operation_id, :now
+          FROM failed CROSS JOIN unrefunded
+          RETURNING id
+      )
+      SELECT failed.*, EXISTS (SELECT 1 FROM journal) AS reversed FROM failed
+      """
+          .formatted(REFUND_COLUMNS);
+
+  static final String REFUNDS =
+      """
+      SELECT %s FROM refund WHERE payment_id = :payment ORDER BY created_at, id
+      """
+          .formatted(REFUND_COLUMNS);
+
+  static final String REFUND_STATE =
+      """
+      SELECT %s FROM refund WHERE id = :id
+      """
+          .formatted(REFUND_COLUMNS);
+
   /** The current state of a payment, for the failure paths of refunds and transitions. */
   static final String STATE =
       """
@@ -169,16 +224,7 @@ class PaymentRepository {
         .param("refundId", refundId)
         .param("operationId", operationId)
         .param("now", utc(now))
-        .query(
-            (rs, row) ->
-                new AcceptedRefund(
-                    new Refund(
-                        rs.getString("id"),
-                        rs.getString("payment_id"),
-                        rs.getBigDecimal("amount"),
-                        PaymentStatus.fromWireName(rs.getString("status")),
-                        rs.getString("operation_id")),
-                    rs.getString("currency")))
+        .query((rs, row) -> new AcceptedRefund(refund(rs, row), rs.getString("currency")))
         .optional();
   }
 
@@ -202,6 +248,52 @@ class PaymentRepository {
   /** Any client's payment: for the provider side, which is not scoped by client. */
   Optional<Payment> state(String id) {
     return jdbc.sql(STATE).param("id", id).query(PaymentRepository::payment).optional();
+  }
+
+  Optional<Refund> markRefundSucceeded(String id, Instant now) {
+    return jdbc.sql(MARK_REFUND_SUCCEEDED)
+        .param("id", id)
+        .param("now", utc(now))
+        .query(PaymentRepository::refund)
+        .optional();
+  }
+
+  /**
+   * The refund moved to failed, or empty if it was not pending.
+   *
+   * @throws RefundReversalException if the account cannot give the credit back; the caller's
+   *     transaction must roll back (it does, being a runtime exception in a transactional method)
+   */
+  Optional<Refund> markRefundFailed(String id, String operationId, Instant now) {
+    return jdbc.sql(MARK_REFUND_FAILED)
+        .param("id", id)
+        .param("operationId", operationId)
+        .param("now", utc(now))
+        .query(
+            (rs, row) -> {
+              if (!rs.getBoolean("reversed")) {
+                throw new RefundReversalException(id);
+              }
+              return refund(rs, row);
+            })
+        .optional();
+  }
+
+  List<Refund> refunds(String paymentId) {
+    return jdbc.sql(REFUNDS).param("payment", paymentId).query(PaymentRepository::refund).list();
+  }
+
+  Optional<Refund> refundState(String id) {
+    return jdbc.sql(REFUND_STATE).param("id", id).query(PaymentRepository::refund).optional();
+  }
+
+  static Refund refund(ResultSet rs, int row) throws SQLException {
+    return new Refund(
+        rs.getString("id"),
+        rs.getString("payment_id"),
+        rs.getBigDecimal("amount"),
+        PaymentStatus.fromWireName(rs.getString("status")),
+        rs.getString("operation_id"));
   }
 
   static Payment payment(ResultSet rs, int row) throws SQLException {

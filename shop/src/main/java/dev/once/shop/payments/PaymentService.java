@@ -14,6 +14,7 @@ import dev.once.spring.outbox.TransactionalOutbox;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
@@ -33,6 +34,12 @@ public class PaymentService {
 
   /** Outbox message type of a refund for the provider. */
   public static final String PROVIDER_REFUND = "provider.refund";
+
+  /** Event published when the provider accepted a payment. */
+  public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
+
+  /** Event published when the provider declined a payment (its charge is already given back). */
+  public static final String PAYMENT_FAILED = "payment.failed";
 
   private final PaymentRepository payments;
   private final AccountService accounts;
@@ -143,9 +150,10 @@ public class PaymentService {
 
   /**
    * Records the provider's final answer for a payment: {@code succeeded}, or {@code failed} with a
-   * reversal row that gives the whole charge back, in one statement. Repeating the same answer is a
-   * no-op (a redelivered provider answer must not reverse twice); any other change from a final
-   * status is refused.
+   * reversal row that gives the whole charge back, in one statement, and publishes {@value
+   * #PAYMENT_SUCCEEDED} or {@value #PAYMENT_FAILED} through the outbox in the same transaction.
+   * Repeating the same answer is a no-op that publishes nothing (a redelivered provider answer must
+   * neither reverse nor publish twice); any other change from a final status is refused.
    *
    * @throws IllegalArgumentException if {@code outcome} is {@code pending}
    * @throws NotFoundException {@code payment-not-found}
@@ -161,17 +169,73 @@ public class PaymentService {
             ? payments.markSucceeded(paymentId, Timestamps.now(clock))
             : payments.markFailed(paymentId, Ids.next(Ids.OPERATION), Timestamps.now(clock));
     if (moved.isPresent()) {
+      publish(moved.get());
       return moved.get();
     }
     Payment current = payments.state(paymentId).orElseThrow(PaymentService::paymentNotFound);
-    if (current.status() == outcome) {
-      return current;
+    return unchanged(paymentId, current.status(), outcome, current);
+  }
+
+  /**
+   * Records the provider's final answer for a refund: {@code succeeded}, or {@code failed}, which
+   * gives the refunded share back to the payment and takes the credit back from the account with a
+   * negative reversal row, in one statement. Repeating the same answer is a no-op.
+   *
+   * @throws IllegalArgumentException if {@code outcome} is {@code pending}
+   * @throws NotFoundException {@code refund-not-found}
+   * @throws IllegalPaymentTransitionException if the refund already has the other outcome
+   * @throws RefundReversalException if the account no longer holds the refused credit; nothing is
+   *     written
+   */
+  @Transactional
+  public Refund settleRefund(String refundId, PaymentStatus outcome) {
+    if (!outcome.isTerminal()) {
+      throw new IllegalArgumentException("a provider outcome is succeeded or failed");
     }
-    if (!current.status().canTransitionTo(outcome)) {
-      throw new IllegalPaymentTransitionException(paymentId, current.status(), outcome);
+    Optional<Refund> moved =
+        outcome == PaymentStatus.SUCCEEDED
+            ? payments.markRefundSucceeded(refundId, Timestamps.now(clock))
+            : payments.markRefundFailed(refundId, Ids.next(Ids.OPERATION), Timestamps.now(clock));
+    if (moved.isPresent()) {
+      return moved.get();
+    }
+    Refund current =
+        payments
+            .refundState(refundId)
+            .orElseThrow(
+                () ->
+                    new NotFoundException(
+                        ShopProblem.REFUND_NOT_FOUND, "No refund with this id exists."));
+    return unchanged(refundId, current.status(), outcome, current);
+  }
+
+  /** The refunds of the client's payment, oldest first. */
+  public List<Refund> refunds(String client, String paymentId) {
+    get(client, paymentId);
+    return payments.refunds(paymentId);
+  }
+
+  private void publish(Payment payment) {
+    Map<String, Object> payload = new LinkedHashMap<>();
+    payload.put("paymentId", payment.id());
+    payload.put("accountId", payment.accountId());
+    payload.put("amount", Money.format(payment.amount()));
+    payload.put("currency", payment.currency());
+    payload.put("status", payment.status().wireName());
+    String type = payment.status() == PaymentStatus.SUCCEEDED ? PAYMENT_SUCCEEDED : PAYMENT_FAILED;
+    outbox.append(new OutboxMessage(type, payment.id(), json.writeValueAsString(payload)));
+  }
+
+  /** The answer when a compare-and-set from pending moved nothing. */
+  private static <T> T unchanged(String id, PaymentStatus current, PaymentStatus outcome, T state) {
+    if (current == outcome) {
+      return state;
+    }
+    if (!current.canTransitionTo(outcome)) {
+      throw new IllegalPaymentTransitionException(id, current, outcome);
     }
     // Pending, yet the compare-and-set missed: impossible under the row lock it takes.
-    throw new IllegalStateException("payment " + paymentId + " is pending but was not moved");
+    throw new IllegalStateException(id + " is pending but was not moved");
   }
 
   /** Why the charge wrote nothing; read only on that failure path. */

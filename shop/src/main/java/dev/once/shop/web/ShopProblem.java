@@ -20,6 +20,9 @@ public enum ShopProblem {
   CLIENT_NOT_FOUND("client-not-found", HttpStatus.NOT_FOUND, "Client not found"),
   ACCOUNT_NOT_FOUND("account-not-found", HttpStatus.NOT_FOUND, "Account not found"),
   PAYMENT_NOT_FOUND("payment-not-found", HttpStatus.NOT_FOUND, "Payment not found"),
+  REFUND_NOT_FOUND("refund-not-found", HttpStatus.NOT_FOUND, "Refund not found"),
+  OUTBOX_MESSAGE_NOT_FOUND(
+      "outbox-message-not-found", HttpStatus.NOT_FOUND, "No dead outbox message with this id"),
   METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
   NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
   PAYLOAD_TOO_LARGE(OnceProblem.PAYLOAD_TOO_LARGE),

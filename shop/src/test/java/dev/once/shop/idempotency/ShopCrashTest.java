@@ -2,31 +2,18 @@ package dev.once.shop.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.shop.ShopApplication;
 import dev.once.shop.support.BlockedBackends;
+import dev.once.shop.support.ChildShop;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,7 +26,6 @@ import org.springframework.core.env.Environment;
  */
 class ShopCrashTest extends ShopIntegrationTest {
   private static final ExecutorService THREADS = Executors.newCachedThreadPool();
-  private static final Duration START_LIMIT = Duration.ofSeconds(180);
 
   @Autowired Environment environment;
 
@@ -55,15 +41,11 @@ class ShopCrashTest extends ShopIntegrationTest {
     String key = "crash-" + System.nanoTime();
     String body = "{\"accountId\":\"" + account + "\",\"amount\":\"25.00\",\"currency\":\"EUR\"}";
 
-    int port = freePort();
-    Path log = Files.createTempFile("shop-child", ".log");
-    Process child = startChildShop(port, log);
-    try {
-      awaitHealthy(child, port, log);
+    try (ChildShop child = ChildShop.start(environment, List.of())) {
       CompletableFuture<?> inFlight;
       int backend;
       try (Connection blocker = BlockedBackends.lockAccount(ownerDataSource(), account)) {
-        ShopHttp childHttp = new ShopHttp(port, ADMIN_TOKEN);
+        ShopHttp childHttp = child.http();
         inFlight =
             CompletableFuture.runAsync(
                 () -> {
@@ -77,16 +59,12 @@ class ShopCrashTest extends ShopIntegrationTest {
         // The child's transaction has claimed the key and waits on the account row.
         backend = BlockedBackends.awaitBlockedOn(jdbc, "account");
 
-        child.destroyForcibly();
-        assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        child.kill();
         blocker.rollback();
       }
       // The orphaned session ends when PostgreSQL notices its client is gone.
       BlockedBackends.awaitGone(jdbc, backend);
       inFlight.get(60, TimeUnit.SECONDS);
-    } finally {
-      child.destroyForcibly();
-      Files.deleteIfExists(log);
     }
 
     assertThat(count("SELECT count(*) FROM payment WHERE account_id = ?", account)).isZero();
@@ -113,74 +91,5 @@ class ShopCrashTest extends ShopIntegrationTest {
 
   private long count(String sql, String param) {
     return jdbc.sql(sql).param(param).query(Long.class).single();
-  }
-
-  private Process startChildShop(int port, Path log) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        List.of(
-            java,
-            "-Xmx384m",
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            ShopApplication.class.getName(),
-            "--server.port=" + port,
-            "--shop.admin-token=" + ADMIN_TOKEN,
-            "--spring.main.banner-mode=off");
-    ProcessBuilder child = new ProcessBuilder(command);
-    // The same database and roles as this JVM's shop; through the environment, not the command
-    // line, where other processes could read the passwords.
-    for (String property :
-        List.of(
-            "spring.datasource.url",
-            "spring.datasource.username",
-            "spring.datasource.password",
-            "spring.flyway.user",
-            "spring.flyway.password")) {
-      child
-          .environment()
-          .put(
-              property.toUpperCase(Locale.ROOT).replace('.', '_'),
-              environment.getProperty(property));
-    }
-    return child.redirectErrorStream(true).redirectOutput(log.toFile()).start();
-  }
-
-  private static void awaitHealthy(Process child, int port, Path log) throws Exception {
-    HttpClient http = HttpClient.newHttpClient();
-    HttpRequest health =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
-            .timeout(Duration.ofSeconds(5))
-            .build();
-    Instant deadline = Instant.now().plus(START_LIMIT);
-    while (Instant.now().isBefore(deadline)) {
-      if (!child.isAlive()) {
-        throw new AssertionError("child shop exited early:\n" + Files.readString(log));
-      }
-      try {
-        if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException notYetListening) {
-        // still starting
-      }
-      // A bounded wait on the child itself: returns early if it dies, otherwise paces the poll.
-      try {
-        child.onExit().get(200, TimeUnit.MILLISECONDS);
-      } catch (TimeoutException stillRunning) {
-        // expected while it starts
-      }
-    }
-    throw new AssertionError(
-        "child shop not healthy in " + START_LIMIT + ":\n" + Files.readString(log));
-  }
-
-  private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -116,6 +116,8 @@ class PaymentApiTest extends ShopIntegrationTest {
     client.get("/v1/payments/pay_missing").assertProblem(404, "payment-not-found");
     refund(theirPayment, "1").assertProblem(404, "payment-not-found");
     refund("pay_missing", "1").assertProblem(404, "payment-not-found");
+    client.get("/v1/payments/" + theirPayment + "/refunds").assertProblem(404, "payment-not-found");
+    client.get("/v1/payments/not-an-id/refunds").assertProblem(404, "payment-not-found");
 
     assertThat(rowCounts()).isEqualTo(before);
   }
@@ -163,6 +165,13 @@ class PaymentApiTest extends ShopIntegrationTest {
             .query(String.class)
             .single();
     assertThat(type).isEqualTo(PaymentService.PROVIDER_REFUND);
+
+    JsonNode listed = client.get("/v1/payments/" + payment + "/refunds").json().get("items");
+    assertThat(listed).hasSize(1);
+    assertThat(listed.get(0).get("id").stringValue()).isEqualTo(refunded.text("id"));
+    assertThat(listed.get(0).get("status").stringValue()).isEqualTo("pending");
+    assertThat(listed.get(0).get("operationId").stringValue())
+        .isEqualTo(refunded.text("operationId"));
   }
 
   @Test
@@ -199,7 +208,7 @@ class PaymentApiTest extends ShopIntegrationTest {
     return client.post("/v1/payments/" + paymentId + "/refunds", "{\"amount\":\"" + amount + "\"}");
   }
 
-  /** The provider's success, as the relay (a later step) will record it. */
+  /** The provider's success, recorded behind the relay's back (this context runs none). */
   private void markSucceeded(String paymentId) {
     jdbc.sql("UPDATE payment SET status = 'succeeded' WHERE id = :id AND status = 'pending'")
         .param("id", paymentId)

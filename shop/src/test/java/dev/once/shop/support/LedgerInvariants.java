@@ -44,7 +44,8 @@ public final class LedgerInvariants {
                     """
                     SELECT p.id FROM payment p
                     LEFT JOIN (SELECT payment_id, sum(amount) AS total
-                               FROM refund GROUP BY payment_id) r ON r.payment_id = p.id
+                               FROM refund WHERE status <> 'failed'
+                               GROUP BY payment_id) r ON r.payment_id = p.id
                     WHERE p.refunded <> COALESCE(r.total, 0) OR p.refunded > p.amount
                     """)
                 .query(String.class)

@@ -63,6 +63,11 @@ public final class ShopHttp {
             .POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)));
   }
 
+  /** A GET of the admin API with the admin token. */
+  public ShopResponse adminGet(String path) {
+    return send(request(path).header("Authorization", "Bearer " + adminToken).GET());
+  }
+
   /** A request builder for {@code path}, to add anything unusual (headers, methods, bodies). */
   public HttpRequest.Builder request(String path) {
     return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));

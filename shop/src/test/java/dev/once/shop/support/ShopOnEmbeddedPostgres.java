@@ -23,7 +23,10 @@ import org.springframework.boot.test.context.SpringBootTest;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "shop.embedded-postgres.clean=true",
-      "shop.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR
+      "shop.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR,
+      // Payments stay pending unless a test drives the provider itself or turns the relay on
+      // (ProviderRelayTest), so no test races a relay it did not ask for.
+      "once.outbox.relay.enabled=false"
     })
 public @interface ShopOnEmbeddedPostgres {
   /** The embedded database's data directory, shared by every test context of the JVM. */

@@ -1,0 +1,125 @@
+package dev.once.shop.outbox;
+
+import dev.once.outbox.DeadMessage;
+import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxStats;
+import dev.once.shop.web.InvalidRequestException;
+import dev.once.shop.web.NotFoundException;
+import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.web.ShopProblem;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The outbox for operators (admin token): its backlog, the dead rows, and a requeue of one dead row
+ * with a fresh retry budget (docs/outbox.md, runbook). A requeue is naturally idempotent: a second
+ * one finds no dead row and answers 404, and the row is delivered once either way.
+ */
+@RestController
+@RequestMapping(path = "/admin/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "admin", description = "API clients and their keys, and the outbox (admin token)")
+@SecurityRequirement(name = OpenApiConfiguration.ADMIN_SCHEME)
+class OutboxAdminController {
+  private static final Logger log = LoggerFactory.getLogger(OutboxAdminController.class);
+  private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
+  private static final int DEFAULT_LIMIT = 50;
+  private static final int MAX_LIMIT = 1000;
+
+  private final OutboxAdmin outbox;
+
+  OutboxAdminController(OutboxAdmin outbox) {
+    this.outbox = outbox;
+  }
+
+  @GetMapping
+  @Operation(summary = "Backlog, age of the oldest due row and number of dead rows")
+  StatsView stats() {
+    OutboxStats stats = outbox.stats();
+    return new StatsView(stats.backlog(), stats.oldestDueAge().toMillis() / 1000.0, stats.dead());
+  }
+
+  @GetMapping("/dead")
+  @Operation(summary = "Page through dead outbox rows, oldest first")
+  DeadPage dead(
+      @Parameter(description = "Page size, 1 to 1000 (default 50)") @RequestParam(required = false)
+          String limit,
+      @Parameter(description = "The 'next' value of the previous page")
+          @RequestParam(required = false)
+          String after) {
+    int size = limit == null ? DEFAULT_LIMIT : (int) number("limit", limit, 1, MAX_LIMIT);
+    long afterId = after == null ? 0 : number("after", after, 0, Long.MAX_VALUE);
+    List<DeadMessage> rows = outbox.dead(afterId, size);
+    String next = rows.size() == size ? Long.toString(rows.get(rows.size() - 1).id()) : null;
+    return new DeadPage(rows.stream().map(DeadView::of).toList(), next);
+  }
+
+  @PostMapping("/dead/{id}/requeue")
+  @Operation(summary = "Move a dead row back to pending, due now, with a fresh retry budget")
+  RequeuedView requeue(@PathVariable String id) {
+    long rowId = NUMBER.matcher(id).matches() ? Long.parseLong(id) : -1;
+    if (rowId < 1 || !outbox.requeue(rowId)) {
+      throw new NotFoundException(
+          ShopProblem.OUTBOX_MESSAGE_NOT_FOUND, "No dead outbox row has this id.");
+    }
+    log.info("Outbox row {} requeued by an operator.", rowId);
+    return new RequeuedView(Long.toString(rowId), "pending");
+  }
+
+  private static long number(String name, String value, long min, long max) {
+    long parsed = NUMBER.matcher(value).matches() ? Long.parseLong(value) : -1;
+    if (parsed < min || parsed > max) {
+      throw new InvalidRequestException(
+          ShopProblem.INVALID_PARAMETER,
+          name,
+          "Parameter '"
+              + name
+              + "' must be a whole number from "
+              + min
+              + (max == Long.MAX_VALUE ? " up." : " to " + max + "."));
+    }
+    return parsed;
+  }
+
+  /** The outbox at a glance. */
+  record StatsView(long backlog, double oldestDueAgeSeconds, long dead) {}
+
+  /** A dead row; ids are strings, as everywhere in the API. */
+  record DeadView(
+      String id,
+      String messageId,
+      String type,
+      String aggregateId,
+      int attempts,
+      String lastError,
+      String createdAt) {
+    static DeadView of(DeadMessage row) {
+      return new DeadView(
+          Long.toString(row.id()),
+          row.messageId().toString(),
+          row.type(),
+          row.aggregateId(),
+          row.attempts(),
+          row.lastError(),
+          row.createdAt().toString());
+    }
+  }
+
+  /** A page of dead rows; {@code next} is null on the last page. */
+  record DeadPage(List<DeadView> items, String next) {}
+
+  /** The requeued row. */
+  record RequeuedView(String id, String state) {}
+}

@@ -1,0 +1,115 @@
+package dev.once.shop.provider;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The provider's HTTP API: charges and refunds, each sent with an {@code Idempotency-Key} that the
+ * caller derives from its own stable id, so that however often a request is sent again (after a
+ * time-out, a lost answer, a crash before the outcome was recorded), the provider applies it once
+ * (G3). Connect and read time-outs bound every call. Never called inside a database transaction.
+ * Thread-safe.
+ */
+public final class ProviderClient {
+  private final HttpClient http;
+  private final URI charges;
+  private final URI refunds;
+  private final Duration readTimeout;
+  private final JsonMapper json;
+
+  ProviderClient(URI baseUri, Duration connectTimeout, Duration readTimeout, JsonMapper json) {
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(connectTimeout)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+    String base = baseUri.toString().replaceAll("/+$", "");
+    this.charges = URI.create(base + "/v1/charges");
+    this.refunds = URI.create(base + "/v1/refunds");
+    this.readTimeout = readTimeout;
+    this.json = json;
+  }
+
+  /** Charges {@code amount} for the payment {@code reference}. */
+  ProviderAnswer charge(String key, String reference, String amount, String currency) {
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("reference", reference);
+    body.put("amount", amount);
+    body.put("currency", currency);
+    return post(charges, key, body);
+  }
+
+  /** Refunds {@code amount} of the charge made for the payment {@code chargeReference}. */
+  ProviderAnswer refund(
+      String key, String reference, String chargeReference, String amount, String currency) {
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("reference", reference);
+    body.put("charge", chargeReference);
+    body.put("amount", amount);
+    body.put("currency", currency);
+    return post(refunds, key, body);
+  }
+
+  private ProviderAnswer post(URI uri, String key, Map<String, String> body) {
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(readTimeout)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .header("Idempotency-Key", key)
+            .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)))
+            .build();
+    HttpResponse<String> response;
+    try {
+      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      // Time-out, refused or broken connection: the provider may or may not have applied it.
+      return new ProviderAnswer.Unavailable(e.getClass().getSimpleName());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new ProviderAnswer.Unavailable("interrupted");
+    }
+    return answer(response.statusCode(), response.body());
+  }
+
+  /** The meaning of a provider answer; package-private for its test. */
+  ProviderAnswer answer(int status, String body) {
+    if (status == 200 || status == 201) {
+      try {
+        JsonNode node = json.readTree(body);
+        String outcome = node.path("status").asString("");
+        return switch (outcome) {
+          case "succeeded" -> new ProviderAnswer.Succeeded(node.path("id").asString(""));
+          case "declined" -> new ProviderAnswer.Declined(node.path("declineCode").asString(""));
+          default -> new ProviderAnswer.Unavailable("HTTP " + status + " without a final status");
+        };
+      } catch (JacksonException e) {
+        return new ProviderAnswer.Unavailable("HTTP " + status + " with an unreadable body");
+      }
+    }
+    if (status >= 500 || status == 408 || status == 409 || status == 425 || status == 429) {
+      return new ProviderAnswer.Unavailable("HTTP " + status);
+    }
+    return new ProviderAnswer.Rejected(status, "HTTP " + status + problemType(body));
+  }
+
+  /** The problem's type slug, to tell operators why (never the body: it may echo the request). */
+  private String problemType(String body) {
+    try {
+      String type = json.readTree(body).path("type").asString("");
+      return type.isEmpty() ? "" : " " + type.substring(type.lastIndexOf('/') + 1);
+    } catch (JacksonException e) {
+      return "";
+    }
+  }
+}

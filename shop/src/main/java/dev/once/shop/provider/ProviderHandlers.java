@@ -1,0 +1,164 @@
+package dev.once.shop.provider;
+
+import dev.once.outbox.Delivery;
+import dev.once.outbox.OutboxRecord;
+import dev.once.shop.payments.IllegalPaymentTransitionException;
+import dev.once.shop.payments.PaymentService;
+import dev.once.shop.payments.PaymentStatus;
+import dev.once.shop.payments.RefundReversalException;
+import dev.once.shop.web.NotFoundException;
+import dev.once.spring.outbox.OutboxHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The outbox handlers of {@value PaymentService#PROVIDER_CHARGE} and {@value
+ * PaymentService#PROVIDER_REFUND}: after the request's transaction committed, the relay calls the
+ * provider with a key derived from the payment or refund id, then records the final answer in a
+ * transaction of its own. The handler may run more than once for one row (a crash or a lost lease
+ * between the provider's answer and the row's completion): the provider answers a repeated key with
+ * its first answer without applying it again, and recording the same answer twice is a no-op, so
+ * the provider's effect and the shop's money move once.
+ *
+ * <ul>
+ *   <li>succeeded or declined: recorded; the row is done;
+ *   <li>no final answer (time-out, broken connection, 5xx, 409, 429): retried with backoff;
+ *   <li>the provider rejects the request itself (another 4xx): dead at once, with an error log.
+ * </ul>
+ */
+@Configuration(proxyBeanMethods = false)
+class ProviderHandlers {
+  private static final Logger log = LoggerFactory.getLogger(ProviderHandlers.class);
+
+  /** Idempotency-Key prefix of charges; followed by the payment id. */
+  static final String CHARGE_KEY_PREFIX = "shop-charge-";
+
+  /** Idempotency-Key prefix of refunds; followed by the refund id. */
+  static final String REFUND_KEY_PREFIX = "shop-refund-";
+
+  @Bean
+  OutboxHandler providerChargeHandler(
+      ProviderClient provider, PaymentService payments, JsonMapper json) {
+    return handler(
+        PaymentService.PROVIDER_CHARGE,
+        row -> {
+          ChargeMessage charge = json.readValue(row.payloadJson(), ChargeMessage.class);
+          ProviderAnswer answer =
+              provider.charge(
+                  CHARGE_KEY_PREFIX + charge.paymentId(),
+                  charge.paymentId(),
+                  charge.amount(),
+                  charge.currency());
+          return record(
+              row,
+              answer,
+              outcome -> payments.settle(charge.paymentId(), outcome),
+              "payment " + charge.paymentId());
+        });
+  }
+
+  @Bean
+  OutboxHandler providerRefundHandler(
+      ProviderClient provider, PaymentService payments, JsonMapper json) {
+    return handler(
+        PaymentService.PROVIDER_REFUND,
+        row -> {
+          RefundMessage refund = json.readValue(row.payloadJson(), RefundMessage.class);
+          ProviderAnswer answer =
+              provider.refund(
+                  REFUND_KEY_PREFIX + refund.refundId(),
+                  refund.refundId(),
+                  refund.paymentId(),
+                  refund.amount(),
+                  refund.currency());
+          try {
+            return record(
+                row,
+                answer,
+                outcome -> payments.settleRefund(refund.refundId(), outcome),
+                "refund " + refund.refundId());
+          } catch (RefundReversalException e) {
+            log.warn("{}", e.getMessage());
+            return Delivery.retry("refused refund cannot be reversed: balance too low");
+          }
+        });
+  }
+
+  /** Records a final answer through {@code settle}; decides what the row becomes. */
+  private static Delivery record(
+      OutboxRecord row, ProviderAnswer answer, Settlement settle, String what) {
+    if (answer instanceof ProviderAnswer.Succeeded) {
+      return settled(row, settle, PaymentStatus.SUCCEEDED, what);
+    }
+    if (answer instanceof ProviderAnswer.Declined) {
+      return settled(row, settle, PaymentStatus.FAILED, what);
+    }
+    if (answer instanceof ProviderAnswer.Unavailable unavailable) {
+      return Delivery.retry("provider: " + unavailable.reason());
+    }
+    ProviderAnswer.Rejected rejected = (ProviderAnswer.Rejected) answer;
+    log.error(
+        "The provider rejected {} ({}, outbox row {}): the row is dead and needs an operator.",
+        what,
+        rejected.reason(),
+        row.id());
+    return Delivery.dead("provider rejected the request: " + rejected.reason());
+  }
+
+  private static Delivery settled(
+      OutboxRecord row, Settlement settle, PaymentStatus outcome, String what) {
+    try {
+      settle.apply(outcome);
+      return Delivery.done();
+    } catch (IllegalPaymentTransitionException | NotFoundException e) {
+      log.error("Cannot record the provider's answer for {} (outbox row {}).", what, row.id());
+      return Delivery.dead(e.getClass().getSimpleName());
+    }
+  }
+
+  private static OutboxHandler handler(String type, Body body) {
+    return new OutboxHandler() {
+      @Override
+      public String type() {
+        return type;
+      }
+
+      @Override
+      public Delivery handle(OutboxRecord row) {
+        try {
+          return body.handle(row);
+        } catch (JacksonException e) {
+          log.error("Outbox row {} of type {} has an unreadable payload.", row.id(), type);
+          return Delivery.dead("unreadable payload");
+        }
+      }
+    };
+  }
+
+  @FunctionalInterface
+  private interface Body {
+    Delivery handle(OutboxRecord row);
+  }
+
+  @FunctionalInterface
+  private interface Settlement {
+    void apply(PaymentStatus outcome);
+  }
+
+  /**
+   * The payload of {@value PaymentService#PROVIDER_CHARGE}, as {@code PaymentService} writes it.
+   */
+  record ChargeMessage(
+      String paymentId,
+      String accountId,
+      String amount,
+      String currency,
+      String chargeOperationId) {}
+
+  /** The payload of {@value PaymentService#PROVIDER_REFUND}. */
+  record RefundMessage(String refundId, String paymentId, String amount, String currency) {}
+}

@@ -1,0 +1,48 @@
+package dev.once.shop.provider;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The payment provider, under {@code shop.provider}.
+ *
+ * @param url base URL of the provider ({@code SHOP_PROVIDER_URL}); when empty the shop starts the
+ *     PSP simulator in-process on a free local port
+ * @param connectTimeout longest wait for a TCP connection to the provider
+ * @param readTimeout longest wait for the provider's answer to one request; it must be shorter than
+ *     the outbox relay's lease ({@code once.outbox.relay.lease})
+ */
+@ConfigurationProperties("shop.provider")
+public record ProviderProperties(
+    URI url,
+    @DefaultValue("2s") Duration connectTimeout,
+    @DefaultValue("5s") Duration readTimeout) {
+
+  public ProviderProperties {
+    if (url != null && url.toString().isEmpty()) {
+      url = null;
+    }
+    if (url != null
+        && (!("http".equals(url.getScheme()) || "https".equals(url.getScheme()))
+            || url.getHost() == null)) {
+      throw new IllegalArgumentException(
+          "Invalid configuration: shop.provider.url must be an http or https URL with a host, but"
+              + " was '"
+              + url
+              + "'.");
+    }
+    requireBetween("shop.provider.connect-timeout", connectTimeout);
+    requireBetween("shop.provider.read-timeout", readTimeout);
+  }
+
+  private static void requireBetween(String name, Duration value) {
+    if (value == null
+        || value.compareTo(Duration.ofMillis(1)) < 0
+        || value.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new IllegalArgumentException(
+          "Invalid configuration: " + name + " must be 1ms to 10m, but was '" + value + "'.");
+    }
+  }
+}

@@ -1,0 +1,208 @@
+package dev.once.shop.provider;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.once.psp.Faults;
+import dev.once.psp.PspSimulator;
+import dev.once.shop.support.ShopIntegrationTest;
+import dev.once.shop.support.ShopResponse;
+import dev.once.shop.support.TestClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * G3 end to end with the relay running against the in-process PSP simulator: every payment and
+ * refund settles, a decline gives the money back, the provider applies each effect once even under
+ * faults, and a row the provider keeps refusing turns dead and can be requeued. The context is
+ * closed after the class, so its relay does not outlive it into other tests.
+ */
+@TestPropertySource(
+    properties = {
+      "once.outbox.relay.enabled=true",
+      "once.outbox.relay.poll-interval=100ms",
+      "once.outbox.relay.retry.initial-delay=10ms",
+      "once.outbox.relay.retry.max-delay=100ms",
+      "once.outbox.relay.retry.max-attempts=60",
+      "once.outbox.relay.types[provider.refund].max-attempts=3",
+      "shop.provider.read-timeout=300ms"
+    })
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class ProviderRelayTest extends ShopIntegrationTest {
+  private static final Duration SETTLED = Duration.ofSeconds(60);
+
+  @Autowired private PspSimulator provider;
+
+  private TestClient client;
+
+  @BeforeEach
+  void client() {
+    provider.faults(Faults.NONE);
+    client = newClient();
+  }
+
+  @AfterEach
+  void noFaults() {
+    provider.faults(Faults.NONE);
+  }
+
+  @Test
+  void aPaymentSucceedsAtTheProviderOnce() {
+    String account = client.openAccountWith("EUR", "100.00");
+    String payment = client.pay(account, "12.50", "EUR").text("id");
+
+    awaitStatus("/v1/payments/" + payment, "succeeded");
+    assertThat(provider.stats(payment).effects()).isEqualTo(1);
+    assertThat(client.balance(account)).isEqualTo("87.5000");
+    assertThat(eventsOf(payment)).containsExactly("payment.succeeded");
+  }
+
+  @Test
+  void aDeclinedPaymentFailsAndItsChargeIsGivenBack() {
+    String account = client.openAccountWith("EUR", "100.00");
+    String payment = client.pay(account, "10.51", "EUR").text("id");
+
+    awaitStatus("/v1/payments/" + payment, "failed");
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+    assertThat(provider.stats(payment).effects()).isEqualTo(1);
+    assertThat(eventsOf(payment)).containsExactly("payment.failed");
+    JsonNode items = client.get("/v1/accounts/" + account + "/operations").json().get("items");
+    assertThat(items.get(items.size() - 1).get("kind").stringValue()).isEqualTo("reversal");
+  }
+
+  @Test
+  void aRefundOfASucceededPaymentSucceeds() {
+    String account = client.openAccountWith("EUR", "100.00");
+    String payment = client.pay(account, "40.00", "EUR").text("id");
+    awaitStatus("/v1/payments/" + payment, "succeeded");
+
+    String refund =
+        client
+            .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"15.00\"}")
+            .assertStatus(201)
+            .text("id");
+
+    awaitRefund(payment, refund, "succeeded");
+    assertThat(provider.stats(refund).effects()).isEqualTo(1);
+    assertThat(client.balance(account)).isEqualTo("75.0000");
+  }
+
+  @Test
+  void aRefusedRefundFailsTakesTheCreditBackAndFreesItsShare() {
+    String account = client.openAccountWith("EUR", "100.00");
+    String payment = client.pay(account, "40.00", "EUR").text("id");
+    awaitStatus("/v1/payments/" + payment, "succeeded");
+
+    String refused =
+        client
+            .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"10.52\"}")
+            .assertStatus(201)
+            .text("id");
+
+    awaitRefund(payment, refused, "failed");
+    assertThat(client.balance(account)).isEqualTo("60.0000");
+    assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("0.0000");
+    // The refused share may be refunded again, in full.
+    client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"40.00\"}").assertStatus(201);
+  }
+
+  @Test
+  void underThirtyPercentOfEachFaultEveryPaymentSettlesAndTheProviderAppliesEachOnce() {
+    provider.faults(new Faults(0, 0.3, 0.3, 0.3, 1000));
+    String account = client.openAccountWith("EUR", "1000.00");
+    List<String> payments = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      payments.add(client.pay(account, i % 10 == 0 ? "1.51" : "2.00", "EUR").text("id"));
+    }
+
+    for (String payment : payments) {
+      await()
+          .atMost(SETTLED)
+          .until(() -> !"pending".equals(client.get("/v1/payments/" + payment).text("status")));
+    }
+    provider.faults(Faults.NONE);
+    for (String payment : payments) {
+      assertThat(provider.stats(payment).effects()).as(payment).isEqualTo(1);
+    }
+    assertThat(provider.stats().errors() + provider.stats().timeouts()).isPositive();
+    assertThat(provider.stats().lostAnswers()).isPositive();
+    // 4 declined (1.51) and given back, 36 charged.
+    assertThat(client.balance(account)).isEqualTo("928.0000");
+  }
+
+  @Test
+  void aRowThatKeepsFailingTurnsDeadAndARequeueDeliversIt() {
+    String account = client.openAccountWith("EUR", "100.00");
+    String payment = client.pay(account, "50.00", "EUR").text("id");
+    awaitStatus("/v1/payments/" + payment, "succeeded");
+    provider.faults(new Faults(0, 1.0, 0, 0, 1000));
+    String refund =
+        client
+            .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"5.00\"}")
+            .assertStatus(201)
+            .text("id");
+
+    JsonNode dead = await().atMost(SETTLED).until(() -> deadRowOf(payment), row -> row != null);
+    assertThat(dead.get("type").stringValue()).isEqualTo("provider.refund");
+    assertThat(dead.get("attempts").asInt()).isEqualTo(3);
+    assertThat(dead.get("lastError").stringValue()).contains("503");
+    assertThat(refundStatus(payment, refund)).isEqualTo("pending");
+
+    provider.faults(Faults.NONE);
+    String id = dead.get("id").stringValue();
+    http.admin("/admin/v1/outbox/dead/" + id + "/requeue", "").assertStatus(200);
+    awaitRefund(payment, refund, "succeeded");
+    assertThat(provider.stats(refund).effects()).isEqualTo(1);
+    // The row is no longer dead: a second requeue finds nothing.
+    http.admin("/admin/v1/outbox/dead/" + id + "/requeue", "")
+        .assertProblem(404, "outbox-message-not-found");
+  }
+
+  private JsonNode deadRowOf(String aggregate) {
+    String after = "0";
+    while (after != null) {
+      ShopResponse page = http.adminGet("/admin/v1/outbox/dead?limit=1000&after=" + after);
+      for (JsonNode row : page.assertStatus(200).json().get("items")) {
+        if (row.get("aggregateId").stringValue().equals(aggregate)) {
+          return row;
+        }
+      }
+      JsonNode next = page.json().get("next");
+      after = next == null || next.isNull() ? null : next.stringValue();
+    }
+    return null;
+  }
+
+  private List<String> eventsOf(String payment) {
+    return jdbc.sql(
+            "SELECT type FROM once.outbox WHERE aggregate_id = ? AND type LIKE 'payment.%' ORDER BY id")
+        .param(payment)
+        .query(String.class)
+        .list();
+  }
+
+  private void awaitStatus(String path, String status) {
+    await().atMost(SETTLED).until(() -> client.get(path).text("status"), status::equals);
+  }
+
+  private void awaitRefund(String payment, String refund, String status) {
+    await().atMost(SETTLED).until(() -> refundStatus(payment, refund), status::equals);
+  }
+
+  private String refundStatus(String payment, String refund) {
+    for (JsonNode item : client.get("/v1/payments/" + payment + "/refunds").json().get("items")) {
+      if (item.get("id").stringValue().equals(refund)) {
+        return item.get("status").stringValue();
+      }
+    }
+    throw new AssertionError("refund " + refund + " not listed");
+  }
+}
