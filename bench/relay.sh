@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 ./mvnw -q -pl shop -am test-compile dependency:build-classpath \
   -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
 CP=shop/target/test-classes:shop/target/classes:$(cat shop/target/bench-classpath.txt)
-exec java -Xmx1g -cp "$CP" dev.once.shop.bench.RelayBenchmark "$@"
+exec java -Xmx1g ${JAVA_OPTS:-} -cp "$CP" dev.once.shop.bench.RelayBenchmark "$@"

@@ -31,6 +31,19 @@ final class OutboxSql {
           .formatted(AGGREGATE_LOCK_NAMESPACE);
 
   /**
+   * Set in the claim's transaction, before the claim is planned. A claim must walk {@code
+   * outbox_due_idx} in due order and stop after {@code limit} rows; with statistics that lag a
+   * sudden backlog (a bulk of rows appended since the last ANALYZE, a provider outage), the planner
+   * otherwise picks a bitmap scan that tests every due row against the per-aggregate rule and sorts
+   * them all: measured 40,000 buffers and 90-180 ms per claim on a 20,000-row backlog, against a
+   * few dozen buffers for the ordered scan. Losing a claim in a crash only delays the rows until
+   * their lease runs out, so the claim's commit need not wait for the WAL flush.
+   */
+  static final String CLAIM_SETTINGS =
+      "SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off;"
+          + " SET LOCAL synchronous_commit = off";
+
+  /**
    * Claims due rows: pending, due, not leased, of a handled type, and the first undelivered row of
    * their aggregate. Walks {@code outbox_due_idx} in due order; the NOT EXISTS probes {@code
    * outbox_aggregate_idx}. Rows a concurrent claim holds locked are skipped, and a row it claimed
@@ -64,29 +77,45 @@ final class OutboxSql {
                 o.created_at, o.next_attempt_at
       """;
 
+  /**
+   * The outcomes below commit without waiting for the WAL flush ({@code synchronous_commit = off}
+   * for their own transaction only, set inside the statement so it stays one round trip). Losing
+   * one in a crash is safe: the row stays pending, its lease runs out, and it is handled again,
+   * which handlers must allow anyway (at least once). A later synchronous commit, such as the
+   * handler's own, still flushes everything before it.
+   */
+  private static final String ASYNC_COMMIT =
+      "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
+
   /** Parameters: now, id, claim id. */
   static final String COMPLETE =
       """
       UPDATE once.outbox
          SET state = 'delivered', delivered_at = ?, claim_id = NULL, lease_until = NULL
+        FROM %s
        WHERE id = ? AND claim_id = ? AND state = 'pending'
-      """;
+      """
+          .formatted(ASYNC_COMMIT);
 
   /** Parameters: next attempt at, error, id, claim id. */
   static final String RETRY_LATER =
       """
       UPDATE once.outbox
          SET next_attempt_at = ?, last_error = ?, claim_id = NULL, lease_until = NULL
+        FROM %s
        WHERE id = ? AND claim_id = ? AND state = 'pending'
-      """;
+      """
+          .formatted(ASYNC_COMMIT);
 
   /** Parameters: error, id, claim id. */
   static final String BURY =
       """
       UPDATE once.outbox
          SET state = 'dead', last_error = ?, claim_id = NULL, lease_until = NULL
+        FROM %s
        WHERE id = ? AND claim_id = ? AND state = 'pending'
-      """;
+      """
+          .formatted(ASYNC_COMMIT);
 
   /** Keeps {@code last_error} as history of why it died. Parameters: now, id. */
   static final String REQUEUE =

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -69,6 +70,9 @@ final class PostgresOutboxStore implements OutboxStore {
     return inShortTransaction(
         "Could not claim outbox rows.",
         c -> {
+          try (Statement settings = c.createStatement()) {
+            settings.execute(OutboxSql.CLAIM_SETTINGS);
+          }
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.CLAIM)) {
             ps.setObject(1, utc(now));
             ps.setObject(2, utc(now));
@@ -134,7 +138,7 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public List<DeadMessage> dead(long afterId, int limit) {
-    return inShortTransaction(
+    return inAutoCommit(
         "Could not list dead outbox rows.",
         c -> {
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.DEAD)) {
@@ -161,7 +165,7 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public int purgeDelivered(Instant deliveredBefore, int limit) {
-    return inShortTransaction(
+    return inAutoCommit(
         "Could not purge delivered outbox rows.",
         c -> {
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.PURGE_DELIVERED)) {
@@ -174,7 +178,7 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public OutboxStats stats(Instant now) {
-    return inShortTransaction(
+    return inAutoCommit(
         "Could not read the outbox statistics.",
         c -> {
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.STATS)) {
@@ -194,7 +198,7 @@ final class PostgresOutboxStore implements OutboxStore {
   /** One statement that must change exactly one row: the compare-and-sets. */
   private boolean update(String failure, String sql, Object... parameters) {
     int changed =
-        inShortTransaction(
+        inAutoCommit(
             failure,
             c -> {
               try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -215,18 +219,31 @@ final class PostgresOutboxStore implements OutboxStore {
     T run(Connection c) throws SQLException;
   }
 
+  /** Runs {@code work} as one short transaction: in auto-commit mode. */
+  private <T> T inAutoCommit(String failure, Work<T> work) {
+    return inTransaction(failure, true, work);
+  }
+
   /**
-   * Runs {@code work} as one short transaction: in auto-commit mode, or committed here if the pool
-   * hands out connections with auto-commit off.
+   * Runs {@code work} as one short explicit transaction, committed here, so that {@code SET LOCAL}
+   * settings of the work last exactly as long; the connection's auto-commit mode is restored.
    */
   private <T> T inShortTransaction(String failure, Work<T> work) {
+    return inTransaction(failure, false, work);
+  }
+
+  private <T> T inTransaction(String failure, boolean autoCommit, Work<T> work) {
     if (dataSource == null) {
       throw new IllegalStateException(
           "this outbox store was made for appends only; use PostgresStores.outboxStore(DataSource)");
     }
     try (Connection c = dataSource.getConnection()) {
-      if (c.getAutoCommit()) {
+      boolean original = c.getAutoCommit();
+      if (autoCommit && original) {
         return work.run(c);
+      }
+      if (original) {
+        c.setAutoCommit(false);
       }
       try {
         T result = work.run(c);
@@ -235,6 +252,10 @@ final class PostgresOutboxStore implements OutboxStore {
       } catch (SQLException | RuntimeException e) {
         rollbackQuietly(c, e);
         throw e;
+      } finally {
+        if (original) {
+          c.setAutoCommit(true);
+        }
       }
     } catch (SQLException e) {
       throw new OutboxException(failure, e);

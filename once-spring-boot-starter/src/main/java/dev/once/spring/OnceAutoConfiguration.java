@@ -13,6 +13,7 @@ import dev.once.spring.inbox.InboxDuplicates;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerInboxDuplicates;
+import dev.once.spring.outbox.ApplicationRelayWakeUp;
 import dev.once.spring.outbox.OutboxHandler;
 import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
@@ -22,9 +23,11 @@ import dev.once.spring.web.IdempotentEndpoints;
 import dev.once.spring.web.IdempotentExecution;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
-import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -41,6 +44,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.ResourceTransactionManager;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Auto-configuration of Once on the application's {@link DataSource} and transaction manager: the
@@ -115,20 +119,26 @@ public class OnceAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   RelayWakeUp onceRelayWakeUp(ObjectProvider<OutboxRelay> relay) {
-    return () -> {
-      try {
-        relay.ifAvailable(OutboxRelay::wakeUp);
-      } catch (BeansException e) {
-        // The context is closing; the relay is stopping and needs no wake-up.
-      }
-    };
+    return new ApplicationRelayWakeUp(relay);
   }
 
   @Bean
   @ConditionalOnMissingBean
   TransactionalOutbox onceTransactionalOutbox(
-      Outbox outbox, DataSource dataSource, RelayWakeUp wakeUp) {
-    return new TransactionalOutbox(outbox, dataSource, wakeUp);
+      Outbox outbox,
+      DataSource dataSource,
+      RelayWakeUp wakeUp,
+      ObjectProvider<InboxConsumer> consumers) {
+    // The consumers are read once, on first use, when every bean exists.
+    Supplier<Set<String>> consumedTypes =
+        SingletonSupplier.of(
+            () ->
+                consumers
+                    .orderedStream()
+                    .flatMap(consumer -> consumer.types().stream())
+                    .collect(Collectors.toUnmodifiableSet()));
+    return new TransactionalOutbox(
+        outbox, dataSource, wakeUp, type -> consumedTypes.get().contains(type));
   }
 
   @Bean

@@ -5,6 +5,8 @@ import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
 import java.sql.Connection;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -21,15 +23,46 @@ public final class TransactionalOutbox {
   private final Outbox outbox;
   private final DataSource dataSource;
   private final RelayWakeUp relay;
+  private final Predicate<String> consumed;
 
   public TransactionalOutbox(Outbox outbox, DataSource dataSource) {
     this(outbox, dataSource, RelayWakeUp.NONE);
   }
 
   public TransactionalOutbox(Outbox outbox, DataSource dataSource, RelayWakeUp relay) {
+    this(outbox, dataSource, relay, type -> true);
+  }
+
+  /**
+   * @param consumed whether an event type has a consumer (an inbox consumer in this application, or
+   *     a transport that carries it elsewhere); see {@link #publish}
+   */
+  public TransactionalOutbox(
+      Outbox outbox, DataSource dataSource, RelayWakeUp relay, Predicate<String> consumed) {
     this.outbox = outbox;
     this.dataSource = dataSource;
     this.relay = Objects.requireNonNull(relay, "relay");
+    this.consumed = Objects.requireNonNull(consumed, "consumed");
+  }
+
+  /**
+   * Publishes an event in the current transaction: appends it, like {@link #append}, if anything
+   * consumes its type, and writes nothing otherwise. An event is a fact for whoever listens (unlike
+   * a command such as a provider call, which must always be delivered); writing and then delivering
+   * it to nobody would only cost the request a statement and the relay a claim and a completion.
+   *
+   * @return the appended entry, or empty if no consumer takes the type
+   * @throws IllegalStateException as {@link #append}
+   */
+  public Optional<OutboxEntry> publish(OutboxMessage event) {
+    if (!consumed.test(event.type())) {
+      if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+        throw new IllegalStateException(
+            "TransactionalOutbox.publish needs an active transaction (e.g. @Transactional)");
+      }
+      return Optional.empty();
+    }
+    return Optional.of(append(event));
   }
 
   /**

@@ -151,9 +151,10 @@ public class PaymentService {
   /**
    * Records the provider's final answer for a payment: {@code succeeded}, or {@code failed} with a
    * reversal row that gives the whole charge back, in one statement, and publishes {@value
-   * #PAYMENT_SUCCEEDED} or {@value #PAYMENT_FAILED} through the outbox in the same transaction.
-   * Repeating the same answer is a no-op that publishes nothing (a redelivered provider answer must
-   * neither reverse nor publish twice); any other change from a final status is refused.
+   * #PAYMENT_SUCCEEDED} or {@value #PAYMENT_FAILED} through the outbox in the same transaction (to
+   * the inbox consumers of that type; written only if there is one). Repeating the same answer is a
+   * no-op that publishes nothing (a redelivered provider answer must neither reverse nor publish
+   * twice); any other change from a final status is refused.
    *
    * @throws IllegalArgumentException if {@code outcome} is {@code pending}
    * @throws NotFoundException {@code payment-not-found}
@@ -223,7 +224,7 @@ public class PaymentService {
     payload.put("currency", payment.currency());
     payload.put("status", payment.status().wireName());
     String type = payment.status() == PaymentStatus.SUCCEEDED ? PAYMENT_SUCCEEDED : PAYMENT_FAILED;
-    outbox.append(new OutboxMessage(type, payment.id(), json.writeValueAsString(payload)));
+    outbox.publish(new OutboxMessage(type, payment.id(), json.writeValueAsString(payload)));
   }
 
   /** The answer when a compare-and-set from pending moved nothing. */

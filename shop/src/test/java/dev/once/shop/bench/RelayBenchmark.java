@@ -47,14 +47,25 @@ public final class RelayBenchmark {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String ADMIN = "bench-admin-token-0123456789abcdef";
   private static final int ACCOUNTS = 64;
+  private static final boolean WRK = onPath("wrk");
 
   private RelayBenchmark() {}
+
+  private static boolean onPath(String command) {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (Files.isExecutable(Path.of(dir, command))) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   public static void main(String[] args) throws Exception {
     int rows = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
     int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
     int clients = args.length > 2 ? Integer.parseInt(args[2]) : 16;
     Path data = Files.createTempDirectory("once-relay-bench");
+    boolean relay = Boolean.parseBoolean(System.getProperty("bench.relay", "true"));
     ConfigurableApplicationContext shop =
         SpringApplication.run(
             ShopApplication.class,
@@ -63,10 +74,11 @@ public final class RelayBenchmark {
             "--shop.admin-token-file=" + data.resolve("admin-token"),
             "--shop.embedded-postgres.data-dir=" + data.resolve("pg"),
             "--once.outbox.relay.delivered-retention=1h",
+            "--once.outbox.relay.enabled=" + relay,
             "--logging.level.root=WARN",
             "--spring.main.banner-mode=off");
     try {
-      new RelayBenchmark.Run(shop, rows, seconds, clients).run();
+      new RelayBenchmark.Run(shop, relay ? rows : 0, seconds, clients).run();
     } finally {
       shop.close();
     }
@@ -117,12 +129,21 @@ public final class RelayBenchmark {
       line("| measure | value |");
       line("| --- | --- |");
       load(apiKey, accounts, 10, false);
+      if (rows == 0) {
+        // -Dbench.relay=false: the HTTP path alone, for comparison; nothing settles.
+        Load alone = load(apiKey, accounts, seconds, false);
+        line("| HTTP new payments, relay off | %.0f/s |", alone.requests / (double) seconds);
+        write();
+        return;
+      }
       awaitEmptyBacklog();
       Instant start = Instant.now();
       Load measured = load(apiKey, accounts, seconds, true);
       awaitEmptyBacklog();
       double perSecond = measured.requests / (double) seconds;
-      line("| HTTP new payments, " + clients + " clients, relay running | %.0f/s |", perSecond);
+      line(
+          "| HTTP new payments, %d connections (%s), relay running | %.0f/s |",
+          clients, WRK ? "wrk" : "Java HttpClient in the shop's JVM", perSecond);
       line("| non-201 answers | %d |", measured.failures);
       line(
           "| outbox backlog, max / mean of samples every 250 ms | %d / %.0f |",
@@ -186,6 +207,9 @@ public final class RelayBenchmark {
               .single()
           > 0) {
         Thread.sleep(100);
+        if (Boolean.getBoolean("bench.explain") && ++polls % 50 == 0) {
+          explain();
+        }
       }
       double[] latency =
           percentiles(
@@ -205,7 +229,93 @@ public final class RelayBenchmark {
       return rows / last;
     }
 
+    private int polls;
+
+    /** With -Dbench.explain=true: how the claim's scan fares as the drain goes on. */
+    private void explain() {
+      jdbc.sql(
+              """
+              EXPLAIN (ANALYZE, BUFFERS)
+              SELECT o.id FROM once.outbox o
+               WHERE o.state = 'pending' AND o.next_attempt_at <= now()
+                 AND (o.lease_until IS NULL OR o.lease_until <= now())
+                 AND o.type = ANY (ARRAY['provider.charge','payment.succeeded'])
+                 AND NOT EXISTS (SELECT 1 FROM once.outbox e WHERE e.aggregate_id = o.aggregate_id
+                                    AND e.id < o.id AND e.state <> 'delivered')
+               ORDER BY o.next_attempt_at, o.id LIMIT 8
+              """)
+          .query(String.class)
+          .list()
+          .forEach(System.out::println);
+      jdbc.sql(
+              "SELECT n_live_tup || ' live, ' || n_dead_tup || ' dead, autovacuum '"
+                  + " || coalesce(last_autovacuum::text, 'never') FROM pg_stat_user_tables"
+                  + " WHERE relname = 'outbox'")
+          .query(String.class)
+          .list()
+          .forEach(System.out::println);
+    }
+
     private Load load(String apiKey, List<String> accounts, int duration, boolean sample)
+        throws Exception {
+      return WRK
+          ? wrk(apiKey, accounts, duration, sample)
+          : java(apiKey, accounts, duration, sample);
+    }
+
+    /**
+     * The load from wrk (bench/payments.lua), a separate process, so the load generator does not
+     * take the shop's JVM's CPU: the numbers compare with bench/run.sh's.
+     */
+    private Load wrk(String apiKey, List<String> accounts, int duration, boolean sample)
+        throws Exception {
+      ProcessBuilder builder =
+          new ProcessBuilder(
+                  "wrk",
+                  "-t2",
+                  "-c" + clients,
+                  "-d" + duration + "s",
+                  "-s",
+                  "bench/payments.lua",
+                  base)
+              .redirectErrorStream(true);
+      builder.environment().put("API_KEY", apiKey);
+      builder.environment().put("ACCOUNTS", String.join(",", accounts));
+      builder.environment().put("RUN", "relay-" + System.nanoTime());
+      Process wrk = builder.start();
+      long[] backlog = sampleBacklog(wrk::isAlive, sample);
+      String output = new String(wrk.getInputStream().readAllBytes());
+      wrk.waitFor();
+      java.util.regex.Matcher m =
+          java.util.regex.Pattern.compile("requests=(\\d+) errors\\(socket\\)=(\\d+) non2xx=(\\d+)")
+              .matcher(output);
+      if (!m.find()) {
+        throw new IllegalStateException("wrk said:\n" + output);
+      }
+      return new Load(
+          Long.parseLong(m.group(1)) - Long.parseLong(m.group(3)) - Long.parseLong(m.group(2)),
+          Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)),
+          backlog[0],
+          backlog[2] == 0 ? 0 : backlog[1] / (double) backlog[2]);
+    }
+
+    /** Max, sum and count of backlog samples every 250 ms while {@code running}. */
+    private long[] sampleBacklog(java.util.function.BooleanSupplier running, boolean sample)
+        throws InterruptedException {
+      long[] stats = new long[3];
+      while (running.getAsBoolean()) {
+        Thread.sleep(250);
+        if (sample) {
+          long backlog = outbox.stats().backlog();
+          stats[0] = Math.max(stats[0], backlog);
+          stats[1] += backlog;
+          stats[2]++;
+        }
+      }
+      return stats;
+    }
+
+    private Load java(String apiKey, List<String> accounts, int duration, boolean sample)
         throws Exception {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong ok = new AtomicLong();

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.once.psp.Faults;
 import dev.once.psp.PspSimulator;
+import dev.once.shop.support.PaymentEvents;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
@@ -40,6 +41,7 @@ class ProviderRelayTest extends ShopIntegrationTest {
   private static final Duration SETTLED = Duration.ofSeconds(60);
 
   @Autowired private PspSimulator provider;
+  @Autowired private PaymentEvents events;
 
   private TestClient client;
 
@@ -62,7 +64,7 @@ class ProviderRelayTest extends ShopIntegrationTest {
     awaitStatus("/v1/payments/" + payment, "succeeded");
     assertThat(provider.stats(payment).effects()).isEqualTo(1);
     assertThat(client.balance(account)).isEqualTo("87.5000");
-    assertThat(eventsOf(payment)).containsExactly("payment.succeeded");
+    await().atMost(SETTLED).until(() -> events.of(payment), List.of("payment.succeeded")::equals);
   }
 
   @Test
@@ -73,7 +75,7 @@ class ProviderRelayTest extends ShopIntegrationTest {
     awaitStatus("/v1/payments/" + payment, "failed");
     assertThat(client.balance(account)).isEqualTo("100.0000");
     assertThat(provider.stats(payment).effects()).isEqualTo(1);
-    assertThat(eventsOf(payment)).containsExactly("payment.failed");
+    await().atMost(SETTLED).until(() -> events.of(payment), List.of("payment.failed")::equals);
     JsonNode items = client.get("/v1/accounts/" + account + "/operations").json().get("items");
     assertThat(items.get(items.size() - 1).get("kind").stringValue()).isEqualTo("reversal");
   }
@@ -179,14 +181,6 @@ class ProviderRelayTest extends ShopIntegrationTest {
       after = next == null || next.isNull() ? null : next.stringValue();
     }
     return null;
-  }
-
-  private List<String> eventsOf(String payment) {
-    return jdbc.sql(
-            "SELECT type FROM once.outbox WHERE aggregate_id = ? AND type LIKE 'payment.%' ORDER BY id")
-        .param(payment)
-        .query(String.class)
-        .list();
   }
 
   private void awaitStatus(String path, String status) {

@@ -19,7 +19,7 @@ import org.springframework.test.context.TestPropertySource;
  */
 @ShopOnEmbeddedPostgres
 @TestPropertySource(properties = "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN)
-@Import(TransactionRecorder.class)
+@Import({TransactionRecorder.class, PaymentEvents.class})
 public abstract class ShopIntegrationTest {
   /** The admin token the test context is configured with. */
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
