@@ -200,14 +200,11 @@ public final class RelayBenchmark {
               "UPDATE once.outbox SET next_attempt_at = now(), created_at = now()"
                   + " WHERE next_attempt_at = 'infinity'")
           .update();
-      while (jdbc.sql(
-                  "SELECT count(*) FROM once.outbox WHERE type = 'provider.charge'"
-                      + " AND state <> 'delivered' AND aggregate_id LIKE 'pay_bench%'")
-              .query(Long.class)
-              .single()
-          > 0) {
-        Thread.sleep(100);
-        if (Boolean.getBoolean("bench.explain") && ++polls % 50 == 0) {
+      // Cheap polling: the stats read partial indexes; a count over the table every 100 ms would
+      // take the database's CPU from the relay it measures.
+      while (outbox.stats().backlog() > 0) {
+        Thread.sleep(500);
+        if (Boolean.getBoolean("bench.explain") && ++polls % 10 == 0) {
           explain();
         }
       }
