@@ -159,7 +159,7 @@ public final class RelayBenchmark {
 
       double drained = drain(accounts);
       line(
-          "| relay alone: %d provider.charge rows (charge + settle + event) | %.0f rows/s |",
+          "| relay alone: %d provider.charge rows (provider call + settle + completion) | %.0f rows/s |",
           rows, drained);
       line("| relay / HTTP new payments | **%.2f** |", drained / perSecond);
       write();
