@@ -2,12 +2,10 @@ package dev.once.spring.metrics;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxStats;
+import dev.once.spring.PeriodicTask;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -26,13 +24,12 @@ public final class OutboxGauges implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(OutboxGauges.class);
 
   private final OutboxAdmin admin;
-  private final Duration interval;
+  private final PeriodicTask task;
   private volatile OutboxStats last = new OutboxStats(0, Duration.ZERO, 0);
-  private ScheduledExecutorService scheduler;
 
   public OutboxGauges(OutboxAdmin admin, MeterRegistry registry, Duration interval) {
     this.admin = admin;
-    this.interval = interval;
+    this.task = new PeriodicTask("once-outbox-stats", Duration.ZERO, interval, this::refresh);
     Gauge.builder(BACKLOG, this, g -> g.last.backlog())
         .description("Outbox rows not yet delivered and not dead")
         .register(registry);
@@ -47,7 +44,7 @@ public final class OutboxGauges implements SmartLifecycle {
 
   private OutboxGauges() {
     this.admin = null;
-    this.interval = null;
+    this.task = null;
   }
 
   /** Gauges that register nothing and never read: for an application without a MeterRegistry. */
@@ -65,35 +62,21 @@ public final class OutboxGauges implements SmartLifecycle {
   }
 
   @Override
-  public synchronized void start() {
-    if (scheduler != null || admin == null) {
-      return;
-    }
-    scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "once-outbox-stats");
-              t.setDaemon(true);
-              return t;
-            });
-    scheduler.scheduleWithFixedDelay(this::refresh, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
-  }
-
-  @Override
-  public synchronized void stop() {
-    if (scheduler != null) {
-      scheduler.shutdownNow();
-      try {
-        scheduler.awaitTermination(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      scheduler = null;
+  public void start() {
+    if (admin != null) {
+      task.start();
     }
   }
 
   @Override
-  public synchronized boolean isRunning() {
-    return scheduler != null;
+  public void stop() {
+    if (task != null) {
+      task.stop();
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    return task != null && task.isRunning();
   }
 }
