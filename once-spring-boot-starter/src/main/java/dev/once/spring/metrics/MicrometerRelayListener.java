@@ -3,6 +3,7 @@ package dev.once.spring.metrics;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.RelayListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -11,8 +12,8 @@ import java.time.Instant;
 /**
  * Counts the relay's outcomes in Micrometer, tagged {@code type} (the message type; bounded by the
  * registered handlers): {@value #DELIVERED}, {@value #RETRIED}, {@value #DEAD}, {@value
- * #CLAIMS_LOST}, and the time from a row's commit to its delivery as the timer {@value #LATENCY}.
- * Thread-safe.
+ * #CLAIMS_LOST}, the time from a row's commit to its delivery as the timer {@value #LATENCY}, and
+ * how many attempts each delivered row took as the distribution {@value #ATTEMPTS}. Thread-safe.
  */
 public final class MicrometerRelayListener implements RelayListener {
   public static final String DELIVERED = "once.outbox.delivered";
@@ -20,6 +21,7 @@ public final class MicrometerRelayListener implements RelayListener {
   public static final String DEAD = "once.outbox.dead";
   public static final String CLAIMS_LOST = "once.outbox.claims.lost";
   public static final String LATENCY = "once.outbox.delivery.latency";
+  public static final String ATTEMPTS = "once.outbox.delivery.attempts";
 
   private final MeterRegistry registry;
 
@@ -35,6 +37,11 @@ public final class MicrometerRelayListener implements RelayListener {
         .tag("type", message.type())
         .register(registry)
         .record(sinceCommit.isNegative() ? Duration.ZERO : sinceCommit);
+    DistributionSummary.builder(ATTEMPTS)
+        .description("Attempts a delivered outbox row took, the successful one included")
+        .tag("type", message.type())
+        .register(registry)
+        .record(message.attempt());
   }
 
   @Override

@@ -29,7 +29,9 @@ class OutboxMetricsTest {
     OutboxRecord mail = record("mail.send");
 
     listener.delivered(charge, Duration.ofMillis(40));
-    listener.delivered(charge, Duration.ofMillis(60));
+    listener.delivered(
+        new OutboxRecord(2, UUID.randomUUID(), "provider.charge", "agg", "{}", 3, Instant.now()),
+        Duration.ofMillis(60));
     listener.retried(charge, "timeout", Instant.now());
     listener.dead(mail, "refused");
     listener.claimLost(mail);
@@ -43,6 +45,11 @@ class OutboxMetricsTest {
         meters.get(MicrometerRelayListener.LATENCY).tag("type", "provider.charge").timer();
     assertThat(latency.count()).isEqualTo(2);
     assertThat(latency.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(100.0);
+    var attempts =
+        meters.get(MicrometerRelayListener.ATTEMPTS).tag("type", "provider.charge").summary();
+    assertThat(attempts.count()).isEqualTo(2);
+    assertThat(attempts.totalAmount()).isEqualTo(4.0);
+    assertThat(attempts.max()).isEqualTo(3.0);
   }
 
   @Test
