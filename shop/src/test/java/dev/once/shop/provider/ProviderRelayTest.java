@@ -33,6 +33,8 @@ import tools.jackson.databind.JsonNode;
       "once.outbox.relay.retry.initial-delay=10ms",
       "once.outbox.relay.retry.max-delay=100ms",
       "once.outbox.relay.retry.max-attempts=60",
+      // Short delays burn attempts fast on 409s while the simulator holds a timed-out key.
+      "once.outbox.relay.types[provider.charge].max-attempts=60",
       "once.outbox.relay.types[provider.refund].max-attempts=3",
       "shop.provider.read-timeout=300ms"
     })
