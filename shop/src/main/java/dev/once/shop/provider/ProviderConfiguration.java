@@ -35,7 +35,13 @@ class ProviderConfiguration {
   @Bean
   ProviderClient providerClient(
       ProviderProperties properties, ObjectProvider<PspSimulator> inProcess, JsonMapper json) {
-    URI base = properties.url() != null ? properties.url() : inProcess.getObject().baseUri();
+    URI base;
+    if (properties.url() != null) {
+      base = properties.url();
+      log.info("Payment provider at {} (shop.provider.url).", base);
+    } else {
+      base = inProcess.getObject().baseUri();
+    }
     return new ProviderClient(base, properties.connectTimeout(), properties.readTimeout(), json);
   }
 }
