@@ -38,7 +38,12 @@ class ProviderConfiguration {
     URI base;
     if (properties.url() != null) {
       base = properties.url();
-      log.info("Payment provider at {} (shop.provider.url).", base);
+      // Scheme, host and port only: a URL may carry credentials or tokens in its other parts.
+      log.info(
+          "Payment provider at {}://{}{} (shop.provider.url).",
+          base.getScheme(),
+          base.getHost(),
+          base.getPort() < 0 ? "" : ":" + base.getPort());
     } else {
       base = inProcess.getObject().baseUri();
     }
