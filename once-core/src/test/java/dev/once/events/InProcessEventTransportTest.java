@@ -123,6 +123,20 @@ class InProcessEventTransportTest {
   }
 
   @Test
+  void aPublishedTypeIsCarriedAndDoneAtOnceUntilAConsumerTakesIt() throws Exception {
+    InProcessEventTransport transport =
+        InProcessEventTransport.of(
+            inbox,
+            List.of(counting("reserve-stock", "order.placed")),
+            Set.of("payment.succeeded", "order.placed"));
+
+    assertThat(transport.types()).containsExactlyInAnyOrder("order.placed", "payment.succeeded");
+    OutboxRecord published =
+        new OutboxRecord(1, UUID.randomUUID(), "payment.succeeded", "pay_1", "{}", 1, T0);
+    assertThat(transport.handle(published)).isEqualTo(Delivery.done());
+  }
+
+  @Test
   void twoConsumersWithOneNameAreRefused() {
     assertThatThrownBy(
             () ->
