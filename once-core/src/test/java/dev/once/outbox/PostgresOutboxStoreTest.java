@@ -295,6 +295,52 @@ class PostgresOutboxStoreTest {
     }
   }
 
+  @Test
+  void theClaimWalksTheDueIndexInOrderEvenWhenStatisticsLagABurst() throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      // Statistics taken while the outbox was empty, then a burst (a provider outage's backlog)
+      // that no ANALYZE has seen yet.
+      s.execute("ALTER TABLE once.outbox SET (autovacuum_enabled = false)");
+      s.execute("ANALYZE once.outbox");
+      s.execute(
+          """
+          INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
+                                   created_at)
+          SELECT gen_random_uuid(), 't', 'agg' || g, '{}', now(), now()
+            FROM generate_series(0, 19999) g
+          """);
+      String claim =
+          OutboxSqlAccess.claim()
+              .replaceFirst("\\?", "now()")
+              .replaceFirst("\\?", "now()")
+              .replaceFirst("\\?", "ARRAY['t']")
+              .replaceFirst("\\?", "100")
+              .replaceFirst("\\?", "gen_random_uuid()")
+              .replaceFirst("\\?", "now()");
+
+      c.setAutoCommit(false);
+      try {
+        String unguided = plan(s, claim);
+        s.execute(OutboxSqlAccess.claimSettings());
+        String guided = plan(s, claim);
+
+        assertThat(unguided)
+            .as("premise: with lagging statistics the planner tests and sorts every due row")
+            .contains("Bitmap Heap Scan", "Sort");
+        assertThat(guided)
+            .as("the claim stops after its batch instead of testing and sorting every due row")
+            .contains("Index Scan using outbox_due_idx")
+            .doesNotContain("Bitmap")
+            .doesNotContain("Sort");
+      } finally {
+        c.rollback();
+        c.setAutoCommit(true);
+        s.execute("ALTER TABLE once.outbox RESET (autovacuum_enabled)");
+      }
+    }
+  }
+
   private static String plan(Statement s, String sql) throws SQLException {
     StringBuilder b = new StringBuilder();
     try (ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {

@@ -8,6 +8,10 @@ public final class OutboxSqlAccess {
     return OutboxSql.CLAIM;
   }
 
+  public static String claimSettings() {
+    return OutboxSql.CLAIM_SETTINGS;
+  }
+
   public static String stats() {
     return OutboxSql.STATS;
   }
