@@ -1,6 +1,7 @@
 package dev.once.idempotency;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 
 /**
@@ -11,14 +12,21 @@ public sealed interface ClaimResult
     permits ClaimResult.Acquired, ClaimResult.Replay, ClaimResult.Mismatch, ClaimResult.InUse {
 
   /**
-   * The key is new (or its previous use expired): this transaction now owns it and the request must
-   * execute. Complete it with {@link IdempotencyEngine#complete} in the same transaction, or roll
-   * the transaction back to free the key.
+   * The key is new (or its previous use expired): this transaction now holds it and the request
+   * must execute. Complete it with {@link IdempotencyEngine#complete} in the same transaction, or
+   * roll the transaction back to free the key. Nothing is written until {@code complete}: the key
+   * is held by a lock of the transaction, so committing without {@code complete} records no answer
+   * and frees the key, and a retry would execute again.
+   *
+   * @param claimedAt when the claim was made; an expired answer is replaced only if it had expired
+   *     by then
    */
-  record Acquired(IdempotencyScope scope, Fingerprint fingerprint) implements ClaimResult {
+  record Acquired(IdempotencyScope scope, Fingerprint fingerprint, Instant claimedAt)
+      implements ClaimResult {
     public Acquired {
       Objects.requireNonNull(scope, "scope");
       Objects.requireNonNull(fingerprint, "fingerprint");
+      Objects.requireNonNull(claimedAt, "claimedAt");
     }
   }
 

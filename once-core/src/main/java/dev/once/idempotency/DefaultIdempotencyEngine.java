@@ -35,17 +35,17 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       }
       // A committed key is read without locking, so retries of a completed request replay in
       // parallel. Only an unknown key takes the advisory lock, which whichever transaction has
-      // the key in flight holds: a duplicate learns "in use" at once instead of blocking on the
-      // uncommitted row.
+      // the key in flight holds: a duplicate learns "in use" at once instead of blocking. Nothing
+      // is written before the answer is known (complete).
       Instant now = clock.instant();
-      IdempotencyStore.Attempt attempt = store.claim(tx, scope, fingerprint, now, lease);
+      IdempotencyStore.Attempt attempt = store.claim(tx, scope, lease);
       if (attempt instanceof IdempotencyStore.Attempt.Found found) {
         return decide(tx, found.key(), fingerprint, now);
       }
       if (attempt instanceof IdempotencyStore.Attempt.LockedOut) {
         return new ClaimResult.InUse(scope, retryAfter);
       }
-      return new ClaimResult.Acquired(scope, fingerprint);
+      return new ClaimResult.Acquired(scope, fingerprint, now);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not claim an idempotency key.", e);
     }
@@ -60,9 +60,10 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
     }
     if (existing.isExpiredAt(now)) {
       // Past retention the key is forgotten, even if the purge has not run yet. Whoever holds the
-      // lock may reclaim it; a concurrent reclaimer is a request in flight.
-      return store.tryLock(tx, scope) && store.reclaimExpired(tx, scope, fingerprint, now)
-          ? new ClaimResult.Acquired(scope, fingerprint)
+      // lock may reclaim it (complete replaces the expired row); a concurrent reclaimer is a
+      // request in flight.
+      return store.tryLock(tx, scope)
+          ? new ClaimResult.Acquired(scope, fingerprint, now)
           : new ClaimResult.InUse(scope, retryAfter);
     }
     if (!existing.fingerprint().equals(fingerprint)) {
@@ -79,9 +80,15 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
     }
     Instant now = clock.instant();
     try {
-      if (!store.complete(tx, claim.scope(), response, now, now.plus(retention))) {
-        throw new IllegalStateException(
-            "the key is not in progress in this transaction; was the claim rolled back?");
+      if (!store.complete(
+          tx,
+          claim.scope(),
+          claim.fingerprint(),
+          claim.claimedAt(),
+          response,
+          now,
+          now.plus(retention))) {
+        throw new KeyTakenException(claim.scope());
       }
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not store the answer of an idempotency key.", e);
@@ -122,5 +129,10 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
   @Override
   public Duration retention() {
     return retention;
+  }
+
+  @Override
+  public Duration retryAfter() {
+    return retryAfter;
   }
 }

@@ -13,30 +13,33 @@ import java.time.Duration;
  * connection.setAutoCommit(false);
  * ClaimResult claim = engine.claim(connection, scope, fingerprint);
  * if (claim instanceof ClaimResult.Acquired acquired) {
- *   Savepoint beforeHandler = connection.setSavepoint();
  *   Response r = handler.handle(connection);              // business writes, same connection
  *   if (!engine.isStorable(r.status())) {
  *     connection.rollback();                              // nothing happened; the key is free
+ *   } else if (r.status() >= 400) {
+ *     connection.rollback();                              // a refusal keeps none of its writes,
+ *     storeInANewTransaction(scope, fingerprint, r);      // only its answer: claim + complete again
  *   } else {
- *     if (r.status() >= 400) {
- *       connection.rollback(beforeHandler);               // a refusal keeps no partial writes
- *     }
- *     engine.complete(connection, acquired, stored(r));
- *     connection.commit();                                // claim + effect + answer, atomically
+ *     engine.complete(connection, acquired, stored(r));   // KeyTakenException: roll back, claim again
+ *     connection.commit();                                // effect + answer, atomically
  *   }
  * } else {
  *   connection.rollback();   // Replay: send replay.response(); Mismatch: 422; InUse: 409
  * }
  * }</pre>
  *
- * <p>Committing a claimed key without {@link #complete} fails at commit (the database refuses an
- * unfinished key), so the claim can never be committed on its own.
+ * <p>The claim writes nothing: the transaction holds the key with a lock until it ends, and {@link
+ * #complete} writes the key's one row, with its answer. So a rollback, a crash or a lost connection
+ * at any instant leaves no trace of the request and never a key stuck in use. Committing without
+ * {@link #complete} records no answer (the key is free again and a retry executes anew): always
+ * complete or roll back.
  *
  * <p>Guarantees, given that the claim, the business writes and {@link #complete} share one
- * transaction: a key takes effect at most once per scope; a crash or rollback at any instant leaves
- * no trace of the request, so no key is ever stuck; a concurrent duplicate gets {@link
- * ClaimResult.InUse} at once instead of waiting on the first request's row lock. Implementations
- * are thread-safe and hold no per-request state.
+ * transaction: a key takes effect at most once per scope (a second execution can only commit by
+ * writing the key's row, which its unique index allows once); a concurrent duplicate gets {@link
+ * ClaimResult.InUse} at once instead of waiting on a lock; a retry of a completed key is answered
+ * from the stored row without executing. Implementations are thread-safe and hold no per-request
+ * state.
  */
 public interface IdempotencyEngine {
 
@@ -66,10 +69,12 @@ public interface IdempotencyEngine {
   ClaimResult claim(Connection tx, IdempotencyScope scope, Fingerprint fingerprint);
 
   /**
-   * Stores the answer of a claimed key, in the same transaction as the claim.
+   * Stores the answer of a claimed key, in the same transaction as the claim: the key's only write.
    *
    * @throws IllegalArgumentException if the response status is not storable
-   * @throws IllegalStateException if the key is not in progress in this transaction
+   * @throws KeyTakenException if the key is no longer this transaction's: another request's answer
+   *     was committed in the instant between this claim's read and its lock, or this claim's
+   *     transaction had ended and another request holds the key. Roll back and claim again.
    * @throws IdempotencyStoreException if the database fails
    */
   void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
@@ -93,6 +98,9 @@ public interface IdempotencyEngine {
 
   /** How long completed keys are kept. */
   Duration retention();
+
+  /** The wait suggested to a request that finds its key in use. */
+  Duration retryAfter();
 
   /** A builder with the defaults: 24 h retention, 1 s retry-after, system UTC clock. */
   static Builder builder(IdempotencyStore store) {

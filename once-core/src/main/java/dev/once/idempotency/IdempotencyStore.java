@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Persistence of idempotency keys. A store only locks, inserts-or-returns, compares-and-sets and
+ * Persistence of idempotency keys. A store only reads, locks, inserts-or-replaces-if-expired and
  * deletes; every rule (fingerprints, expiry, state transitions) lives in {@link IdempotencyEngine}.
  *
  * <p>Every method runs on the caller's connection and inside the caller's transaction; a store
@@ -15,20 +15,18 @@ import java.time.Instant;
 public interface IdempotencyStore {
 
   /**
-   * The claim, in one round trip: reads the committed key of the scope; only if there is none,
-   * tries to take the scope's lock (held until the caller's transaction ends) without waiting, and
-   * if it got the lock inserts the key as {@link KeyState#IN_PROGRESS}. A key that exists is read
-   * without any lock, so concurrent retries of a completed key never get in each other's way. The
-   * same statement bounds the caller's transaction by {@code lease}, counted from the claim: a
-   * transaction idle for longer is ended by the database (rolled back, lock released), a statement
-   * running for longer is cancelled, and on PostgreSQL 17 and later a transaction that lasts longer
-   * as a whole is ended too, however busy it is. So a hung or endless request can never keep its
-   * key in use for longer. A stricter limit already in force for the session is kept, never
-   * loosened.
+   * The claim, in one round trip, writing nothing: reads the committed key of the scope; only if
+   * there is none, tries to take the scope's lock (held until the caller's transaction ends)
+   * without waiting. The lock is what marks the key in flight; the key's row is written once, by
+   * {@link #complete}, with its answer. A key that exists is read without any lock, so concurrent
+   * retries of a completed key never get in each other's way. The same statement bounds the
+   * caller's transaction by {@code lease}, counted from the claim: a transaction idle for longer is
+   * ended by the database (rolled back, lock released), a statement running for longer is
+   * cancelled, and on PostgreSQL 17 and later a transaction that lasts longer as a whole is ended
+   * too, however busy it is. So a hung or endless request can never keep its key in use for longer.
+   * A stricter limit already in force for the session is kept, never loosened.
    */
-  Attempt claim(
-      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)
-      throws SQLException;
+  Attempt claim(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException;
 
   /**
    * Tries to take a lock on the scope that lasts until the caller's transaction ends, without
@@ -39,35 +37,35 @@ public interface IdempotencyStore {
   boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException;
 
   /** What {@link #claim} did. */
-  sealed interface Attempt permits Attempt.Found, Attempt.Inserted, Attempt.LockedOut {
-    /** The key exists (committed); nothing was locked or inserted. */
+  sealed interface Attempt permits Attempt.Found, Attempt.Locked, Attempt.LockedOut {
+    /** The key exists (committed); nothing was locked. */
     record Found(StoredKey key) implements Attempt {}
 
-    /** No key existed; this transaction holds the scope's lock and inserted it in progress. */
-    record Inserted() implements Attempt {}
+    /**
+     * No committed key was seen; this transaction now holds the scope's lock. A key committed by
+     * another transaction just before the lock was taken may still exist: {@link #complete} finds
+     * out.
+     */
+    record Locked() implements Attempt {}
 
     /** No committed key, and another transaction holds the lock: a request is in flight. */
     record LockedOut() implements Attempt {}
   }
 
   /**
-   * Moves an expired completed key back to in progress for a new request (compare-and-set on the
-   * expiry).
+   * Writes the key, completed with its answer, while the caller's transaction still holds the
+   * scope's lock. A row of the scope that had expired by {@code claimedAt} is replaced.
    *
-   * @return whether the key was expired at {@code now} and is now claimed
-   */
-  boolean reclaimExpired(
-      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now)
-      throws SQLException;
-
-  /**
-   * Stores the answer of an in-progress key (compare-and-set on the state).
-   *
-   * @return whether the key was in progress and is now completed
+   * @return {@code false} if nothing was written: another request's answer for the key is there
+   *     (committed after the claim read the table), or another transaction holds the scope's lock
+   *     (this transaction's claim ended, so the key is someone else's now). The caller must then
+   *     roll back.
    */
   boolean complete(
       Connection tx,
       IdempotencyScope scope,
+      Fingerprint fingerprint,
+      Instant claimedAt,
       StoredResponse response,
       Instant completedAt,
       Instant expiresAt)

@@ -8,11 +8,13 @@ final class IdempotencySql {
   static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
 
   /**
-   * The whole claim in one statement. {@code found} reads a committed key without locking; only
-   * when there is none does {@code lock} try the advisory lock (a CTE with a volatile function is
-   * evaluated once), and only with the lock does {@code inserted} insert the key. A key committed
-   * by another transaction after this statement's snapshot makes the insert a no-op (ON CONFLICT
-   * sees committed rows), which the caller resolves with {@link #SELECT_ONE}.
+   * The whole claim in one statement, which writes nothing. {@code found} reads a committed key
+   * without locking; only when there is none does {@code lock} try the scope's advisory lock (a CTE
+   * with a volatile function is evaluated once). The lock, held until the transaction ends, is what
+   * marks the key in flight: no row is written until the answer is known ({@link #COMPLETE}). A key
+   * committed by another transaction after this statement's snapshot was taken, but before the lock
+   * was tried, is not seen here; {@link #COMPLETE} detects it, because its unique index sees
+   * committed rows whatever the snapshot.
    *
    * <p>{@code lease} bounds this transaction (the key's lease, in milliseconds, parameters 1 and
    * 2): it may neither sit idle, nor run one statement, nor (where the server has {@code
@@ -49,42 +51,36 @@ final class IdempotencySql {
       ), lock AS (
           SELECT pg_try_advisory_xact_lock(?) AS locked
            WHERE NOT EXISTS (SELECT 1 FROM found)
-      ), inserted AS (
-          INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, created_at)
-          SELECT ?, ?, ?, 'in_progress', ? FROM lock WHERE locked
-          ON CONFLICT (client_id, idem_key) DO NOTHING
-          RETURNING 1
       )
       SELECT f.fingerprint, f.state, f.status_code, f.content_type, f.location, f.body,
              f.expires_at,
              (SELECT locked FROM lock) AS locked,
-             EXISTS (SELECT 1 FROM inserted) AS inserted,
              (SELECT string_agg(name || '=' || value, ', ') FROM lease) AS lease
         FROM (SELECT 1) AS one
         LEFT JOIN found f ON true
       """;
 
-  static final String SELECT_ONE =
-      """
-      SELECT fingerprint, state, status_code, content_type, location, body, expires_at
-        FROM once.idempotency_key
-       WHERE client_id = ? AND idem_key = ?
-      """;
-
-  static final String RECLAIM_EXPIRED =
-      """
-      UPDATE once.idempotency_key
-         SET fingerprint = ?, state = 'in_progress', status_code = NULL, content_type = NULL,
-             location = NULL, body = NULL, created_at = ?, completed_at = NULL, expires_at = NULL
-       WHERE client_id = ? AND idem_key = ? AND state = 'completed' AND expires_at <= ?
-      """;
-
+  /**
+   * The key's only write: the completed key with its answer, in the claiming transaction, after the
+   * handler. It inserts only while this transaction still holds the scope's lock (taken by the
+   * claim; taking it again in the same transaction is immediate), so no other request has the key
+   * in flight. A row already there is replaced only if it had expired by the claim (parameter 8),
+   * which the claim saw; any other row (a key another request committed after the claim's snapshot)
+   * is left alone and the statement changes nothing, which the caller must answer by rolling back.
+   */
   static final String COMPLETE =
       """
-      UPDATE once.idempotency_key
-         SET state = 'completed', status_code = ?, content_type = ?, location = ?, body = ?,
-             completed_at = ?, expires_at = ?
-       WHERE client_id = ? AND idem_key = ? AND state = 'in_progress'
+      INSERT INTO once.idempotency_key AS k
+             (client_id, idem_key, fingerprint, state, status_code, content_type, location, body,
+              created_at, completed_at, expires_at)
+      SELECT ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?, ?
+       WHERE pg_try_advisory_xact_lock(?)
+      ON CONFLICT (client_id, idem_key) DO UPDATE
+         SET fingerprint = excluded.fingerprint, state = 'completed',
+             status_code = excluded.status_code, content_type = excluded.content_type,
+             location = excluded.location, body = excluded.body, created_at = excluded.created_at,
+             completed_at = excluded.completed_at, expires_at = excluded.expires_at
+       WHERE k.state = 'completed' AND k.expires_at <= excluded.created_at
       """;
 
   static final String DELETE_EXPIRED =

@@ -27,7 +27,8 @@ public final class OnceSchema {
           "V2__outbox.sql",
           "V3__guards_always.sql",
           "V4__relay.sql",
-          "V5__inbox.sql");
+          "V5__inbox.sql",
+          "V6__key_written_once.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

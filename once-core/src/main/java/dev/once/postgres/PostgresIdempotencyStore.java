@@ -17,36 +17,25 @@ import java.time.ZoneOffset;
 
 /** {@link IdempotencyStore} on the {@code once.idempotency_key} table; prepared statements only. */
 final class PostgresIdempotencyStore implements IdempotencyStore {
+  private static final Attempt LOCKED = new Attempt.Locked();
+  private static final Attempt LOCKED_OUT = new Attempt.LockedOut();
 
   @Override
-  public Attempt claim(
-      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now, Duration lease)
-      throws SQLException {
+  public Attempt claim(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.CLAIM)) {
       ps.setLong(1, lease.toMillis());
       ps.setString(2, lease.toMillis() + "ms");
       ps.setString(3, scope.clientId());
       ps.setString(4, scope.key().value());
       ps.setLong(5, scope.lockId());
-      ps.setString(6, scope.clientId());
-      ps.setString(7, scope.key().value());
-      ps.setBytes(8, fingerprint.toBytes());
-      ps.setObject(9, utc(now));
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         if (rs.getString("state") != null) {
           return new Attempt.Found(storedKey(scope, rs));
         }
-        if (rs.getBoolean("inserted")) {
-          return new Attempt.Inserted();
-        }
-        if (!rs.getBoolean("locked")) {
-          return new Attempt.LockedOut();
-        }
+        return rs.getBoolean("locked") ? LOCKED : LOCKED_OUT;
       }
     }
-    // Locked, but another transaction committed the key after this statement's snapshot.
-    return new Attempt.Found(select(tx, scope));
   }
 
   @Override
@@ -56,21 +45,6 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return rs.getBoolean(1);
-      }
-    }
-  }
-
-  private static StoredKey select(Connection tx, IdempotencyScope scope) throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.SELECT_ONE)) {
-      ps.setString(1, scope.clientId());
-      ps.setString(2, scope.key().value());
-      try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          // The conflicting row was deleted between the claim and this read (a purge); a benign
-          // race that the client resolves by retrying.
-          throw new SQLException("idempotency key vanished during claim", "40001");
-        }
-        return storedKey(scope, rs);
       }
     }
   }
@@ -93,37 +67,27 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public boolean reclaimExpired(
-      Connection tx, IdempotencyScope scope, Fingerprint fingerprint, Instant now)
-      throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.RECLAIM_EXPIRED)) {
-      OffsetDateTime ts = utc(now);
-      ps.setBytes(1, fingerprint.toBytes());
-      ps.setObject(2, ts);
-      ps.setString(3, scope.clientId());
-      ps.setString(4, scope.key().value());
-      ps.setObject(5, ts);
-      return ps.executeUpdate() == 1;
-    }
-  }
-
-  @Override
   public boolean complete(
       Connection tx,
       IdempotencyScope scope,
+      Fingerprint fingerprint,
+      Instant claimedAt,
       StoredResponse response,
       Instant completedAt,
       Instant expiresAt)
       throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.COMPLETE)) {
-      ps.setInt(1, response.status());
-      ps.setString(2, response.contentType());
-      ps.setString(3, response.location());
-      ps.setBytes(4, response.body());
-      ps.setObject(5, utc(completedAt));
-      ps.setObject(6, utc(expiresAt));
-      ps.setString(7, scope.clientId());
-      ps.setString(8, scope.key().value());
+      ps.setString(1, scope.clientId());
+      ps.setString(2, scope.key().value());
+      ps.setBytes(3, fingerprint.toBytes());
+      ps.setInt(4, response.status());
+      ps.setString(5, response.contentType());
+      ps.setString(6, response.location());
+      ps.setBytes(7, response.body());
+      ps.setObject(8, utc(claimedAt));
+      ps.setObject(9, utc(completedAt));
+      ps.setObject(10, utc(expiresAt));
+      ps.setLong(11, scope.lockId());
       return ps.executeUpdate() == 1;
     }
   }

@@ -9,6 +9,7 @@ import dev.once.idempotency.Fingerprint;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyKey;
 import dev.once.idempotency.IdempotencyScope;
+import dev.once.idempotency.KeyTakenException;
 import dev.once.idempotency.StoredResponse;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.testing.MutableClock;
@@ -416,18 +417,153 @@ class PostgresIdempotencyEngineTest {
   }
 
   @Test
-  void committingAClaimWithoutItsAnswerFailsAndLeavesTheKeyFree() throws SQLException {
+  void theClaimWritesNothingAndTheKeyIsWrittenOnceWithItsAnswer() throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k-once"), fingerprint("{}"));
+      assertThat(rowsWrittenBy(tx)).as("rows the claim wrote").isZero();
+      engine.complete(tx, claim, created("{}"));
+      assertThat(rowsWrittenBy(tx)).as("one insert, no update").isEqualTo(1);
+      tx.commit();
+    }
+    assertThat(rowCount("k-once")).isEqualTo(1);
+  }
+
+  @Test
+  void committingAClaimWithoutItsAnswerRecordsNothingAndFreesTheKey() throws SQLException {
     try (Connection tx = TestDatabase.transaction()) {
       assertThat(engine.claim(tx, scope("k-unfinished"), fingerprint("{}")))
           .isInstanceOf(ClaimResult.Acquired.class);
-      // The design note's mistake: committing the claim on its own.
-      assertThatThrownBy(tx::commit)
-          .isInstanceOfSatisfying(
-              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("OI001"));
+      tx.commit();
     }
     assertThat(rowCount("k-unfinished")).isZero();
     assertThat(claimAndRollback(scope("k-unfinished"), fingerprint("{}")))
         .isInstanceOf(ClaimResult.Acquired.class);
+  }
+
+  @Test
+  void aKeyCommittedBetweenTheClaimsReadAndItsLockIsNeverOverwritten() throws SQLException {
+    StoredResponse first = created("{\"id\":\"first\"}");
+    try (Connection tx = TestDatabase.transaction()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k-race"), fingerprint("{}"));
+      // Another request's answer, committed after this claim's snapshot: what a request that
+      // committed and released the lock just before this claim took it leaves behind.
+      insertCompletedKey("k-race", first, clock.instant().plus(Duration.ofHours(24)));
+      assertThatThrownBy(() -> engine.complete(tx, claim, created("{\"id\":\"second\"}")))
+          .isInstanceOfSatisfying(
+              KeyTakenException.class, e -> assertThat(e.scope()).isEqualTo(scope("k-race")));
+      tx.rollback();
+    }
+    assertThat(claimAndRollback(scope("k-race"), fingerprint("{}")))
+        .isEqualTo(new ClaimResult.Replay(first));
+  }
+
+  @Test
+  void completingAfterTheClaimsTransactionEndedFailsWhileAnotherRequestHoldsTheKey()
+      throws SQLException {
+    try (Connection stale = TestDatabase.transaction();
+        Connection current = TestDatabase.transaction()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(stale, scope("k-stale"), fingerprint("{}"));
+      stale.commit(); // the design note's mistake: the claim in a transaction of its own
+      assertThat(engine.claim(current, scope("k-stale"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      assertThatThrownBy(() -> engine.complete(stale, claim, created("{}")))
+          .isInstanceOf(KeyTakenException.class);
+      stale.rollback();
+      current.rollback();
+    }
+    assertThat(rowCount("k-stale")).isZero();
+  }
+
+  @Test
+  void anExpiredKeyIsReplacedOnceAndAPurgeRacingTheReclaimDeletesNothingNew() throws Exception {
+    completeOnce(scope("k-purge"), fingerprint("{\"a\":1}"), created("{\"old\":true}"));
+    clock.advance(Duration.ofHours(25));
+    try (Connection tx = TestDatabase.transaction();
+        Connection purger = TestDatabase.dataSource().getConnection()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k-purge"), fingerprint("{\"a\":2}"));
+      engine.complete(tx, claim, created("{\"new\":true}"));
+      // The replaced row is locked by the reclaiming transaction: the purge skips it.
+      purgeEveryExpiredKey(purger);
+      tx.commit();
+    }
+    assertThat(claimAndRollback(scope("k-purge"), fingerprint("{\"a\":2}")))
+        .isEqualTo(new ClaimResult.Replay(created("{\"new\":true}")));
+  }
+
+  @Test
+  void anExpiredKeyPurgedBetweenTheReclaimAndItsAnswerIsWrittenAfresh() throws SQLException {
+    completeOnce(scope("k-gone"), fingerprint("{}"), created("{\"old\":true}"));
+    clock.advance(Duration.ofHours(25));
+    try (Connection tx = TestDatabase.transaction();
+        Connection purger = TestDatabase.dataSource().getConnection()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k-gone"), fingerprint("{}"));
+      purgeEveryExpiredKey(purger);
+      assertThat(rowCount("k-gone")).isZero();
+      engine.complete(tx, claim, created("{\"new\":true}"));
+      tx.commit();
+    }
+    assertThat(claimAndRollback(scope("k-gone"), fingerprint("{}")))
+        .isEqualTo(new ClaimResult.Replay(created("{\"new\":true}")));
+  }
+
+  @Test
+  void aKeyCommittedInProgressByAnOlderWriterIsStillRefusedAtCommit() throws SQLException {
+    try (Connection tx = TestDatabase.transaction();
+        PreparedStatement ps =
+            tx.prepareStatement(
+                "INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state,"
+                    + " created_at) VALUES (?, 'k-old-writer', ?, 'in_progress', now())")) {
+      ps.setString(1, client);
+      ps.setBytes(2, fingerprint("{}").toBytes());
+      ps.executeUpdate();
+      assertThatThrownBy(tx::commit)
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("OI001"));
+    }
+    assertThat(rowCount("k-old-writer")).isZero();
+  }
+
+  /** Runs the purge until no expired key it may delete is left (other tests' keys included). */
+  private void purgeEveryExpiredKey(Connection purger) {
+    while (engine.purgeExpired(purger, 100) == 100) {
+      // next batch
+    }
+  }
+
+  /** Rows this transaction inserted or updated in the key table so far. */
+  private static long rowsWrittenBy(Connection tx) throws SQLException {
+    try (Statement s = tx.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT n_tup_ins + n_tup_upd FROM pg_stat_xact_user_tables"
+                    + " WHERE schemaname = 'once' AND relname = 'idempotency_key'")) {
+      return rs.next() ? rs.getLong(1) : 0;
+    }
+  }
+
+  private void insertCompletedKey(String key, StoredResponse answer, Instant expiresAt)
+      throws SQLException {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state,"
+                    + " status_code, content_type, location, body, created_at, completed_at,"
+                    + " expires_at) VALUES (?, ?, ?, 'completed', ?, ?, ?, ?, now(), now(), ?)")) {
+      ps.setString(1, client);
+      ps.setString(2, key);
+      ps.setBytes(3, fingerprint("{}").toBytes());
+      ps.setInt(4, answer.status());
+      ps.setString(5, answer.contentType());
+      ps.setString(6, answer.location());
+      ps.setBytes(7, answer.body());
+      ps.setObject(8, PostgresIdempotencyStore.utc(expiresAt));
+      ps.executeUpdate();
+    }
   }
 
   @Test

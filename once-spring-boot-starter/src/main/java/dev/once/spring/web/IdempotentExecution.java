@@ -4,6 +4,7 @@ import dev.once.idempotency.ClaimResult;
 import dev.once.idempotency.Fingerprint;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyScope;
+import dev.once.idempotency.KeyTakenException;
 import dev.once.idempotency.StoredResponse;
 import dev.once.log.ThrottledLog;
 import dev.once.postgres.TransientFailures;
@@ -17,10 +18,6 @@ import java.io.IOException;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Set;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +26,6 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Runs one idempotent request in ONE database transaction: the key claim, every write of the
@@ -40,13 +35,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *   <li>2xx and 3xx but 304 (a redirect after a state change is a success answer): the answer is
  *       stored, then the transaction commits, then the answer is sent — a client never sees an
  *       answer that is not durable.
- *   <li>A storable 4xx: the handler's writes are rolled back to a savepoint taken after the claim,
- *       then the answer is stored and committed, so a rejected request leaves nothing but its
- *       answer. The transaction synchronizations the handler registered complete as rolled back:
- *       they get {@code beforeCompletion} and {@code afterCompletion(STATUS_ROLLED_BACK)} when the
- *       transaction ends, so they release what they hold (such as another DataSource's connection),
- *       but never {@code beforeCommit}, {@code flush} or {@code afterCommit}: nothing runs as if
- *       the handler's writes had committed.
+ *   <li>A storable 4xx: the whole transaction rolls back, so a rejected request leaves none of its
+ *       writes (the transaction synchronizations the handler registered complete as rolled back),
+ *       and the answer is stored under a new claim of the key in a second transaction. Should
+ *       another request take the key in the instant it is free, the client gets what a retry would
+ *       get (that request's answer, a mismatch, or 409 in use).
  *   <li>5xx, a non-storable status, an exception, an answer the handler gave through {@code
  *       sendError} (its body is written by the container later, so it cannot be stored faithfully),
  *       or a 4xx the handler did not produce (an unknown path, a request Spring MVC refused before
@@ -55,7 +48,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * </ul>
  *
  * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
- * duplicate never holds a connection while the first request runs.
+ * duplicate never holds a connection while the first request runs. The claim writes nothing; the
+ * key's one row is written with its answer just before the commit. If that finds another request's
+ * answer already committed (it was committed in the instant between the claim's read and its lock),
+ * everything rolls back and the client gets that answer ({@link KeyTakenException}).
  */
 public final class IdempotentExecution {
   private static final Logger log = LoggerFactory.getLogger(IdempotentExecution.class);
@@ -99,13 +95,10 @@ public final class IdempotentExecution {
       HttpServletResponse response,
       FilterChain chain)
       throws IOException, ServletException {
-    DefaultTransactionDefinition definition =
-        new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
-    definition.setName("once-idempotent-request");
     TransactionStatus tx;
     ClaimResult claim;
     try {
-      tx = transactions.getTransaction(definition);
+      tx = transactions.getTransaction(newTransaction());
     } catch (RuntimeException e) {
       warnFailed("Could not begin the transaction of an idempotent request", e);
       unavailable(response);
@@ -136,18 +129,6 @@ public final class IdempotentExecution {
       FilterChain chain)
       throws IOException, ServletException {
     BufferedResponse buffered = new BufferedResponse(response);
-    Object savepoint;
-    try {
-      savepoint = tx.createSavepoint();
-    } catch (RuntimeException e) {
-      rollbackQuietly(tx);
-      warnFailed("Could not create the savepoint of an idempotent request", e);
-      unavailable(response);
-      return;
-    }
-    // Told apart from the handler's own synchronizations, which complete as rolled back when a
-    // refusal discards the handler's writes.
-    List<TransactionSynchronization> beforeHandler = synchronizations();
     try {
       chain.doFilter(request, buffered);
     } catch (Throwable e) {
@@ -168,13 +149,22 @@ public final class IdempotentExecution {
       buffered.copyBodyToResponse();
       return;
     }
+    StoredResponse answer =
+        StoredResponse.of(
+            status,
+            buffered.getContentType(),
+            buffered.getHeader("Location"),
+            buffered.getContentAsByteArray());
+    if (status >= 400) {
+      // A rejected request keeps its answer but none of the handler's writes: they roll back
+      // with the whole transaction (its synchronizations complete as rolled back), and the answer
+      // is stored under a new claim. This costs a second transaction on the rare refusal path so
+      // that the common path needs no savepoint.
+      rollbackQuietly(tx);
+      storeRefusal(acquired, answer, buffered, response);
+      return;
+    }
     try {
-      if (status >= 400) {
-        // A rejected request keeps its answer but none of the handler's writes; this also clears
-        // a rollback-only mark that the handler's own @Transactional boundary may have set.
-        tx.rollbackToSavepoint(savepoint);
-        completeAsRolledBack(beforeHandler);
-      }
       if (tx.isRollbackOnly()) {
         rollbackQuietly(tx);
         metrics.requestFinished(Outcome.ROLLED_BACK);
@@ -185,16 +175,15 @@ public final class IdempotentExecution {
                 + " Idempotency-Key.");
         return;
       }
-      engine.complete(
-          DataSourceUtils.getConnection(dataSource),
-          acquired,
-          StoredResponse.of(
-              status,
-              buffered.getContentType(),
-              buffered.getHeader("Location"),
-              buffered.getContentAsByteArray()));
+      engine.complete(DataSourceUtils.getConnection(dataSource), acquired, answer);
       transactions.commit(tx);
       metrics.requestFinished(Outcome.EXECUTED);
+    } catch (KeyTakenException e) {
+      // Another request's answer was committed in the instant between this claim's read and its
+      // lock: this execution must leave no trace, and the client gets the key's answer.
+      rollbackQuietly(tx);
+      answerFromStore(acquired, response);
+      return;
     } catch (RuntimeException e) {
       // Includes a failed commit: the outcome is then unknown to us, and a retry with the same
       // key either replays the committed answer or executes anew — never twice.
@@ -206,6 +195,101 @@ public final class IdempotentExecution {
       return;
     }
     buffered.copyBodyToResponse();
+  }
+
+  /**
+   * Stores the handler's refusal, whose own transaction was rolled back, under a new claim of the
+   * key. If another request took the key in between (it was free for that instant), the client gets
+   * what a retry would get: that request's answer, a mismatch, or "in use".
+   */
+  private void storeRefusal(
+      ClaimResult.Acquired first,
+      StoredResponse answer,
+      BufferedResponse buffered,
+      HttpServletResponse response)
+      throws IOException {
+    TransactionStatus tx;
+    try {
+      tx = transactions.getTransaction(newTransaction());
+    } catch (RuntimeException e) {
+      metrics.requestFinished(Outcome.ROLLED_BACK);
+      warnFailed("Could not begin the transaction that stores a refusal", e);
+      unavailable(response);
+      return;
+    }
+    try {
+      Connection connection = DataSourceUtils.getConnection(dataSource);
+      ClaimResult claim = engine.claim(connection, first.scope(), first.fingerprint());
+      if (!(claim instanceof ClaimResult.Acquired again)) {
+        rollbackQuietly(tx);
+        answerAfterHandler(claim, response);
+        return;
+      }
+      engine.complete(connection, again, answer);
+      transactions.commit(tx);
+      metrics.requestFinished(Outcome.EXECUTED);
+    } catch (KeyTakenException e) {
+      rollbackQuietly(tx);
+      answerFromStore(first, response);
+      return;
+    } catch (RuntimeException e) {
+      if (!tx.isCompleted()) {
+        rollbackQuietly(tx);
+      }
+      metrics.requestFinished(Outcome.ROLLED_BACK);
+      warnFailed("Could not store the refusal of an idempotent request", e);
+      unavailable(response);
+      return;
+    }
+    buffered.copyBodyToResponse();
+  }
+
+  /**
+   * Answers, after this request's execution was rolled back, with what the key holds now: claims it
+   * again in a new, read-only transaction. Should the key be free again (the other answer was
+   * purged in between), the client is told to retry.
+   */
+  private void answerFromStore(ClaimResult.Acquired first, HttpServletResponse response)
+      throws IOException {
+    ClaimResult claim;
+    try {
+      TransactionStatus tx = transactions.getTransaction(newTransaction());
+      try {
+        claim =
+            engine.claim(
+                DataSourceUtils.getConnection(dataSource), first.scope(), first.fingerprint());
+      } finally {
+        rollbackQuietly(tx);
+      }
+    } catch (RuntimeException e) {
+      metrics.requestFinished(Outcome.ROLLED_BACK);
+      warnFailed("Could not read an idempotency key after losing it to another request", e);
+      unavailable(response);
+      return;
+    }
+    answerAfterHandler(
+        claim instanceof ClaimResult.Acquired
+            ? new ClaimResult.InUse(first.scope(), engine.retryAfter())
+            : claim,
+        response);
+  }
+
+  /**
+   * Answers without storing, after the handler ran and its transaction was rolled back: whatever
+   * the handler set on the response (status, headers) is cleared first. The buffered body never
+   * reached the response.
+   */
+  private void answerAfterHandler(ClaimResult claim, HttpServletResponse response)
+      throws IOException {
+    response.reset();
+    answerWithoutExecuting(claim, response);
+  }
+
+  private static DefaultTransactionDefinition newTransaction() {
+    DefaultTransactionDefinition definition =
+        new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+    definition.setName("once-idempotent-request");
+    return definition;
   }
 
   /**
@@ -267,66 +351,6 @@ public final class IdempotentExecution {
         "The request could not be completed; retry with the same Idempotency-Key, which is"
             + " applied at most once.",
         1);
-  }
-
-  private static List<TransactionSynchronization> synchronizations() {
-    return TransactionSynchronizationManager.isSynchronizationActive()
-        ? TransactionSynchronizationManager.getSynchronizations()
-        : List.of();
-  }
-
-  /**
-   * Marks the synchronizations registered since {@code beforeHandler} was taken as belonging to the
-   * rolled-back part of the transaction. They stay registered, so they still run at the
-   * transaction's completion in their usual order and release their resources, but see it as a
-   * rollback.
-   */
-  private static void completeAsRolledBack(List<TransactionSynchronization> beforeHandler) {
-    if (!TransactionSynchronizationManager.isSynchronizationActive()) {
-      return;
-    }
-    Set<TransactionSynchronization> kept = Collections.newSetFromMap(new IdentityHashMap<>());
-    kept.addAll(beforeHandler);
-    List<TransactionSynchronization> all = TransactionSynchronizationManager.getSynchronizations();
-    TransactionSynchronizationManager.clearSynchronization();
-    TransactionSynchronizationManager.initSynchronization();
-    for (TransactionSynchronization synchronization : all) {
-      TransactionSynchronizationManager.registerSynchronization(
-          kept.contains(synchronization) ? synchronization : new RolledBackPart(synchronization));
-    }
-  }
-
-  /**
-   * A synchronization of writes that were rolled back to a savepoint while the transaction itself
-   * commits: it completes as rolled back, whatever the transaction's outcome, and is never told of
-   * a flush or a commit. Suspension is passed on, since it unbinds and rebinds resources.
-   */
-  private record RolledBackPart(TransactionSynchronization delegate)
-      implements TransactionSynchronization {
-    @Override
-    public int getOrder() {
-      return delegate.getOrder();
-    }
-
-    @Override
-    public void suspend() {
-      delegate.suspend();
-    }
-
-    @Override
-    public void resume() {
-      delegate.resume();
-    }
-
-    @Override
-    public void beforeCompletion() {
-      delegate.beforeCompletion();
-    }
-
-    @Override
-    public void afterCompletion(int status) {
-      delegate.afterCompletion(STATUS_ROLLED_BACK);
-    }
   }
 
   private void rollbackQuietly(TransactionStatus tx) {

@@ -1,7 +1,11 @@
 package dev.once.spring.web;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.once.idempotency.Fingerprint;
+import dev.once.json.JsonCanonicalizer;
 import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import jakarta.servlet.FilterChain;
@@ -9,6 +13,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -258,6 +263,41 @@ public class FilterTestApplication {
       this.jdbc = jdbc;
       this.inner = inner;
       this.secondPool = secondPool;
+    }
+
+    /**
+     * Records an effect, then commits, through the second pool, another request's answer for this
+     * very key: what a request that committed in the instant between this claim's read and its lock
+     * leaves behind. Then answers {@code status}.
+     */
+    @PostMapping("/api/raced/{tag}")
+    ResponseEntity<String> raced(
+        @PathVariable String tag,
+        @RequestParam int status,
+        @RequestBody String body,
+        @RequestHeader("X-Client") String client,
+        @RequestHeader("Idempotency-Key") String key,
+        HttpServletRequest request) {
+      record(tag);
+      Fingerprint fingerprint =
+          Fingerprint.of(
+              "POST",
+              request.getRequestURI() + "?" + request.getQueryString(),
+              request.getContentType(),
+              body.getBytes(StandardCharsets.UTF_8),
+              JsonCanonicalizer.create());
+      JdbcClient.create(secondPool.dataSource())
+          .sql(
+              "INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state,"
+                  + " status_code, content_type, body, created_at, completed_at, expires_at)"
+                  + " VALUES (?, ?, ?, 'completed', 201, 'application/json', ?, now(), now(),"
+                  + " now() + interval '1 day')")
+          .params(client, key, fingerprint.toBytes(), "{\"winner\":true}".getBytes(UTF_8))
+          .update();
+      return ResponseEntity.status(status)
+          .contentType(MediaType.APPLICATION_JSON)
+          .header("Location", "/loser")
+          .body("{\"loser\":true}");
     }
 
     @PostMapping("/api/async/{tag}")

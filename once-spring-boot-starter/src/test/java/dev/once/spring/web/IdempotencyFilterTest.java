@@ -20,6 +20,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -444,9 +445,32 @@ class IdempotencyFilterTest {
   }
 
   /**
-   * A stored refusal keeps none of the handler's writes, so the handler's synchronizations complete
-   * as rolled back: nothing runs as if its writes had committed (no beforeCommit, no afterCommit),
-   * but what they hold is released, here a connection of another pool.
+   * Another request's answer committed in the instant between this claim's read and its lock (the
+   * claim saw no key, then got the lock): this execution must leave no trace, and the client gets
+   * that answer, as a retry would. Covers the success path and the refusal path.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {201, 422})
+  void anAnswerCommittedAfterTheClaimReadTheKeyWinsAndThisExecutionLeavesNoTrace(int status) {
+    String tag = tag();
+    String key = "k-raced-" + status;
+
+    HttpResponse<String> answer =
+        send(post("/api/raced/" + tag + "?status=" + status, key, "{\"a\":1}"));
+
+    assertThat(answer.statusCode()).isEqualTo(201);
+    assertThat(answer.body()).isEqualTo("{\"winner\":true}");
+    assertThat(answer.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(answer.headers().firstValue("Location")).isEmpty();
+    assertThat(effects(tag)).isZero();
+    assertThat(storedKeys(key)).isEqualTo(1);
+  }
+
+  /**
+   * A stored refusal keeps none of the handler's writes: its transaction rolls back as a whole (no
+   * savepoint is taken), so the handler's synchronizations complete as rolled back. Nothing runs as
+   * if its writes had committed (no beforeCommit, no afterCommit), but what they hold is released,
+   * here a connection of another pool; the answer is stored by a transaction of its own.
    */
   @Test
   void synchronizationsOfTheHandlerCompleteAsRolledBackWithAStoredRefusal() {
@@ -460,7 +484,7 @@ class IdempotencyFilterTest {
     assertThat(refused.statusCode()).isEqualTo(422);
     assertThat(secondPool.activeConnections()).isZero();
     assertThat(FilterTestApplication.CALLBACKS.get(tag))
-        .containsExactly("savepointRollback", "beforeCompletion", "afterCompletion(rolled back)");
+        .containsExactly("beforeCompletion", "afterCompletion(rolled back)");
     assertThat(effects(tag)).isZero();
     assertThat(storedKeys("k-sync2")).isEqualTo(1);
     assertThat(retry.statusCode()).isEqualTo(422);
