@@ -3,7 +3,6 @@ package dev.once.idempotency;
 import dev.once.json.JsonCanonicalizer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -61,7 +60,7 @@ public final class Fingerprint {
         isJson(contentType)
             ? canonicalizer.withNumberMode(JsonCanonicalizer.NumberMode.EXACT).canonicalize(body)
             : body;
-    MessageDigest sha = sha256();
+    MessageDigest sha = Sha256.newDigest();
     // Method and path cannot contain a line feed, so it separates them unambiguously.
     sha.update(method.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
     sha.update((byte) '\n');
@@ -117,13 +116,5 @@ public final class Fingerprint {
   @Override
   public String toString() {
     return "Fingerprint[" + toHex() + "]";
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
   }
 }

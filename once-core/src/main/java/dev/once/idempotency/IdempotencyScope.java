@@ -2,7 +2,6 @@ package dev.once.idempotency;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Objects;
 
 /**
@@ -32,12 +31,7 @@ public record IdempotencyScope(String clientId, IdempotencyKey key) {
    * only cause a spurious "in use" answer, never a second execution.
    */
   public long lockId() {
-    MessageDigest sha256;
-    try {
-      sha256 = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required by every Java platform", e);
-    }
+    MessageDigest sha256 = Sha256.newDigest();
     byte[] client = clientId.getBytes(StandardCharsets.UTF_8);
     sha256.update(
         new byte[] {

@@ -73,7 +73,7 @@ final class IdempotencySql {
       INSERT INTO once.idempotency_key AS k
              (client_id, idem_key, fingerprint, state, status_code, content_type, location, body,
               created_at, completed_at, expires_at)
-      SELECT ?, ?, ?, 'completed', ?, ?, ?, ?, ?, ?, ?
+      SELECT ?, ?, ?, 'completed', ?, ?, ?, ?, %1$s, %1$s, %1$s
        WHERE pg_try_advisory_xact_lock(?)
       ON CONFLICT (client_id, idem_key) DO UPDATE
          SET fingerprint = excluded.fingerprint, state = 'completed',
@@ -81,7 +81,8 @@ final class IdempotencySql {
              location = excluded.location, body = excluded.body, created_at = excluded.created_at,
              completed_at = excluded.completed_at, expires_at = excluded.expires_at
        WHERE k.state = 'completed' AND k.expires_at <= excluded.created_at
-      """;
+      """
+          .formatted(SqlTimes.AT);
 
   static final String DELETE_EXPIRED =
       """

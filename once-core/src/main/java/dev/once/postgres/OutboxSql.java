@@ -24,11 +24,12 @@ final class OutboxSql {
   static final String APPEND =
       """
       INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at, created_at)
-      SELECT ?, ?, ?, CAST(? AS jsonb), ?, ?
-        FROM (SELECT pg_advisory_xact_lock(%d, hashtext(?))) AS aggregate_lock
+      SELECT ?, ?, ?, CAST(? AS jsonb), now.at, now.at
+        FROM (SELECT %s AS at) AS now,
+             (SELECT pg_advisory_xact_lock(%d, hashtext(?))) AS aggregate_lock
       RETURNING id
       """
-          .formatted(AGGREGATE_LOCK_NAMESPACE);
+          .formatted(SqlTimes.AT, AGGREGATE_LOCK_NAMESPACE);
 
   /**
    * Set in the claim's transaction, before the claim is planned. A claim must walk {@code

@@ -84,9 +84,9 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
       ps.setString(5, response.contentType());
       ps.setString(6, response.location());
       ps.setBytes(7, response.body());
-      ps.setObject(8, utc(claimedAt));
-      ps.setObject(9, utc(completedAt));
-      ps.setObject(10, utc(expiresAt));
+      ps.setLong(8, SqlTimes.micros(claimedAt));
+      ps.setLong(9, SqlTimes.micros(completedAt));
+      ps.setLong(10, SqlTimes.micros(expiresAt));
       ps.setLong(11, scope.lockId());
       return ps.executeUpdate() == 1;
     }

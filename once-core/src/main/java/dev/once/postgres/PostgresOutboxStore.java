@@ -46,15 +46,13 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now) {
-    OffsetDateTime at = utc(now);
     try (PreparedStatement ps = tx.prepareStatement(OutboxSql.APPEND)) {
       ps.setObject(1, messageId);
       ps.setString(2, message.type());
       ps.setString(3, message.aggregateId());
       ps.setString(4, message.payloadJson());
-      ps.setObject(5, at);
-      ps.setObject(6, at);
-      ps.setString(7, message.aggregateId());
+      ps.setLong(5, SqlTimes.micros(now));
+      ps.setString(6, message.aggregateId());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return new OutboxEntry(rs.getLong(1), messageId);
