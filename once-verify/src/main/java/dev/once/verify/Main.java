@@ -43,6 +43,9 @@ public final class Main {
       System.err.println();
       System.err.println(usage());
       return 2;
+    } catch (InterruptedException e) {
+      System.err.println("once-verify: interrupted; the shop and PostgreSQL are stopped");
+      return 130;
     } catch (Exception e) {
       System.err.println("once-verify: failed: " + e);
       e.printStackTrace(System.err);

@@ -37,6 +37,7 @@ public final class BenchCommand {
   private final String run = Long.toString(System.currentTimeMillis(), 36);
   private final List<LoadResult> results = new ArrayList<>();
   private final Map<String, double[]> memory = new LinkedHashMap<>();
+  private volatile boolean aborted;
   private BenchDatabase db;
   private ShopProcess shop;
 
@@ -49,13 +50,26 @@ public final class BenchCommand {
     if (!Files.isRegularFile(options.shopJar())) {
       throw new IllegalArgumentException("no shop jar at " + options.shopJar());
     }
-    Thread hook = new Thread(this::stopAll, "once-verify-stop");
+    Thread main = Thread.currentThread();
+    Thread hook =
+        new Thread(
+            () -> {
+              // Ctrl-C: stop the measurement first, so nothing reports the stopped servers.
+              aborted = true;
+              main.interrupt();
+              stopAll();
+            },
+            "once-verify-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
       return measure();
     } finally {
       stopAll();
-      Runtime.getRuntime().removeShutdownHook(hook);
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // Ctrl-C: the JVM is already shutting down and the hook is running or has run.
+      }
     }
   }
 
@@ -163,6 +177,9 @@ public final class BenchCommand {
 
   private void scenario(LoadRunner runner, Scenario s, int workers, Operation.Factory factory)
       throws InterruptedException {
+    if (aborted) {
+      throw new InterruptedException("interrupted");
+    }
     progress(
         s.id()
             + ": "
@@ -175,6 +192,9 @@ public final class BenchCommand {
             + options.duration().toSeconds()
             + " s)");
     LoadResult r = runner.run(s.id(), s.title(), workers, factory);
+    if (aborted) {
+      throw new InterruptedException("interrupted");
+    }
     results.add(r);
     progress(
         String.format(
@@ -300,7 +320,12 @@ public final class BenchCommand {
   }
 
   private static void progress(String line) {
-    System.out.println("[" + java.time.LocalTime.now().withNano(0) + "] " + line);
+    System.out.println(
+        "["
+            + java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss")
+                .format(java.time.LocalTime.now())
+            + "] "
+            + line);
   }
 
   private static String secret() {

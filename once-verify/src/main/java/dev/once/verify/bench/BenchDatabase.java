@@ -45,6 +45,7 @@ public final class BenchDatabase implements AutoCloseable {
         EmbeddedPostgres.builder()
             .setOverrideWorkingDirectory(folder.resolve("work").toFile())
             .setDataDirectory(folder.resolve("data"))
+            .setCleanDataDirectory(false) // close() deletes the whole folder
             .setServerConfig("listen_addresses", "localhost")
             .setServerConfig("fsync", "on")
             .setServerConfig("synchronous_commit", "on")
