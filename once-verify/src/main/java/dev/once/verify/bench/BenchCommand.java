@@ -8,6 +8,7 @@ import dev.once.verify.report.BenchReport;
 import dev.once.verify.report.MarkdownWriter;
 import dev.once.verify.report.TableWriter;
 import dev.once.verify.stats.Goal;
+import dev.once.verify.system.MachineCpu;
 import dev.once.verify.system.ProcessCpu;
 import dev.once.verify.system.ProcessMemory;
 import java.nio.charset.StandardCharsets;
@@ -102,8 +103,15 @@ public final class BenchCommand {
         MessageDigest.getInstance("SHA-256").digest(apiKey.getBytes(StandardCharsets.UTF_8));
 
     SqlFloor sql = new SqlFloor(db, keyHash, accounts, options.savepoint());
+    CpuClock machine = MachineCpu.clock();
+    CpuClock self = ProcessCpu.self();
     LoadRunner inProcess =
-        new LoadRunner(options.warmup(), options.duration(), CpuClock.NONE, pgCpu);
+        new LoadRunner(
+            options.warmup(),
+            options.duration(),
+            CpuClock.NONE,
+            pgCpu,
+            MachineCpu.others(machine, self, shop.cpu(), pgCpu));
     if (options.runs(Scenario.SQL_ONCE)) {
       scenario(inProcess, Scenario.SQL_ONCE, options.threads(), sql.withOnce("sql-" + run));
     }
@@ -112,7 +120,13 @@ public final class BenchCommand {
     }
 
     HttpScenarios http = new HttpScenarios(shop.port(), apiKey, accounts);
-    LoadRunner overHttp = new LoadRunner(options.warmup(), options.duration(), shop.cpu(), pgCpu);
+    LoadRunner overHttp =
+        new LoadRunner(
+            options.warmup(),
+            options.duration(),
+            shop.cpu(),
+            pgCpu,
+            MachineCpu.others(machine, self, shop.cpu(), pgCpu));
     if (options.runs(Scenario.HTTP_ONCE)) {
       scenario(overHttp, Scenario.HTTP_ONCE, options.connections(), http.newPayments("on-" + run));
     }
@@ -152,7 +166,12 @@ public final class BenchCommand {
       }
       HttpScenarios off = new HttpScenarios(shop.port(), apiKey, accounts);
       LoadRunner offRunner =
-          new LoadRunner(options.warmup(), options.duration(), shop.cpu(), pgCpu);
+          new LoadRunner(
+              options.warmup(),
+              options.duration(),
+              shop.cpu(),
+              pgCpu,
+              MachineCpu.others(machine, self, shop.cpu(), pgCpu));
       scenario(offRunner, Scenario.HTTP_OFF, options.connections(), off.newPayments("off-" + run));
       rememberMemory("Once off");
       shop.close();
@@ -199,13 +218,15 @@ public final class BenchCommand {
     progress(
         String.format(
             java.util.Locale.ROOT,
-            "  %s: %.0f/s, p50 %.2f ms, p99 %.2f ms, unexpected %d, errors %d%s",
+            "  %s: %.0f/s, p50 %.2f ms, p99 %.2f ms, unexpected %d, errors %d, other processes %s of"
+                + " the CPU%s",
             s.id(),
             r.perSecond(),
             r.p50Nanos() / 1e6,
             r.p99Nanos() / 1e6,
             r.unexpected(),
             r.errors(),
+            Double.isNaN(r.othersCpuShare()) ? "n/a" : Math.round(100 * r.othersCpuShare()) + "%",
             r.clean() ? "" : "  !!! first: " + r.firstProblem()));
   }
 
@@ -300,6 +321,10 @@ public final class BenchCommand {
     notes.add(
         "CPU per request: the shop JVM's and PostgreSQL's (postmaster and its children) CPU time"
             + " over the measured window, divided by the requests completed in it.");
+    notes.add(
+        "other processes: the share of all cores that processes other than the benchmark, the shop"
+            + " and PostgreSQL used during the window (/proc/stat); above a few percent the machine"
+            + " was shared and the numbers of that scenario are not comparable.");
     notes.add(
         "Scenarios run in this order on one database that keeps growing: sql-once, sql-plain,"
             + " http-once, replay, get, then http-off on a restarted shop.");

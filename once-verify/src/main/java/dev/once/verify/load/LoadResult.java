@@ -15,6 +15,8 @@ package dev.once.verify.load;
  * @param firstProblem description of the first unexpected outcome or error, or null
  * @param jvmCpuNanos CPU time of the measured JVM (the shop) over the window, or -1
  * @param postgresCpuNanos CPU time of PostgreSQL's processes over the window, or -1
+ * @param othersCpuShare share of the machine's cores that processes other than the benchmark, the
+ *     shop and PostgreSQL used during the window (0 on a quiet machine), or NaN
  */
 public record LoadResult(
     String id,
@@ -28,7 +30,8 @@ public record LoadResult(
     long errors,
     String firstProblem,
     long jvmCpuNanos,
-    long postgresCpuNanos) {
+    long postgresCpuNanos,
+    double othersCpuShare) {
 
   /** Completed operations per second of the window. */
   public double perSecond() {

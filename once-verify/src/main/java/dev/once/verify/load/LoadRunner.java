@@ -20,12 +20,20 @@ public final class LoadRunner {
   private final Duration window;
   private final CpuClock jvmCpu;
   private final CpuClock postgresCpu;
+  private final CpuClock othersCpu;
 
-  public LoadRunner(Duration warmup, Duration window, CpuClock jvmCpu, CpuClock postgresCpu) {
+  /**
+   * @param jvmCpu the measured JVM's (the shop's) CPU clock, or {@link CpuClock#NONE}
+   * @param postgresCpu PostgreSQL's CPU clock
+   * @param othersCpu the CPU clock of every other process on the machine
+   */
+  public LoadRunner(
+      Duration warmup, Duration window, CpuClock jvmCpu, CpuClock postgresCpu, CpuClock othersCpu) {
     this.warmup = warmup;
     this.window = window;
     this.jvmCpu = jvmCpu;
     this.postgresCpu = postgresCpu;
+    this.othersCpu = othersCpu;
   }
 
   /** Runs the scenario and blocks until every worker has stopped. */
@@ -43,17 +51,19 @@ public final class LoadRunner {
     if (shared.firstProblem.get() != null && shared.errors.get() >= workers) {
       shared.running = false;
       join(all);
-      return result(id, title, workers, all, shared, 0, 0, -1, -1);
+      return result(id, title, workers, all, shared, 0, 0, -1, -1, -1);
     }
     Thread.sleep(warmup.toMillis());
     long jvm0 = jvmCpu.cpuNanos();
     long pg0 = postgresCpu.cpuNanos();
+    long others0 = othersCpu.cpuNanos();
     long start = System.nanoTime();
     shared.windowStart = start;
     Thread.sleep(window.toMillis());
     long end = System.nanoTime();
     long jvm1 = jvmCpu.cpuNanos();
     long pg1 = postgresCpu.cpuNanos();
+    long others1 = othersCpu.cpuNanos();
     shared.running = false;
     join(all);
     return result(
@@ -65,7 +75,8 @@ public final class LoadRunner {
         start,
         end,
         jvm0 < 0 || jvm1 < 0 ? -1 : jvm1 - jvm0,
-        pg0 < 0 || pg1 < 0 ? -1 : pg1 - pg0);
+        pg0 < 0 || pg1 < 0 ? -1 : pg1 - pg0,
+        others0 < 0 || others1 < 0 ? -1 : Math.max(0, others1 - others0));
   }
 
   private static void join(List<Worker> all) throws InterruptedException {
@@ -83,7 +94,8 @@ public final class LoadRunner {
       long start,
       long end,
       long jvmCpu,
-      long pgCpu) {
+      long pgCpu,
+      long othersCpu) {
     List<Samples> latencies = new ArrayList<>();
     for (Worker worker : all) {
       // Keep only operations that also ended within the window.
@@ -110,7 +122,10 @@ public final class LoadRunner {
         shared.errors.get(),
         shared.firstProblem.get(),
         jvmCpu,
-        pgCpu);
+        pgCpu,
+        othersCpu < 0 || end <= start
+            ? Double.NaN
+            : othersCpu / ((double) (end - start) * Runtime.getRuntime().availableProcessors()));
   }
 
   /** State the coordinator and the workers share. */

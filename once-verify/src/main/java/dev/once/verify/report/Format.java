@@ -18,6 +18,10 @@ final class Format {
     return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%,.0f µs", value);
   }
 
+  static String percent(double share) {
+    return Double.isNaN(share) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * share);
+  }
+
   static String megabytes(double value) {
     return Double.isNaN(value) ? "n/a" : String.format(Locale.ROOT, "%.0f MB", value);
   }

@@ -47,6 +47,8 @@ public final class JsonWriter {
           .append(Format.json(r.jvmCpuMicrosPerOp()))
           .append(", \"postgresCpuMicrosPerRequest\": ")
           .append(Format.json(r.postgresCpuMicrosPerOp()))
+          .append(", \"otherProcessesCpuShare\": ")
+          .append(Format.json(r.othersCpuShare()))
           .append("}");
     }
     b.append("\n  ],\n  \"goals\": [");

@@ -16,8 +16,8 @@ public final class TableWriter {
     StringBuilder b = new StringBuilder();
     b.append(
         "| scenario | workers | requests/s | p50 | p99 | unexpected | errors | JVM CPU/req |"
-            + " PostgreSQL CPU/req |\n");
-    b.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+            + " PostgreSQL CPU/req | other processes |\n");
+    b.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (LoadResult r : report.results()) {
       b.append("| ")
           .append(escape(r.title()))
@@ -37,6 +37,8 @@ public final class TableWriter {
           .append(Format.micros(r.jvmCpuMicrosPerOp()))
           .append(" | ")
           .append(Format.micros(r.postgresCpuMicrosPerOp()))
+          .append(" | ")
+          .append(Format.percent(r.othersCpuShare()))
           .append(" |\n");
     }
     b.append("\n| goal | value | goal | verdict |\n| --- | ---: | ---: | --- |\n");

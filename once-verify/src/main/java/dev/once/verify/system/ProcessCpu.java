@@ -14,6 +14,11 @@ import java.util.Optional;
 public final class ProcessCpu {
   private ProcessCpu() {}
 
+  /** The CPU time of this JVM (the load generator, and the SQL floor's clients). */
+  public static CpuClock self() {
+    return of(ProcessHandle.current().pid());
+  }
+
   /** The CPU time of one process (all its threads). */
   public static CpuClock of(long pid) {
     return () -> cpuNanos(pid);

@@ -38,7 +38,8 @@ class ReportWritersTest {
                 0,
                 null,
                 40_000_000_000L,
-                10_000_000_000L),
+                10_000_000_000L,
+                0.034),
             new LoadResult(
                 "http-off",
                 "HTTP off | pipe",
@@ -51,7 +52,8 @@ class ReportWritersTest {
                 1,
                 "unexpected answer: 503 {\"x\":\"\n\"}",
                 -1,
-                -1));
+                -1,
+                Double.NaN));
     List<Goal> goals =
         List.of(
             Goal.ratio("on / off", 1000, 1100, 0.85),
@@ -68,7 +70,7 @@ class ReportWritersTest {
     String table = TableWriter.write(report());
     assertTrue(
         table.contains(
-            "| HTTP <new> & \"paid\" | 16 | 1,000 | 11.00 ms | 38.00 ms | 0 | 0 | 2,000 µs | 500 µs |"),
+            "| HTTP <new> & \"paid\" | 16 | 1,000 | 11.00 ms | 38.00 ms | 0 | 0 | 2,000 µs | 500 µs | 3% |"),
         table);
     assertTrue(table.contains("| HTTP off \\| pipe | 16 | 0 |"), table);
     assertTrue(table.contains("| on / off | 0.91 | ≥ 0.85 | pass |"), table);
@@ -86,6 +88,7 @@ class ReportWritersTest {
     String canonical = JsonCanonicalizer.create().canonicalize(json);
     assertTrue(canonical.contains("\"perSecond\":1000"), canonical);
     assertTrue(canonical.contains("\"jvmCpuMicrosPerRequest\":null"), canonical);
+    assertTrue(canonical.contains("\"otherProcessesCpuShare\":0.034"), canonical);
     assertTrue(canonical.contains("\"verdict\":\"not_measured\""), canonical);
     assertTrue(
         canonical.contains("\"firstProblem\":\"unexpected answer: 503 {\\\"x\\\":\\\"\\n\\\"}\""),
