@@ -1,0 +1,64 @@
+package dev.once.verify;
+
+import dev.once.verify.bench.BenchCommand;
+import dev.once.verify.bench.BenchOptions;
+import java.util.Arrays;
+
+/**
+ * {@code java -jar once-verify.jar <subcommand> [flags]}. Subcommands: {@code bench} (the
+ * performance benchmark). Exit codes: 0 done, 1 the run failed or saw unexpected answers, 2 wrong
+ * command line (usage on stderr).
+ */
+public final class Main {
+  private Main() {}
+
+  public static void main(String[] args) {
+    // Quiet logging (slf4j-simple): warnings and errors only, unless asked otherwise.
+    System.setProperty(
+        "org.slf4j.simpleLogger.defaultLogLevel",
+        System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+    System.exit(run(args));
+  }
+
+  static int run(String[] args) {
+    if (args.length == 0) {
+      System.err.println(usage());
+      return 2;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    try {
+      switch (args[0]) {
+        case "bench":
+          return new BenchCommand(BenchOptions.parse(rest)).run();
+        case "-h":
+        case "--help":
+        case "help":
+          System.out.println(usage());
+          return 0;
+        default:
+          throw new UsageException("unknown subcommand: " + args[0]);
+      }
+    } catch (UsageException e) {
+      System.err.println("once-verify: " + e.getMessage());
+      System.err.println();
+      System.err.println(usage());
+      return 2;
+    } catch (InterruptedException e) {
+      System.err.println("once-verify: interrupted; the shop and PostgreSQL are stopped");
+      return 130;
+    } catch (Exception e) {
+      System.err.println("once-verify: failed: " + e);
+      e.printStackTrace(System.err);
+      return 1;
+    }
+  }
+
+  static String usage() {
+    return "Usage: java -jar once-verify.jar <subcommand> [flags]\n"
+        + "\n"
+        + "Subcommands:\n"
+        + "  bench   performance of the shop's payment path with and without Once, and its SQL floor\n"
+        + "\n"
+        + BenchOptions.usage();
+  }
+}

@@ -1,0 +1,38 @@
+package dev.once.verify.bench;
+
+import dev.once.verify.UsageException;
+
+/** The scenarios of {@code bench}, in the order they run. */
+public enum Scenario {
+  SQL_ONCE("sql-once", "SQL floor, Once: auth; claim, savepoint, charge, outbox, complete, commit"),
+  SQL_PLAIN("sql-plain", "SQL floor, plain: auth; charge, outbox, commit"),
+  HTTP_ONCE("http-once", "HTTP new payments, Once on"),
+  REPLAY("replay", "HTTP replays of completed keys"),
+  GET("get", "HTTP authenticated GET /v1/accounts/{id}"),
+  HTTP_OFF("http-off", "HTTP new payments, Once off");
+
+  private final String id;
+  private final String title;
+
+  Scenario(String id, String title) {
+    this.id = id;
+    this.title = title;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String title() {
+    return title;
+  }
+
+  static Scenario byId(String id) throws UsageException {
+    for (Scenario s : values()) {
+      if (s.id.equals(id)) {
+        return s;
+      }
+    }
+    throw new UsageException("unknown scenario: " + id);
+  }
+}

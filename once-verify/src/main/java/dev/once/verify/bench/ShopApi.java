@@ -1,0 +1,102 @@
+package dev.once.verify.bench;
+
+import dev.once.verify.http.HttpConnection;
+import dev.once.verify.http.HttpRequest;
+import dev.once.verify.http.HttpResponse;
+import dev.once.verify.http.RequestBytes;
+import java.io.IOException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Set-up requests to the shop over one keep-alive connection: a client, accounts, deposits. */
+final class ShopApi implements AutoCloseable {
+  private final HttpConnection http;
+  private final String host;
+  private final RequestBytes request = new RequestBytes();
+  private long keys;
+
+  ShopApi(int port) {
+    this.http = new HttpConnection("localhost", port, 30_000);
+    this.host = "localhost:" + port;
+  }
+
+  /** Creates a client; returns its API key. */
+  String createClient(String adminToken, String name) throws IOException {
+    HttpResponse r =
+        post("/admin/v1/clients", "Bearer " + adminToken, null, "{\"name\":\"" + name + "\"}");
+    return field(expect(r, 201, "create a client"), "apiKey");
+  }
+
+  /** Creates a EUR account; returns its id. */
+  String createAccount(String apiKey) throws IOException {
+    HttpResponse r = post("/v1/accounts", "Bearer " + apiKey, nextKey(), "{\"currency\":\"EUR\"}");
+    return field(expect(r, 201, "create an account"), "id");
+  }
+
+  void deposit(String apiKey, String account, String amount) throws IOException {
+    HttpResponse r =
+        post(
+            "/v1/accounts/" + account + "/deposits",
+            "Bearer " + apiKey,
+            nextKey(),
+            "{\"amount\":\"" + amount + "\"}");
+    expect(r, 201, "deposit");
+  }
+
+  /** Sends one payment with {@code key}; the answer must be 201. */
+  void pay(String apiKey, String key, String body) throws IOException {
+    expect(post("/v1/payments", "Bearer " + apiKey, key, body), 201, "pay");
+  }
+
+  /** An authenticated GET that must answer 200. */
+  void get(String apiKey, String path) throws IOException {
+    byte[] head = HttpRequest.head("GET", path, host, "Authorization: Bearer " + apiKey);
+    expect(http.exchange(HttpRequest.write(request, head, null)), 200, "GET " + path);
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+
+  private HttpResponse post(String path, String authorization, String key, String body)
+      throws IOException {
+    byte[] head =
+        key == null
+            ? HttpRequest.head(
+                "POST",
+                path,
+                host,
+                "Authorization: " + authorization,
+                "Content-Type: application/json")
+            : HttpRequest.head(
+                "POST",
+                path,
+                host,
+                "Authorization: " + authorization,
+                "Content-Type: application/json",
+                "Idempotency-Key: " + key);
+    return http.exchange(HttpRequest.write(request, head, body));
+  }
+
+  private String nextKey() {
+    return "setup-" + System.nanoTime() + "-" + keys++;
+  }
+
+  private static String expect(HttpResponse r, int status, String what) throws IOException {
+    if (r.status() != status) {
+      throw new IOException("could not " + what + ": " + r);
+    }
+    return r.bodyText();
+  }
+
+  /** The string value of a top-level field of a JSON answer. */
+  static String field(String json, String name) throws IOException {
+    Matcher m =
+        Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
+    if (!m.find()) {
+      throw new IOException("no \"" + name + "\" in " + json);
+    }
+    return m.group(1);
+  }
+}

@@ -1,0 +1,137 @@
+package dev.once.verify.bench;
+
+import dev.once.verify.http.HttpConnection;
+import dev.once.verify.http.HttpRequest;
+import dev.once.verify.http.RequestBytes;
+import dev.once.verify.load.CpuClock;
+import dev.once.verify.system.ProcessCpu;
+import dev.once.verify.system.ProcessMemory;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The shop as a child process: {@code java -Xmx256m -jar shop.jar} on a free port, connected to the
+ * benchmark's PostgreSQL with the two roles, the relay off (it has its own benchmark,
+ * bench/relay.sh), logging at WARN into a file of the results folder. Passwords and the admin token
+ * go through the environment, not the command line, so other local users cannot read them in the
+ * process list.
+ */
+public final class ShopProcess implements AutoCloseable {
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+
+  private final Process process;
+  private final int port;
+  private final Path log;
+
+  private ShopProcess(Process process, int port, Path log) {
+    this.process = process;
+    this.port = port;
+    this.log = log;
+  }
+
+  /**
+   * Starts the shop and waits until {@code /actuator/health} answers 200.
+   *
+   * @param extraArgs further {@code --name=value} arguments, e.g. to switch Once's filter off
+   */
+  public static ShopProcess start(
+      Path jar, BenchDatabase db, String adminToken, Path log, List<String> extraArgs)
+      throws IOException, InterruptedException {
+    int port = freePort();
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx256m");
+    command.add("-jar");
+    command.add(jar.toString());
+    command.add("--server.port=" + port);
+    command.add("--spring.datasource.url=" + db.jdbcUrl());
+    command.add("--spring.datasource.username=" + BenchDatabase.APPLICATION);
+    command.add("--spring.flyway.user=" + BenchDatabase.OWNER);
+    command.add("--once.outbox.relay.enabled=false");
+    command.add("--logging.level.root=WARN");
+    command.addAll(extraArgs);
+    Files.createDirectories(log.getParent());
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    builder.environment().put("SPRING_DATASOURCE_PASSWORD", db.appPassword());
+    builder.environment().put("SPRING_FLYWAY_PASSWORD", db.ownerPassword());
+    builder.environment().put("SHOP_ADMIN_TOKEN", adminToken);
+    ShopProcess shop = new ShopProcess(builder.start(), port, log);
+    try {
+      shop.awaitHealthy();
+    } catch (IOException | RuntimeException | InterruptedException e) {
+      shop.close();
+      throw e;
+    }
+    return shop;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /** The shop JVM's CPU time (all its threads). */
+  public CpuClock cpu() {
+    return ProcessCpu.of(process.pid());
+  }
+
+  /** Its resident memory now, or null where unreadable. */
+  public ProcessMemory memory() {
+    return ProcessMemory.read(process.pid());
+  }
+
+  /** Stops the shop (SIGTERM, then SIGKILL after 20 s) and waits for it. Safe to repeat. */
+  @Override
+  public void close() throws InterruptedException {
+    if (!process.isAlive()) {
+      return;
+    }
+    process.destroy();
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      process.waitFor();
+    }
+  }
+
+  private void awaitHealthy() throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    byte[] head = HttpRequest.head("GET", "/actuator/health", "localhost:" + port);
+    RequestBytes request = HttpRequest.write(new RequestBytes(), head, null);
+    try (HttpConnection http = new HttpConnection("localhost", port, 5_000)) {
+      while (System.nanoTime() < deadline) {
+        if (!process.isAlive()) {
+          throw new IOException(
+              "the shop exited with " + process.exitValue() + " while starting; see " + log);
+        }
+        try {
+          if (http.exchange(request).status() == 200) {
+            return;
+          }
+        } catch (IOException e) {
+          // Not listening yet.
+        }
+        Thread.sleep(200); // polling a starting process; not a test
+      }
+    }
+    throw new IOException(
+        "the shop did not become healthy within " + START_TIMEOUT + "; see " + log);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

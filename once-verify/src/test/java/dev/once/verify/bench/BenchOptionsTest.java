@@ -1,0 +1,75 @@
+package dev.once.verify.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.once.verify.UsageException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BenchOptionsTest {
+
+  @Test
+  void defaults() throws UsageException {
+    BenchOptions o = BenchOptions.parse(new String[] {"--shop-jar", "shop.jar"});
+    assertEquals(Path.of("shop.jar"), o.shopJar());
+    assertEquals(Duration.ofSeconds(20), o.duration());
+    assertEquals(Duration.ofSeconds(15), o.warmup());
+    assertEquals(16, o.connections());
+    assertEquals(16, o.threads());
+    assertEquals(64, o.accounts());
+    assertTrue(o.savepoint());
+    assertEquals(Set.of(Scenario.values()), o.scenarios());
+    assertTrue(o.out().startsWith("bench-results"));
+  }
+
+  @Test
+  void flags() throws UsageException {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {
+              "--shop-jar=s.jar",
+              "--duration",
+              "500ms",
+              "--warmup",
+              "2m",
+              "--connections",
+              "8",
+              "--savepoint",
+              "false",
+              "--scenarios",
+              "get,replay",
+              "--out",
+              "x"
+            });
+    assertEquals(Duration.ofMillis(500), o.duration());
+    assertEquals(Duration.ofMinutes(2), o.warmup());
+    assertEquals(8, o.threads());
+    assertFalse(o.savepoint());
+    assertEquals(Set.of(Scenario.GET, Scenario.REPLAY), o.scenarios());
+    assertFalse(o.runs(Scenario.HTTP_ONCE));
+  }
+
+  @Test
+  void refusesWhatItDoesNotKnow() {
+    assertThrows(UsageException.class, () -> BenchOptions.parse(new String[] {}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--bogus", "1"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--duration", "soon"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--scenarios", "nope"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--savepoint", "yes"}));
+    assertThrows(
+        UsageException.class, () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--out"}));
+  }
+}
