@@ -102,7 +102,7 @@ public final class BenchCommand {
     byte[] keyHash =
         MessageDigest.getInstance("SHA-256").digest(apiKey.getBytes(StandardCharsets.UTF_8));
 
-    SqlFloor sql = new SqlFloor(db, keyHash, accounts, options.savepoint());
+    SqlFloor sql = new SqlFloor(db, keyHash, accounts);
     CpuClock machine = MachineCpu.clock();
     CpuClock self = ProcessCpu.self();
     LoadRunner inProcess =
@@ -301,9 +301,7 @@ public final class BenchCommand {
             + ", SQL threads "
             + options.threads()
             + ", accounts "
-            + options.accounts()
-            + ", savepoint "
-            + options.savepoint());
+            + options.accounts());
     return m;
   }
 

@@ -23,7 +23,6 @@ import java.util.Set;
  * @param connections HTTP connections (one thread each)
  * @param threads threads (JDBC connections) of the SQL floor
  * @param accounts accounts the payments are spread over
- * @param savepoint whether the SQL floor takes a savepoint after the claim, as the starter does
  * @param scenarios the scenarios to run, in {@link Scenario} order
  * @param out results folder
  * @param flags the command line as given, for the report
@@ -35,7 +34,6 @@ public record BenchOptions(
     int connections,
     int threads,
     int accounts,
-    boolean savepoint,
     Set<Scenario> scenarios,
     Path out,
     List<String> flags) {
@@ -53,7 +51,6 @@ public record BenchOptions(
         + "  --connections <n>         HTTP connections, one thread each (default 16)\n"
         + "  --threads <n>             SQL floor threads and JDBC connections (default: connections)\n"
         + "  --accounts <n>            accounts the payments are spread over (default 64)\n"
-        + "  --savepoint true|false    SQL floor: savepoint after the claim, as the starter (default true)\n"
         + "  --scenarios <a,b,..>      run only these (default all):\n"
         + ids
         + "  --out <folder>            results folder (default bench-results/<UTC time>)\n";
@@ -70,7 +67,6 @@ public record BenchOptions(
             "--connections",
             "--threads",
             "--accounts",
-            "--savepoint",
             "--scenarios",
             "--out");
     for (int i = 0; i < args.length; i++) {
@@ -101,10 +97,6 @@ public record BenchOptions(
     int connections = positive("--connections", values.getOrDefault("--connections", "16"));
     int threads =
         positive("--threads", values.getOrDefault("--threads", Integer.toString(connections)));
-    String savepoint = values.getOrDefault("--savepoint", "true");
-    if (!savepoint.equals("true") && !savepoint.equals("false")) {
-      throw new UsageException("--savepoint must be true or false, was " + savepoint);
-    }
     Path out =
         Path.of(
             values.getOrDefault(
@@ -119,7 +111,6 @@ public record BenchOptions(
         connections,
         threads,
         positive("--accounts", values.getOrDefault("--accounts", "64")),
-        Boolean.parseBoolean(savepoint),
         scenarios(values.get("--scenarios")),
         out,
         List.of(args));

@@ -4,7 +4,7 @@ import dev.once.verify.UsageException;
 
 /** The scenarios of {@code bench}, in the order they run. */
 public enum Scenario {
-  SQL_ONCE("sql-once", "SQL floor, Once: auth; claim, savepoint, charge, outbox, complete, commit"),
+  SQL_ONCE("sql-once", "SQL floor, Once: auth; claim, charge, outbox, complete, commit"),
   SQL_PLAIN("sql-plain", "SQL floor, plain: auth; charge, outbox, commit"),
   HTTP_ONCE("http-once", "HTTP new payments, Once on"),
   REPLAY("replay", "HTTP replays of completed keys"),

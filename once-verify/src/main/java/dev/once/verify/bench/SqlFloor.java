@@ -30,10 +30,9 @@ import java.util.List;
  * The SQL floor: the statements the shop runs for one {@code POST /v1/payments}, in process over
  * JDBC, one connection per thread as the shop's application role, so the difference to the HTTP
  * scenarios is what Spring, Tomcat, JSON and the network add. With Once: the authentication lookup
- * (auto-commit), then one transaction of Once's claim, a savepoint (as the starter takes one;
- * switchable), the charge, the outbox append, Once's stored answer and the commit, through
- * once-core's real {@link IdempotencyEngine} and {@link Outbox}. Plain: the same without the claim,
- * the savepoint and the stored answer.
+ * (auto-commit), then one transaction of Once's claim, the charge, the outbox append, Once's stored
+ * answer and the commit, as the starter runs them, through once-core's real {@link
+ * IdempotencyEngine} and {@link Outbox}. Plain: the same without the claim and the stored answer.
  */
 final class SqlFloor {
   /** The shop's authentication lookup (shop ClientRepository), by the key's SHA-256. */
@@ -70,7 +69,6 @@ final class SqlFloor {
   private final BenchDatabase db;
   private final byte[] keyHash;
   private final List<String> accounts;
-  private final boolean savepoint;
   private final IdempotencyEngine engine =
       IdempotencyEngine.builder(PostgresStores.idempotencyStore()).build();
   private final Outbox outbox = PostgresStores.outbox(Clock.systemUTC());
@@ -78,13 +76,11 @@ final class SqlFloor {
 
   /**
    * @param keyHash SHA-256 of the client's API key, as the shop stores it
-   * @param savepoint whether to take a savepoint after the claim, as the starter does today
    */
-  SqlFloor(BenchDatabase db, byte[] keyHash, List<String> accounts, boolean savepoint) {
+  SqlFloor(BenchDatabase db, byte[] keyHash, List<String> accounts) {
     this.db = db;
     this.keyHash = keyHash;
     this.accounts = accounts;
-    this.savepoint = savepoint;
   }
 
   /** Transactions with Once's claim and stored answer; keys {@code keyPrefix-worker-seq}. */
@@ -142,9 +138,6 @@ final class SqlFloor {
             return "claim of a new key answered " + result;
           }
           claim = (ClaimResult.Acquired) result;
-          if (savepoint) {
-            connection.setSavepoint();
-          }
         }
         String payment = charge(client, account);
         if (payment == null) {

@@ -22,7 +22,6 @@ class BenchOptionsTest {
     assertEquals(16, o.connections());
     assertEquals(16, o.threads());
     assertEquals(64, o.accounts());
-    assertTrue(o.savepoint());
     assertEquals(Set.of(Scenario.values()), o.scenarios());
     assertTrue(o.out().startsWith("bench-results"));
   }
@@ -39,8 +38,6 @@ class BenchOptionsTest {
               "2m",
               "--connections",
               "8",
-              "--savepoint",
-              "false",
               "--scenarios",
               "get,replay",
               "--out",
@@ -49,7 +46,6 @@ class BenchOptionsTest {
     assertEquals(Duration.ofMillis(500), o.duration());
     assertEquals(Duration.ofMinutes(2), o.warmup());
     assertEquals(8, o.threads());
-    assertFalse(o.savepoint());
     assertEquals(Set.of(Scenario.GET, Scenario.REPLAY), o.scenarios());
     assertFalse(o.runs(Scenario.HTTP_ONCE));
   }
@@ -66,9 +62,6 @@ class BenchOptionsTest {
     assertThrows(
         UsageException.class,
         () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--scenarios", "nope"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--savepoint", "yes"}));
     assertThrows(
         UsageException.class, () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--out"}));
   }
