@@ -87,7 +87,12 @@ public final class BenchCommand {
     progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");
     shop =
         ShopProcess.start(
-            options.shopJar(), db, admin, options.out().resolve("shop-once-on.log"), List.of());
+            options.shopJar(),
+            db,
+            admin,
+            options.out().resolve("shop-once-on.log"),
+            options.shopJvmOptions(),
+            List.of());
     String apiKey;
     List<String> accounts = new ArrayList<>();
     try (ShopApi api = new ShopApi(shop.port())) {
@@ -158,6 +163,7 @@ public final class BenchCommand {
               db,
               admin,
               options.out().resolve("shop-once-off.log"),
+              options.shopJvmOptions(),
               List.of("--once.idempotency.http.enabled=false"));
       // A fresh shop treats the key as unfamiliar until it has authenticated once, and answers
       // 503 to unfamiliar keys beyond a fifth of its pool (ApiKeyAuthenticator): one request first.

@@ -23,6 +23,8 @@ import java.util.Set;
  * @param connections HTTP connections (one thread each)
  * @param threads threads (JDBC connections) of the SQL floor
  * @param accounts accounts the payments are spread over
+ * @param shopJvmOptions further options of the shop's JVM, after {@code -Xmx256m} (a profiler, a
+ *     collector)
  * @param scenarios the scenarios to run, in {@link Scenario} order
  * @param out results folder
  * @param flags the command line as given, for the report
@@ -34,6 +36,7 @@ public record BenchOptions(
     int connections,
     int threads,
     int accounts,
+    List<String> shopJvmOptions,
     Set<Scenario> scenarios,
     Path out,
     List<String> flags) {
@@ -51,6 +54,8 @@ public record BenchOptions(
         + "  --connections <n>         HTTP connections, one thread each (default 16)\n"
         + "  --threads <n>             SQL floor threads and JDBC connections (default: connections)\n"
         + "  --accounts <n>            accounts the payments are spread over (default 64)\n"
+        + "  --shop-jvm <options>      further JVM options of the shop, space-separated, e.g.\n"
+        + "                            \"-XX:StartFlightRecording=filename=shop.jfr\" (default none)\n"
         + "  --scenarios <a,b,..>      run only these (default all):\n"
         + ids
         + "  --out <folder>            results folder (default bench-results/<UTC time>)\n";
@@ -67,6 +72,7 @@ public record BenchOptions(
             "--connections",
             "--threads",
             "--accounts",
+            "--shop-jvm",
             "--scenarios",
             "--out");
     for (int i = 0; i < args.length; i++) {
@@ -111,6 +117,7 @@ public record BenchOptions(
         connections,
         threads,
         positive("--accounts", values.getOrDefault("--accounts", "64")),
+        jvmOptions(values.getOrDefault("--shop-jvm", "")),
         scenarios(values.get("--scenarios")),
         out,
         List.of(args));
@@ -164,5 +171,18 @@ public record BenchOptions(
       chosen.add(Scenario.byId(id.trim()));
     }
     return new LinkedHashSet<>(chosen);
+  }
+
+  private static List<String> jvmOptions(String value) throws UsageException {
+    List<String> options = List.of(value.trim().split("\\s+"));
+    if (value.isBlank()) {
+      return List.of();
+    }
+    for (String option : options) {
+      if (!option.startsWith("-")) {
+        throw new UsageException("--shop-jvm takes JVM options, each starting with '-': " + option);
+      }
+    }
+    return options;
   }
 }

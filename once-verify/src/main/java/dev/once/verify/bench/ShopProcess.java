@@ -38,15 +38,22 @@ public final class ShopProcess implements AutoCloseable {
   /**
    * Starts the shop and waits until {@code /actuator/health} answers 200.
    *
+   * @param jvmOptions further JVM options, after {@code -Xmx256m}
    * @param extraArgs further {@code --name=value} arguments, e.g. to switch Once's filter off
    */
   public static ShopProcess start(
-      Path jar, BenchDatabase db, String adminToken, Path log, List<String> extraArgs)
+      Path jar,
+      BenchDatabase db,
+      String adminToken,
+      Path log,
+      List<String> jvmOptions,
+      List<String> extraArgs)
       throws IOException, InterruptedException {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(jar.toString());
     command.add("--server.port=" + port);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.once.verify.UsageException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,7 @@ class BenchOptionsTest {
     assertEquals(16, o.threads());
     assertEquals(64, o.accounts());
     assertEquals(Set.of(Scenario.values()), o.scenarios());
+    assertEquals(List.of(), o.shopJvmOptions());
     assertTrue(o.out().startsWith("bench-results"));
   }
 
@@ -38,6 +40,8 @@ class BenchOptionsTest {
               "2m",
               "--connections",
               "8",
+              "--shop-jvm",
+              " -XX:+UseSerialGC  -Xss512k ",
               "--scenarios",
               "get,replay",
               "--out",
@@ -47,6 +51,7 @@ class BenchOptionsTest {
     assertEquals(Duration.ofMinutes(2), o.warmup());
     assertEquals(8, o.threads());
     assertEquals(Set.of(Scenario.GET, Scenario.REPLAY), o.scenarios());
+    assertEquals(List.of("-XX:+UseSerialGC", "-Xss512k"), o.shopJvmOptions());
     assertFalse(o.runs(Scenario.HTTP_ONCE));
   }
 
@@ -64,5 +69,8 @@ class BenchOptionsTest {
         () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--scenarios", "nope"}));
     assertThrows(
         UsageException.class, () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--out"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--shop-jvm", "Xmx1g"}));
   }
 }
