@@ -74,24 +74,48 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
 
   @Override
   public void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
+    store(tx, claim, response, false);
+  }
+
+  @Override
+  public void completeAndCommit(
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
+    store(tx, claim, response, true);
+  }
+
+  private void store(
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response, boolean commit) {
     if (!isStorable(response.status())) {
       throw new IllegalArgumentException(
           "status " + response.status() + " is not stored; roll the transaction back instead");
     }
     Instant now = clock.instant();
+    Instant expiresAt = now.plus(retention);
+    boolean written;
     try {
-      if (!store.complete(
-          tx,
-          claim.scope(),
-          claim.fingerprint(),
-          claim.claimedAt(),
-          response,
-          now,
-          now.plus(retention))) {
-        throw new KeyTakenException(claim.scope());
-      }
+      written =
+          commit
+              ? store.completeAndCommit(
+                  tx,
+                  claim.scope(),
+                  claim.fingerprint(),
+                  claim.claimedAt(),
+                  response,
+                  now,
+                  expiresAt)
+              : store.complete(
+                  tx,
+                  claim.scope(),
+                  claim.fingerprint(),
+                  claim.claimedAt(),
+                  response,
+                  now,
+                  expiresAt);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not store the answer of an idempotency key.", e);
+    }
+    if (!written) {
+      throw new KeyTakenException(claim.scope());
     }
   }
 

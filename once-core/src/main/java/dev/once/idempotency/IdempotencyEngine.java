@@ -20,8 +20,9 @@ import java.time.Duration;
  *     connection.rollback();                              // a refusal keeps none of its writes,
  *     storeInANewTransaction(scope, fingerprint, r);      // only its answer: claim + complete again
  *   } else {
- *     engine.complete(connection, acquired, stored(r));   // KeyTakenException: roll back, claim again
- *     connection.commit();                                // effect + answer, atomically
+ *     engine.completeAndCommit(connection, acquired, stored(r)); // effect + answer, atomically,
+ *                                                         // one round trip (or complete + commit);
+ *                                                         // KeyTakenException: roll back
  *   }
  * } else {
  *   connection.rollback();   // Replay: send replay.response(); Mismatch: 422; InUse: 409
@@ -78,6 +79,19 @@ public interface IdempotencyEngine {
    * @throws IdempotencyStoreException if the database fails
    */
   void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
+
+  /**
+   * {@link #complete}, then commits {@code tx}, in one round trip to the database instead of two:
+   * the answer and the commit travel in one message. Afterwards the transaction is over; a later
+   * {@code commit()} of {@code tx} finds nothing to do.
+   *
+   * @throws IllegalArgumentException if the response status is not storable (nothing was sent)
+   * @throws KeyTakenException as {@link #complete}; nothing was committed, roll back
+   * @throws IdempotencyStoreException if the database fails, the commit included: roll back; the
+   *     outcome of a commit whose answer was lost is unknown, and a retry with the same key either
+   *     replays it or executes anew
+   */
+  void completeAndCommit(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
 
   /**
    * Whether an answer with this status is stored and replayed: every 2xx, every 3xx but 304 (a

@@ -72,6 +72,23 @@ public interface IdempotencyStore {
       throws SQLException;
 
   /**
+   * {@link #complete}, then commits the caller's transaction, in one round trip: the only method of
+   * a store that ends a transaction, for callers that commit right after storing the answer.
+   *
+   * @return {@code false} if nothing was written, for the reasons {@link #complete} gives; the
+   *     transaction is then aborted, nothing is committed, and the caller must roll back
+   */
+  boolean completeAndCommit(
+      Connection tx,
+      IdempotencyScope scope,
+      Fingerprint fingerprint,
+      Instant claimedAt,
+      StoredResponse response,
+      Instant completedAt,
+      Instant expiresAt)
+      throws SQLException;
+
+  /**
    * Deletes up to {@code limit} completed keys whose expiry is at or before {@code now}, skipping
    * rows other transactions hold.
    *

@@ -8,13 +8,12 @@ final class IdempotencySql {
   static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
 
   /**
-   * The whole claim in one statement, which writes nothing. {@code found} reads a committed key
-   * without locking; only when there is none does {@code lock} try the scope's advisory lock (a CTE
-   * with a volatile function is evaluated once). The lock, held until the transaction ends, is what
-   * marks the key in flight: no row is written until the answer is known ({@link #COMPLETE}). A key
-   * committed by another transaction after this statement's snapshot was taken, but before the lock
-   * was tried, is not seen here; {@link #COMPLETE} detects it, because its unique index sees
-   * committed rows whatever the snapshot.
+   * The whole claim in one statement, which writes nothing. {@code once.idempotency_key_claim} (V6)
+   * reads a committed key without locking; only when there is none does it try the scope's advisory
+   * lock, and once it holds the lock it reads the key again with a fresh snapshot, so a key
+   * committed by the request that just released the lock is seen and replayed rather than executed
+   * again. The lock, held until the transaction ends, is what marks the key in flight: no row is
+   * written until the answer is known ({@link #COMPLETE}).
    *
    * <p>{@code lease} bounds this transaction (the key's lease, in milliseconds, parameters 1 and
    * 2): it may neither sit idle, nor run one statement, nor (where the server has {@code
@@ -44,20 +43,11 @@ final class IdempotencySql {
                     FROM unnest(ARRAY['idle_in_transaction_session_timeout', 'statement_timeout',
                                       'transaction_timeout']) AS name
                    WHERE current_setting(name, true) IS NOT NULL) AS settings
-      ), found AS (
-          SELECT fingerprint, state, status_code, content_type, location, body, expires_at
-            FROM once.idempotency_key
-           WHERE client_id = ? AND idem_key = ?
-      ), lock AS (
-          SELECT pg_try_advisory_xact_lock(?) AS locked
-           WHERE NOT EXISTS (SELECT 1 FROM found)
       )
-      SELECT f.fingerprint, f.state, f.status_code, f.content_type, f.location, f.body,
-             f.expires_at,
-             (SELECT locked FROM lock) AS locked,
+      SELECT c.fingerprint, c.state, c.status_code, c.content_type, c.location, c.body,
+             c.expires_at, c.locked,
              (SELECT string_agg(name || '=' || value, ', ') FROM lease) AS lease
-        FROM (SELECT 1) AS one
-        LEFT JOIN found f ON true
+        FROM once.idempotency_key_claim(?, ?, ?) AS c
       """;
 
   /**
@@ -83,6 +73,22 @@ final class IdempotencySql {
        WHERE k.state = 'completed' AND k.expires_at <= excluded.created_at
       """
           .formatted(SqlTimes.AT);
+
+  /** SQLSTATE of {@code once.idempotency_key_taken()}. */
+  static final String KEY_TAKEN = "OI002";
+
+  /**
+   * {@link #COMPLETE}, then COMMIT, in one round trip: the driver sends both statements before it
+   * waits for an answer. A completion that writes nothing raises {@link #KEY_TAKEN}, which aborts
+   * the transaction, so the COMMIT behind it is not executed and the caller rolls back.
+   */
+  static final String COMPLETE_AND_COMMIT =
+      "WITH written AS (\n"
+          + COMPLETE
+          + "RETURNING 1\n"
+          + ")\n"
+          + "SELECT once.idempotency_key_taken() WHERE NOT EXISTS (SELECT 1 FROM written);\n"
+          + "COMMIT";
 
   static final String DELETE_EXPIRED =
       """

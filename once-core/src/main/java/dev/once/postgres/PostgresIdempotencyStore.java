@@ -77,19 +77,53 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
       Instant expiresAt)
       throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.COMPLETE)) {
-      ps.setString(1, scope.clientId());
-      ps.setString(2, scope.key().value());
-      ps.setBytes(3, fingerprint.toBytes());
-      ps.setInt(4, response.status());
-      ps.setString(5, response.contentType());
-      ps.setString(6, response.location());
-      ps.setBytes(7, response.body());
-      ps.setLong(8, SqlTimes.micros(claimedAt));
-      ps.setLong(9, SqlTimes.micros(completedAt));
-      ps.setLong(10, SqlTimes.micros(expiresAt));
-      ps.setLong(11, scope.lockId());
+      bindCompletion(ps, scope, fingerprint, claimedAt, response, completedAt, expiresAt);
       return ps.executeUpdate() == 1;
     }
+  }
+
+  @Override
+  public boolean completeAndCommit(
+      Connection tx,
+      IdempotencyScope scope,
+      Fingerprint fingerprint,
+      Instant claimedAt,
+      StoredResponse response,
+      Instant completedAt,
+      Instant expiresAt)
+      throws SQLException {
+    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.COMPLETE_AND_COMMIT)) {
+      bindCompletion(ps, scope, fingerprint, claimedAt, response, completedAt, expiresAt);
+      ps.execute();
+      return true;
+    } catch (SQLException e) {
+      if (IdempotencySql.KEY_TAKEN.equals(e.getSQLState())) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static void bindCompletion(
+      PreparedStatement ps,
+      IdempotencyScope scope,
+      Fingerprint fingerprint,
+      Instant claimedAt,
+      StoredResponse response,
+      Instant completedAt,
+      Instant expiresAt)
+      throws SQLException {
+    ps.setString(1, scope.clientId());
+    ps.setString(2, scope.key().value());
+    ps.setBytes(3, fingerprint.toBytes());
+    ps.setInt(4, response.status());
+    ps.setString(5, response.contentType());
+    ps.setString(6, response.location());
+    ps.setBytes(7, response.body());
+    ps.setLong(8, SqlTimes.micros(claimedAt));
+    ps.setLong(9, SqlTimes.micros(completedAt));
+    ps.setLong(10, SqlTimes.micros(expiresAt));
+    ps.setLong(11, scope.lockId());
   }
 
   @Override

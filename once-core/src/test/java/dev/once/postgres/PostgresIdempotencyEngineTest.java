@@ -430,6 +430,43 @@ class PostgresIdempotencyEngineTest {
   }
 
   @Test
+  void completeAndCommitStoresTheAnswerAndCommitsTheEffectInOneRoundTrip() throws SQLException {
+    String effect = "effect-" + UUID.randomUUID();
+    try (Connection tx = TestDatabase.transaction()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k-cac"), fingerprint("{}"));
+      insertEffect(tx, effect);
+      engine.completeAndCommit(tx, claim, created("{\"id\":\"cac\"}"));
+      // Committed: another connection sees both, and the connection's commit has nothing to do.
+      assertThat(rowCount("k-cac")).isEqualTo(1);
+      assertThat(effectCount(effect)).isEqualTo(1);
+      tx.commit();
+      // The connection goes on normally, in a new transaction.
+      assertThat(engine.claim(tx, scope("k-cac"), fingerprint("{}")))
+          .isEqualTo(new ClaimResult.Replay(created("{\"id\":\"cac\"}")));
+      tx.rollback();
+    }
+  }
+
+  @Test
+  void completeAndCommitOfATakenKeyCommitsNothing() throws SQLException {
+    String effect = "effect-" + UUID.randomUUID();
+    StoredResponse first = created("{\"id\":\"first\"}");
+    try (Connection tx = TestDatabase.transaction()) {
+      ClaimResult.Acquired claim =
+          (ClaimResult.Acquired) engine.claim(tx, scope("k-cac-race"), fingerprint("{}"));
+      insertEffect(tx, effect);
+      insertCompletedKey("k-cac-race", first, clock.instant().plus(Duration.ofHours(24)));
+      assertThatThrownBy(() -> engine.completeAndCommit(tx, claim, created("{}")))
+          .isInstanceOf(KeyTakenException.class);
+      tx.rollback();
+    }
+    assertThat(effectCount(effect)).isZero();
+    assertThat(claimAndRollback(scope("k-cac-race"), fingerprint("{}")))
+        .isEqualTo(new ClaimResult.Replay(first));
+  }
+
+  @Test
   void committingAClaimWithoutItsAnswerRecordsNothingAndFreesTheKey() throws SQLException {
     try (Connection tx = TestDatabase.transaction()) {
       assertThat(engine.claim(tx, scope("k-unfinished"), fingerprint("{}")))
@@ -532,6 +569,29 @@ class PostgresIdempotencyEngineTest {
   private void purgeEveryExpiredKey(Connection purger) {
     while (engine.purgeExpired(purger, 100) == 100) {
       // next batch
+    }
+  }
+
+  /** A business write in {@code tx}: a row of the outbox, which every test database has. */
+  private static void insertEffect(Connection tx, String aggregate) throws SQLException {
+    try (PreparedStatement ps =
+        tx.prepareStatement(
+            "INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,"
+                + " created_at) VALUES (gen_random_uuid(), 'effect', ?, '{}', now(), now())")) {
+      ps.setString(1, aggregate);
+      ps.executeUpdate();
+    }
+  }
+
+  private static long effectCount(String aggregate) throws SQLException {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT count(*) FROM once.outbox WHERE aggregate_id = ?")) {
+      ps.setString(1, aggregate);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
     }
   }
 

@@ -21,11 +21,15 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.core.Ordered;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Runs one idempotent request in ONE database transaction: the key claim, every write of the
@@ -49,9 +53,11 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  *
  * Replays, mismatches and in-use answers roll back the (read-only) claim transaction at once, so a
  * duplicate never holds a connection while the first request runs. The claim writes nothing; the
- * key's one row is written with its answer just before the commit. If that finds another request's
- * answer already committed (it was committed in the instant between the claim's read and its lock),
- * everything rolls back and the client gets that answer ({@link KeyTakenException}).
+ * key's one row is written with its answer at the commit, in the same round trip as the {@code
+ * COMMIT} when the transaction manager is Spring's JDBC one on Once's DataSource (after every other
+ * {@code beforeCommit} callback). If that finds the key taken (another request's answer committed
+ * where the claim could not see it), everything rolls back and the client gets what the key holds
+ * ({@link KeyTakenException}).
  */
 public final class IdempotentExecution {
   private static final Logger log = LoggerFactory.getLogger(IdempotentExecution.class);
@@ -74,6 +80,7 @@ public final class IdempotentExecution {
   private final DataSource dataSource;
   private final ProblemResponses problems;
   private final IdempotencyMetrics metrics;
+  private final boolean answerWithCommit;
 
   public IdempotentExecution(
       IdempotencyEngine engine,
@@ -86,6 +93,11 @@ public final class IdempotentExecution {
     this.dataSource = dataSource;
     this.problems = new ProblemResponses(problemTypeBase);
     this.metrics = metrics;
+    // Spring's JDBC transaction managers commit by Connection.commit() alone, so the answer and
+    // the COMMIT can travel in one round trip without anything of the commit being skipped.
+    this.answerWithCommit =
+        transactions instanceof DataSourceTransactionManager jdbc
+            && jdbc.getDataSource() == dataSource;
   }
 
   void execute(
@@ -175,13 +187,22 @@ public final class IdempotentExecution {
                 + " Idempotency-Key.");
         return;
       }
-      engine.complete(DataSourceUtils.getConnection(dataSource), acquired, answer);
+      Connection connection = DataSourceUtils.getConnection(dataSource);
+      if (answerWithCommit && TransactionSynchronizationManager.isSynchronizationActive()) {
+        TransactionSynchronizationManager.registerSynchronization(
+            new AnswerWithCommit(engine, connection, acquired, answer));
+      } else {
+        engine.complete(connection, acquired, answer);
+      }
       transactions.commit(tx);
       metrics.requestFinished(Outcome.EXECUTED);
     } catch (KeyTakenException e) {
-      // Another request's answer was committed in the instant between this claim's read and its
-      // lock: this execution must leave no trace, and the client gets the key's answer.
-      rollbackQuietly(tx);
+      // Another request now holds the key, or stored its answer (which the claim's second read
+      // makes rare: see once.idempotency_key_claim): this execution must leave no trace, and the
+      // client gets what the key holds.
+      if (!tx.isCompleted()) {
+        rollbackQuietly(tx);
+      }
       answerFromStore(acquired, response);
       return;
     } catch (RuntimeException e) {
@@ -351,6 +372,31 @@ public final class IdempotentExecution {
         "The request could not be completed; retry with the same Idempotency-Key, which is"
             + " applied at most once.",
         1);
+  }
+
+  /**
+   * Stores the answer and commits in one round trip, as the last step before Spring's commit: it is
+   * the last synchronization to run {@code beforeCommit} (lowest precedence, registered after the
+   * handler's), so every other {@code beforeCommit}, which may still write, runs inside the
+   * transaction. Spring's own commit then finds the transaction over and has nothing to send; its
+   * {@code beforeCompletion} and {@code afterCommit} callbacks run as usual. A failure (the key
+   * taken, the commit refused) is thrown out of {@code beforeCommit}, so Spring rolls back.
+   */
+  private record AnswerWithCommit(
+      IdempotencyEngine engine,
+      Connection connection,
+      ClaimResult.Acquired claim,
+      StoredResponse answer)
+      implements TransactionSynchronization {
+    @Override
+    public int getOrder() {
+      return Ordered.LOWEST_PRECEDENCE;
+    }
+
+    @Override
+    public void beforeCommit(boolean readOnly) {
+      engine.completeAndCommit(connection, claim, answer);
+    }
   }
 
   private void rollbackQuietly(TransactionStatus tx) {

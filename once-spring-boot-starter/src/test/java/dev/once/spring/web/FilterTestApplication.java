@@ -274,11 +274,28 @@ public class FilterTestApplication {
     ResponseEntity<String> raced(
         @PathVariable String tag,
         @RequestParam int status,
+        @RequestParam(defaultValue = "true") boolean raced,
+        @RequestParam(defaultValue = "false") boolean failBeforeCommit,
         @RequestBody String body,
         @RequestHeader("X-Client") String client,
         @RequestHeader("Idempotency-Key") String key,
         HttpServletRequest request) {
       record(tag);
+      // A write the handler leaves for the end of the transaction, as a unit of work that flushes
+      // before commit does: it must commit or roll back with everything else.
+      TransactionSynchronizationManager.registerSynchronization(
+          new TransactionSynchronization() {
+            @Override
+            public void beforeCommit(boolean readOnly) {
+              record(tag + "-before-commit");
+              if (failBeforeCommit) {
+                throw new IllegalStateException("flush failed");
+              }
+            }
+          });
+      if (!raced) {
+        return ResponseEntity.status(status).body("{\"alone\":true}");
+      }
       Fingerprint fingerprint =
           Fingerprint.of(
               "POST",

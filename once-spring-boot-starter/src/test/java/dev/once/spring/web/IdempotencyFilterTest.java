@@ -463,7 +463,50 @@ class IdempotencyFilterTest {
     assertThat(answer.headers().firstValue("Idempotent-Replayed")).hasValue("true");
     assertThat(answer.headers().firstValue("Location")).isEmpty();
     assertThat(effects(tag)).isZero();
+    assertThat(effects(tag + "-before-commit")).isZero();
     assertThat(storedKeys(key)).isEqualTo(1);
+  }
+
+  /**
+   * The answer is stored and committed in one round trip after every other {@code beforeCommit}
+   * callback ran: a write the handler left for the end of the transaction commits with it.
+   */
+  @Test
+  void aWriteTheHandlerLeavesForBeforeCommitCommitsWithTheAnswer() {
+    String tag = tag();
+
+    HttpResponse<String> first =
+        send(post("/api/raced/" + tag + "?status=201&raced=false", "k-before-commit", "{}"));
+    HttpResponse<String> retry =
+        send(post("/api/raced/" + tag + "?status=201&raced=false", "k-before-commit", "{}"));
+
+    assertThat(first.statusCode()).isEqualTo(201);
+    assertThat(effects(tag)).isEqualTo(1);
+    assertThat(effects(tag + "-before-commit")).isEqualTo(1);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.body()).isEqualTo("{\"alone\":true}");
+  }
+
+  /**
+   * A {@code beforeCommit} callback of the handler that fails runs before the answer is stored and
+   * committed, so nothing commits: had the answer been committed first, the failure would come too
+   * late to undo the payment.
+   */
+  @Test
+  void aFailingBeforeCommitCallbackOfTheHandlerCommitsNothing() {
+    String tag = tag();
+
+    HttpResponse<String> answer =
+        send(
+            post(
+                "/api/raced/" + tag + "?status=201&raced=false&failBeforeCommit=true",
+                "k-flush-fails",
+                "{}"));
+
+    assertProblem(answer, 503, "service-unavailable");
+    assertThat(effects(tag)).isZero();
+    assertThat(effects(tag + "-before-commit")).isZero();
+    assertThat(storedKeys("k-flush-fails")).isZero();
   }
 
   /**

@@ -30,9 +30,10 @@ import java.util.List;
  * The SQL floor: the statements the shop runs for one {@code POST /v1/payments}, in process over
  * JDBC, one connection per thread as the shop's application role, so the difference to the HTTP
  * scenarios is what Spring, Tomcat, JSON and the network add. With Once: the authentication lookup
- * (auto-commit), then one transaction of Once's claim, the charge, the outbox append, Once's stored
- * answer and the commit, as the starter runs them, through once-core's real {@link
- * IdempotencyEngine} and {@link Outbox}. Plain: the same without the claim and the stored answer.
+ * (auto-commit), then one transaction of Once's claim, the charge, the outbox append, and Once's
+ * stored answer sent together with the commit, as the starter runs them, through once-core's real
+ * {@link IdempotencyEngine} and {@link Outbox}. Plain: the same without the claim and the stored
+ * answer.
  */
 final class SqlFloor {
   /** The shop's authentication lookup (shop ClientRepository), by the key's SHA-256. */
@@ -149,7 +150,9 @@ final class SqlFloor {
                 .formatted(payment, account, lastOperation);
         outbox.append(connection, new OutboxMessage("provider.charge", payment, payload));
         if (claim != null) {
-          engine.complete(
+          // As the starter does with Spring's JDBC transaction manager: answer and COMMIT in one
+          // round trip; the commit below then has nothing to send.
+          engine.completeAndCommit(
               connection,
               claim,
               StoredResponse.of(
