@@ -90,27 +90,17 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
           "status " + response.status() + " is not stored; roll the transaction back instead");
     }
     Instant now = clock.instant();
-    Instant expiresAt = now.plus(retention);
+    IdempotencyStore.Completion completion =
+        new IdempotencyStore.Completion(
+            claim.scope(),
+            claim.fingerprint(),
+            claim.claimedAt(),
+            response,
+            now,
+            now.plus(retention));
     boolean written;
     try {
-      written =
-          commit
-              ? store.completeAndCommit(
-                  tx,
-                  claim.scope(),
-                  claim.fingerprint(),
-                  claim.claimedAt(),
-                  response,
-                  now,
-                  expiresAt)
-              : store.complete(
-                  tx,
-                  claim.scope(),
-                  claim.fingerprint(),
-                  claim.claimedAt(),
-                  response,
-                  now,
-                  expiresAt);
+      written = commit ? store.completeAndCommit(tx, completion) : store.complete(tx, completion);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not store the answer of an idempotency key.", e);
     }

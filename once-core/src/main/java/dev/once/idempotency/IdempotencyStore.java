@@ -53,23 +53,33 @@ public interface IdempotencyStore {
   }
 
   /**
-   * Writes the key, completed with its answer, while the caller's transaction still holds the
-   * scope's lock. A row of the scope that had expired by {@code claimedAt} is replaced.
+   * A key's one write: the answer of the request that claimed it.
    *
-   * @return {@code false} if nothing was written: another request's answer for the key is there
-   *     (committed after the claim read the table), or another transaction holds the scope's lock
-   *     (this transaction's claim ended, so the key is someone else's now). The caller must then
-   *     roll back.
+   * @param scope client and key
+   * @param fingerprint the request's fingerprint
+   * @param claimedAt when the claim was made; a row that had expired by then is replaced
+   * @param response the answer
+   * @param completedAt when the answer was stored
+   * @param expiresAt when the key may be forgotten
    */
-  boolean complete(
-      Connection tx,
+  record Completion(
       IdempotencyScope scope,
       Fingerprint fingerprint,
       Instant claimedAt,
       StoredResponse response,
       Instant completedAt,
-      Instant expiresAt)
-      throws SQLException;
+      Instant expiresAt) {}
+
+  /**
+   * Writes the key, completed with its answer, while the caller's transaction still holds the
+   * scope's lock. A row of the scope that had expired by the claim is replaced.
+   *
+   * @return {@code false} if nothing was written: another request's answer for the key is there
+   *     (committed where the claim could not see it), or another transaction holds the scope's lock
+   *     (this transaction's claim ended, so the key is someone else's now). The caller must then
+   *     roll back.
+   */
+  boolean complete(Connection tx, Completion completion) throws SQLException;
 
   /**
    * {@link #complete}, then commits the caller's transaction, in one round trip: the only method of
@@ -78,15 +88,7 @@ public interface IdempotencyStore {
    * @return {@code false} if nothing was written, for the reasons {@link #complete} gives; the
    *     transaction is then aborted, nothing is committed, and the caller must roll back
    */
-  boolean completeAndCommit(
-      Connection tx,
-      IdempotencyScope scope,
-      Fingerprint fingerprint,
-      Instant claimedAt,
-      StoredResponse response,
-      Instant completedAt,
-      Instant expiresAt)
-      throws SQLException;
+  boolean completeAndCommit(Connection tx, Completion completion) throws SQLException;
 
   /**
    * Deletes up to {@code limit} completed keys whose expiry is at or before {@code now}, skipping

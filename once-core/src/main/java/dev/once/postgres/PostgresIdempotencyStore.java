@@ -67,33 +67,17 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
   }
 
   @Override
-  public boolean complete(
-      Connection tx,
-      IdempotencyScope scope,
-      Fingerprint fingerprint,
-      Instant claimedAt,
-      StoredResponse response,
-      Instant completedAt,
-      Instant expiresAt)
-      throws SQLException {
+  public boolean complete(Connection tx, Completion completion) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.COMPLETE)) {
-      bindCompletion(ps, scope, fingerprint, claimedAt, response, completedAt, expiresAt);
+      bind(ps, completion);
       return ps.executeUpdate() == 1;
     }
   }
 
   @Override
-  public boolean completeAndCommit(
-      Connection tx,
-      IdempotencyScope scope,
-      Fingerprint fingerprint,
-      Instant claimedAt,
-      StoredResponse response,
-      Instant completedAt,
-      Instant expiresAt)
-      throws SQLException {
+  public boolean completeAndCommit(Connection tx, Completion completion) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.COMPLETE_AND_COMMIT)) {
-      bindCompletion(ps, scope, fingerprint, claimedAt, response, completedAt, expiresAt);
+      bind(ps, completion);
       ps.execute();
       return true;
     } catch (SQLException e) {
@@ -104,25 +88,19 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
     }
   }
 
-  private static void bindCompletion(
-      PreparedStatement ps,
-      IdempotencyScope scope,
-      Fingerprint fingerprint,
-      Instant claimedAt,
-      StoredResponse response,
-      Instant completedAt,
-      Instant expiresAt)
-      throws SQLException {
+  private static void bind(PreparedStatement ps, Completion completion) throws SQLException {
+    IdempotencyScope scope = completion.scope();
+    StoredResponse response = completion.response();
     ps.setString(1, scope.clientId());
     ps.setString(2, scope.key().value());
-    ps.setBytes(3, fingerprint.toBytes());
+    ps.setBytes(3, completion.fingerprint().toBytes());
     ps.setInt(4, response.status());
     ps.setString(5, response.contentType());
     ps.setString(6, response.location());
     ps.setBytes(7, response.body());
-    ps.setLong(8, SqlTimes.micros(claimedAt));
-    ps.setLong(9, SqlTimes.micros(completedAt));
-    ps.setLong(10, SqlTimes.micros(expiresAt));
+    ps.setLong(8, SqlTimes.micros(completion.claimedAt()));
+    ps.setLong(9, SqlTimes.micros(completion.completedAt()));
+    ps.setLong(10, SqlTimes.micros(completion.expiresAt()));
     ps.setLong(11, scope.lockId());
   }
 

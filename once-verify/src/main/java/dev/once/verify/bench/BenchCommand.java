@@ -1,5 +1,12 @@
 package dev.once.verify.bench;
 
+import static dev.once.verify.bench.Scenario.GET;
+import static dev.once.verify.bench.Scenario.HTTP_OFF;
+import static dev.once.verify.bench.Scenario.HTTP_ONCE;
+import static dev.once.verify.bench.Scenario.REPLAY;
+import static dev.once.verify.bench.Scenario.SQL_ONCE;
+import static dev.once.verify.bench.Scenario.SQL_PLAIN;
+
 import dev.once.verify.load.CpuClock;
 import dev.once.verify.load.LoadResult;
 import dev.once.verify.load.LoadRunner;
@@ -11,6 +18,7 @@ import dev.once.verify.stats.Goal;
 import dev.once.verify.system.MachineCpu;
 import dev.once.verify.system.ProcessCpu;
 import dev.once.verify.system.ProcessMemory;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
@@ -41,6 +49,8 @@ public final class BenchCommand {
   private volatile boolean aborted;
   private BenchDatabase db;
   private ShopProcess shop;
+  private String admin;
+  private int round;
 
   public BenchCommand(BenchOptions options) {
     this.options = options;
@@ -82,17 +92,10 @@ public final class BenchCommand {
     String pgVersion = db.serverVersion();
     long postmaster = db.postmasterPid();
     CpuClock pgCpu = postmaster > 0 ? ProcessCpu.withChildren(postmaster) : CpuClock.NONE;
-    String admin = secret();
+    admin = secret();
 
     progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");
-    shop =
-        ShopProcess.start(
-            options.shopJar(),
-            db,
-            admin,
-            options.out().resolve("shop-once-on.log"),
-            options.shopJvmOptions(),
-            List.of());
+    shop = startShop("shop-once-on.log", List.of());
     String apiKey;
     List<String> accounts = new ArrayList<>();
     try (ShopApi api = new ShopApi(shop.port())) {
@@ -106,81 +109,74 @@ public final class BenchCommand {
     }
     byte[] keyHash =
         MessageDigest.getInstance("SHA-256").digest(apiKey.getBytes(StandardCharsets.UTF_8));
-
     SqlFloor sql = new SqlFloor(db, keyHash, accounts);
     CpuClock machine = MachineCpu.clock();
-    CpuClock self = ProcessCpu.self();
-    LoadRunner inProcess =
-        new LoadRunner(
-            options.warmup(),
-            options.duration(),
-            CpuClock.NONE,
-            pgCpu,
-            MachineCpu.others(machine, self, shop.cpu(), pgCpu));
-    if (options.runs(Scenario.SQL_ONCE)) {
-      scenario(inProcess, Scenario.SQL_ONCE, options.threads(), sql.withOnce("sql-" + run));
-    }
-    if (options.runs(Scenario.SQL_PLAIN)) {
-      scenario(inProcess, Scenario.SQL_PLAIN, options.threads(), sql.plain());
-    }
-
-    HttpScenarios http = new HttpScenarios(shop.port(), apiKey, accounts);
-    LoadRunner overHttp =
-        new LoadRunner(
-            options.warmup(),
-            options.duration(),
-            shop.cpu(),
-            pgCpu,
-            MachineCpu.others(machine, self, shop.cpu(), pgCpu));
-    if (options.runs(Scenario.HTTP_ONCE)) {
-      scenario(overHttp, Scenario.HTTP_ONCE, options.connections(), http.newPayments("on-" + run));
-    }
-    if (options.runs(Scenario.REPLAY)) {
-      progress("completing " + REPLAY_KEYS + " keys to replay");
-      String prefix = "replay-" + run;
-      try (ShopApi api = new ShopApi(shop.port())) {
-        for (int i = 0; i < REPLAY_KEYS; i++) {
-          api.pay(apiKey, prefix + "-" + i, http.replayBody(i));
-        }
+    boolean replayKeysMade = false;
+    for (int round = 1; round <= options.rounds(); round++) {
+      this.round = round;
+      if (shop == null) {
+        shop = startShop("shop-once-on-" + round + ".log", List.of());
+        firstRequest(apiKey, accounts);
       }
-      scenario(
-          overHttp,
-          Scenario.REPLAY,
-          options.connections(),
-          http.replays(prefix, REPLAY_KEYS, options.connections()));
-    }
-    if (options.runs(Scenario.GET)) {
-      scenario(overHttp, Scenario.GET, options.connections(), http.getAccount());
-    }
-    rememberMemory("Once on");
-    shop.close();
-
-    if (options.runs(Scenario.HTTP_OFF)) {
-      progress("restarting the shop with --once.idempotency.http.enabled=false");
-      shop =
-          ShopProcess.start(
-              options.shopJar(),
-              db,
-              admin,
-              options.out().resolve("shop-once-off.log"),
-              options.shopJvmOptions(),
-              List.of("--once.idempotency.http.enabled=false"));
-      // A fresh shop treats the key as unfamiliar until it has authenticated once, and answers
-      // 503 to unfamiliar keys beyond a fifth of its pool (ApiKeyAuthenticator): one request first.
-      try (ShopApi api = new ShopApi(shop.port())) {
-        api.get(apiKey, "/v1/accounts/" + accounts.get(0));
-      }
-      HttpScenarios off = new HttpScenarios(shop.port(), apiKey, accounts);
-      LoadRunner offRunner =
+      LoadRunner runner = runner(machine, shop.cpu(), pgCpu);
+      LoadRunner inProcess =
           new LoadRunner(
               options.warmup(),
               options.duration(),
-              shop.cpu(),
+              CpuClock.NONE,
               pgCpu,
-              MachineCpu.others(machine, self, shop.cpu(), pgCpu));
-      scenario(offRunner, Scenario.HTTP_OFF, options.connections(), off.newPayments("off-" + run));
-      rememberMemory("Once off");
+              MachineCpu.others(machine, ProcessCpu.self(), shop.cpu(), pgCpu));
+      if (options.runs(Scenario.SQL_ONCE)) {
+        scenario(inProcess, Scenario.SQL_ONCE, options.threads(), sql.withOnce(tag("sql")));
+      }
+      if (options.runs(Scenario.SQL_PLAIN)) {
+        scenario(inProcess, Scenario.SQL_PLAIN, options.threads(), sql.plain());
+      }
+      HttpScenarios http = new HttpScenarios(shop.port(), apiKey, accounts);
+      if (options.runs(Scenario.HTTP_ONCE)) {
+        scenario(runner, Scenario.HTTP_ONCE, options.connections(), http.newPayments(tag("on")));
+      }
+      if (options.runs(Scenario.REPLAY)) {
+        String prefix = "replay-" + run;
+        if (!replayKeysMade) {
+          progress("completing " + REPLAY_KEYS + " keys to replay");
+          try (ShopApi api = new ShopApi(shop.port())) {
+            for (int i = 0; i < REPLAY_KEYS; i++) {
+              api.pay(apiKey, prefix + "-" + i, http.replayBody(i));
+            }
+          }
+          replayKeysMade = true;
+        }
+        scenario(
+            runner,
+            Scenario.REPLAY,
+            options.connections(),
+            http.replays(prefix, REPLAY_KEYS, options.connections()));
+      }
+      if (options.runs(Scenario.GET)) {
+        scenario(runner, Scenario.GET, options.connections(), http.getAccount());
+      }
+      rememberMemory("Once on");
       shop.close();
+      shop = null;
+
+      if (options.runs(Scenario.HTTP_OFF)) {
+        progress("restarting the shop with --once.idempotency.http.enabled=false");
+        shop =
+            startShop(
+                "shop-once-off-" + round + ".log",
+                List.of("--once.idempotency.http.enabled=false"));
+        firstRequest(apiKey, accounts);
+        HttpScenarios off = new HttpScenarios(shop.port(), apiKey, accounts);
+        scenario(
+            runner(machine, shop.cpu(), pgCpu),
+            Scenario.HTTP_OFF,
+            options.connections(),
+            off.newPayments(tag("off")));
+        rememberMemory("Once off");
+        shop.close();
+        shop = null;
+      }
     }
 
     BenchReport report = new BenchReport(machine(pgVersion), results, goals(), memory, notes());
@@ -206,7 +202,8 @@ public final class BenchCommand {
       throw new InterruptedException("interrupted");
     }
     progress(
-        s.id()
+        (options.rounds() == 1 ? "" : "round " + round + "/" + options.rounds() + " ")
+            + s.id()
             + ": "
             + s.title()
             + " ("
@@ -216,7 +213,8 @@ public final class BenchCommand {
             + " s, measured "
             + options.duration().toSeconds()
             + " s)");
-    LoadResult r = runner.run(s.id(), s.title(), workers, factory);
+    String title = options.rounds() == 1 ? s.title() : s.title() + " [round " + round + "]";
+    LoadResult r = runner.run(s.id(), title, workers, factory);
     if (aborted) {
       throw new InterruptedException("interrupted");
     }
@@ -236,6 +234,36 @@ public final class BenchCommand {
             r.clean() ? "" : "  !!! first: " + r.firstProblem()));
   }
 
+  private ShopProcess startShop(String log, List<String> args)
+      throws IOException, InterruptedException {
+    return ShopProcess.start(
+        options.shopJar(), db, admin, options.out().resolve(log), options.shopJvmOptions(), args);
+  }
+
+  /**
+   * A fresh shop treats the key as unfamiliar until it has authenticated once, and answers 503 to
+   * unfamiliar keys beyond a fifth of its pool (ApiKeyAuthenticator): one request first.
+   */
+  private void firstRequest(String apiKey, List<String> accounts) throws IOException {
+    try (ShopApi api = new ShopApi(shop.port())) {
+      api.get(apiKey, "/v1/accounts/" + accounts.get(0));
+    }
+  }
+
+  private LoadRunner runner(CpuClock machine, CpuClock shopCpu, CpuClock pgCpu) {
+    return new LoadRunner(
+        options.warmup(),
+        options.duration(),
+        shopCpu,
+        pgCpu,
+        MachineCpu.others(machine, ProcessCpu.self(), shopCpu, pgCpu));
+  }
+
+  /** A key prefix unique to this run and round. */
+  private String tag(String what) {
+    return what + "-" + run + "-" + round;
+  }
+
   private void rememberMemory(String label) {
     ProcessMemory m = shop.memory();
     if (m != null) {
@@ -244,39 +272,24 @@ public final class BenchCommand {
   }
 
   private List<Goal> goals() {
+    // With several rounds, each scenario's rate is the median of its rounds.
     Map<Scenario, Double> rate = new HashMap<>();
-    for (LoadResult r : results) {
-      for (Scenario s : Scenario.values()) {
+    for (Scenario s : Scenario.values()) {
+      List<Double> rates = new ArrayList<>();
+      for (LoadResult r : results) {
         if (s.id().equals(r.id())) {
-          rate.put(s, r.perSecond());
+          rates.add(r.perSecond());
         }
+      }
+      if (!rates.isEmpty()) {
+        rate.put(s, median(rates));
       }
     }
     List<Goal> goals = new ArrayList<>();
-    goals.add(
-        Goal.ratio(
-            "HTTP new payments: Once on / Once off",
-            rate.getOrDefault(Scenario.HTTP_ONCE, Double.NaN),
-            rate.getOrDefault(Scenario.HTTP_OFF, Double.NaN),
-            0.85));
-    goals.add(
-        Goal.ratio(
-            "SQL floor: Once / plain",
-            rate.getOrDefault(Scenario.SQL_ONCE, Double.NaN),
-            rate.getOrDefault(Scenario.SQL_PLAIN, Double.NaN),
-            0.85));
-    goals.add(
-        Goal.ratio(
-            "HTTP new payments Once on / SQL floor Once",
-            rate.getOrDefault(Scenario.HTTP_ONCE, Double.NaN),
-            rate.getOrDefault(Scenario.SQL_ONCE, Double.NaN),
-            0.60));
-    goals.add(
-        Goal.ratio(
-            "HTTP replays / authenticated GET",
-            rate.getOrDefault(Scenario.REPLAY, Double.NaN),
-            rate.getOrDefault(Scenario.GET, Double.NaN),
-            0.95));
+    goals.add(ratio(rate, "HTTP new payments: Once on / Once off", HTTP_ONCE, HTTP_OFF, 0.85));
+    goals.add(ratio(rate, "SQL floor: Once / plain", SQL_ONCE, SQL_PLAIN, 0.85));
+    goals.add(ratio(rate, "HTTP new payments Once on / SQL floor Once", HTTP_ONCE, SQL_ONCE, 0.60));
+    goals.add(ratio(rate, "HTTP replays / authenticated GET", REPLAY, GET, 0.95));
     double[] on = memory.get("Once on");
     goals.add(
         Goal.atMost(
@@ -309,6 +322,20 @@ public final class BenchCommand {
             + ", accounts "
             + options.accounts());
     return m;
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  /** A ratio of two scenarios' rates; not a number when either did not run. */
+  private static Goal ratio(
+      Map<Scenario, Double> rate, String name, Scenario of, Scenario to, double goal) {
+    return Goal.ratio(
+        name, rate.getOrDefault(of, Double.NaN), rate.getOrDefault(to, Double.NaN), goal);
   }
 
   private List<String> notes() {

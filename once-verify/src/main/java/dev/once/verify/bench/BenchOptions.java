@@ -23,6 +23,7 @@ import java.util.Set;
  * @param connections HTTP connections (one thread each)
  * @param threads threads (JDBC connections) of the SQL floor
  * @param accounts accounts the payments are spread over
+ * @param rounds how many times every scenario runs, in turn; ratios use each one's median
  * @param shopJvmOptions further options of the shop's JVM, after {@code -Xmx256m} (a profiler, a
  *     collector)
  * @param scenarios the scenarios to run, in {@link Scenario} order
@@ -36,6 +37,7 @@ public record BenchOptions(
     int connections,
     int threads,
     int accounts,
+    int rounds,
     List<String> shopJvmOptions,
     Set<Scenario> scenarios,
     Path out,
@@ -54,6 +56,8 @@ public record BenchOptions(
         + "  --connections <n>         HTTP connections, one thread each (default 16)\n"
         + "  --threads <n>             SQL floor threads and JDBC connections (default: connections)\n"
         + "  --accounts <n>            accounts the payments are spread over (default 64)\n"
+        + "  --rounds <n>              run every scenario n times, in turn; the goals use the\n"
+        + "                            median of each (default 1; 3 on a noisy machine)\n"
         + "  --shop-jvm <options>      further JVM options of the shop, space-separated, e.g.\n"
         + "                            \"-XX:StartFlightRecording=filename=shop.jfr\" (default none)\n"
         + "  --scenarios <a,b,..>      run only these (default all):\n"
@@ -72,6 +76,7 @@ public record BenchOptions(
             "--connections",
             "--threads",
             "--accounts",
+            "--rounds",
             "--shop-jvm",
             "--scenarios",
             "--out");
@@ -117,6 +122,7 @@ public record BenchOptions(
         connections,
         threads,
         positive("--accounts", values.getOrDefault("--accounts", "64")),
+        positive("--rounds", values.getOrDefault("--rounds", "1")),
         jvmOptions(values.getOrDefault("--shop-jvm", "")),
         scenarios(values.get("--scenarios")),
         out,

@@ -25,6 +25,7 @@ class BenchOptionsTest {
     assertEquals(64, o.accounts());
     assertEquals(Set.of(Scenario.values()), o.scenarios());
     assertEquals(List.of(), o.shopJvmOptions());
+    assertEquals(1, o.rounds());
     assertTrue(o.out().startsWith("bench-results"));
   }
 
@@ -42,6 +43,8 @@ class BenchOptionsTest {
               "8",
               "--shop-jvm",
               " -XX:+UseSerialGC  -Xss512k ",
+              "--rounds",
+              "3",
               "--scenarios",
               "get,replay",
               "--out",
@@ -52,6 +55,7 @@ class BenchOptionsTest {
     assertEquals(8, o.threads());
     assertEquals(Set.of(Scenario.GET, Scenario.REPLAY), o.scenarios());
     assertEquals(List.of("-XX:+UseSerialGC", "-Xss512k"), o.shopJvmOptions());
+    assertEquals(3, o.rounds());
     assertFalse(o.runs(Scenario.HTTP_ONCE));
   }
 
@@ -72,5 +76,8 @@ class BenchOptionsTest {
     assertThrows(
         UsageException.class,
         () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--shop-jvm", "Xmx1g"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--rounds", "0"}));
   }
 }
