@@ -38,9 +38,9 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       // the key in flight holds: a duplicate learns "in use" at once instead of blocking. Nothing
       // is written before the answer is known (complete).
       Instant now = clock.instant();
-      IdempotencyStore.Attempt attempt = store.claim(tx, scope, lease);
+      IdempotencyStore.Attempt attempt = store.claim(tx, scope, now, lease);
       if (attempt instanceof IdempotencyStore.Attempt.Found found) {
-        return decide(tx, found.key(), fingerprint, now);
+        return decide(found, fingerprint, now);
       }
       if (attempt instanceof IdempotencyStore.Attempt.LockedOut) {
         return new ClaimResult.InUse(scope, retryAfter);
@@ -52,7 +52,8 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
   }
 
   private ClaimResult decide(
-      Connection tx, StoredKey existing, Fingerprint fingerprint, Instant now) throws SQLException {
+      IdempotencyStore.Attempt.Found found, Fingerprint fingerprint, Instant now) {
+    StoredKey existing = found.key();
     IdempotencyScope scope = existing.scope();
     if (existing.state() == KeyState.IN_PROGRESS) {
       // Only reachable if some writer committed an unfinished key outside this protocol.
@@ -62,7 +63,7 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       // Past retention the key is forgotten, even if the purge has not run yet. Whoever holds the
       // lock may reclaim it (complete replaces the expired row); a concurrent reclaimer is a
       // request in flight.
-      return store.tryLock(tx, scope)
+      return found.locked()
           ? new ClaimResult.Acquired(scope, fingerprint, now)
           : new ClaimResult.InUse(scope, retryAfter);
     }

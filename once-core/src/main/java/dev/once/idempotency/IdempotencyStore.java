@@ -15,40 +15,37 @@ import java.time.Instant;
 public interface IdempotencyStore {
 
   /**
-   * The claim, in one round trip, writing nothing: reads the committed key of the scope; only if
-   * there is none, tries to take the scope's lock (held until the caller's transaction ends)
-   * without waiting. The lock is what marks the key in flight; the key's row is written once, by
-   * {@link #complete}, with its answer. A key that exists is read without any lock, so concurrent
-   * retries of a completed key never get in each other's way. The same statement bounds the
-   * caller's transaction by {@code lease}, counted from the claim: a transaction idle for longer is
-   * ended by the database (rolled back, lock released), a statement running for longer is
-   * cancelled, and on PostgreSQL 17 and later a transaction that lasts longer as a whole is ended
-   * too, however busy it is. So a hung or endless request can never keep its key in use for longer.
-   * A stricter limit already in force for the session is kept, never loosened.
+   * The claim, in one round trip, writing nothing: reads the committed key of the scope, and
+   * returns an answer that is still live at {@code now} without taking any lock, so concurrent
+   * retries of a completed key never get in each other's way. Otherwise (no key, or one past its
+   * retention) it tries to take the scope's lock, held until the caller's transaction ends, without
+   * waiting; the lock is what marks the key in flight, and the key's row is written once, by {@link
+   * #complete}, with its answer. Only with the lock does it read the key again (so a key committed
+   * by the request that just released the lock is seen) and bound the caller's transaction by
+   * {@code lease}, counted from the claim: a transaction idle for longer is ended by the database
+   * (rolled back, lock released), a statement running for longer is cancelled, and on PostgreSQL 17
+   * and later a transaction that lasts longer as a whole is ended too, however busy it is. So a
+   * hung or endless request can never keep its key in use for longer. A stricter limit already in
+   * force for the session is kept, never loosened.
    */
-  Attempt claim(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException;
-
-  /**
-   * Tries to take a lock on the scope that lasts until the caller's transaction ends, without
-   * waiting.
-   *
-   * @return {@code false} at once if another transaction holds it
-   */
-  boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException;
+  Attempt claim(Connection tx, IdempotencyScope scope, Instant now, Duration lease)
+      throws SQLException;
 
   /** What {@link #claim} did. */
   sealed interface Attempt permits Attempt.Found, Attempt.Locked, Attempt.LockedOut {
-    /** The key exists (committed); nothing was locked. */
-    record Found(StoredKey key) implements Attempt {}
-
     /**
-     * No committed key was seen; this transaction now holds the scope's lock. A key committed by
-     * another transaction just before the lock was taken may still exist: {@link #complete} finds
-     * out.
+     * The key exists (committed).
+     *
+     * @param locked whether this transaction holds the scope's lock: only ever for a key that had
+     *     expired at the claim's {@code now} (then it may be replaced), or for a key that was
+     *     committed while the lock was being taken (then it is answered as it is)
      */
+    record Found(StoredKey key, boolean locked) implements Attempt {}
+
+    /** No committed key; this transaction now holds the scope's lock. */
     record Locked() implements Attempt {}
 
-    /** No committed key, and another transaction holds the lock: a request is in flight. */
+    /** Another transaction holds the lock: a request with this key is in flight. */
     record LockedOut() implements Attempt {}
   }
 

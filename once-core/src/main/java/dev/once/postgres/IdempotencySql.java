@@ -4,50 +4,21 @@ package dev.once.postgres;
 final class IdempotencySql {
   private IdempotencySql() {}
 
-  /** Non-blocking, released when the transaction ends. */
-  static final String TRY_LOCK = "SELECT pg_try_advisory_xact_lock(?)";
-
   /**
-   * The whole claim in one statement, which writes nothing. {@code once.idempotency_key_claim} (V6)
-   * reads a committed key without locking; only when there is none does it try the scope's advisory
-   * lock, and once it holds the lock it reads the key again with a fresh snapshot, so a key
-   * committed by the request that just released the lock is seen and replayed rather than executed
-   * again. The lock, held until the transaction ends, is what marks the key in flight: no row is
-   * written until the answer is known ({@link #COMPLETE}).
+   * The whole claim in one statement, which writes nothing: {@code once.idempotency_key_claim}
+   * (V6). A live answer is returned without any lock (a replay). Otherwise the function tries the
+   * scope's advisory lock, which marks the key in flight until the transaction ends; only with the
+   * lock does it set the transaction's lease and read the key again, with a fresh snapshot, so a
+   * key committed by the request that just released the lock is replayed rather than executed
+   * again. No row is written until the answer is known ({@link #COMPLETE}).
    *
-   * <p>{@code lease} bounds this transaction (the key's lease, in milliseconds, parameters 1 and
-   * 2): it may neither sit idle, nor run one statement, nor (where the server has {@code
-   * transaction_timeout}, PostgreSQL 17 and later) last as a whole for longer than the lease. A
-   * setting already in force that is stricter (non-zero and not longer) is kept, so a lease never
-   * loosens a limit of the session, role or database. The server's own {@code current_setting(...,
-   * true)} tells whether it knows {@code transaction_timeout}, in this same statement: no version
-   * check, no extra round trip. {@code transaction_timeout}'s timer is armed when the setting first
-   * becomes non-zero in a transaction and a later change does not re-arm it, so a looser value is
-   * first set to 0 and then to the lease, which arms it from now. {@code set_config(..., true)}
-   * lasts until the transaction ends. The {@code lease} column only exists to make the {@code
-   * lease} CTE run: PostgreSQL skips a CTE nobody reads.
+   * <p>Parameters: client, key, lock id, the claim's time in microseconds since the epoch (what has
+   * expired by then may be replaced), the lease in milliseconds.
    */
   static final String CLAIM =
       """
-      WITH lease AS (
-          SELECT name,
-                 CASE WHEN in_force > 0 AND in_force <= ? THEN current_setting(name, true)
-                      ELSE set_config(name,
-                                      CASE WHEN set_config(name, '0', true) IS NOT NULL
-                                           THEN ? END,
-                                      true)
-                 END AS value
-            FROM (SELECT name,
-                         extract(epoch FROM current_setting(name, true)::interval) * 1000
-                           AS in_force
-                    FROM unnest(ARRAY['idle_in_transaction_session_timeout', 'statement_timeout',
-                                      'transaction_timeout']) AS name
-                   WHERE current_setting(name, true) IS NOT NULL) AS settings
-      )
-      SELECT c.fingerprint, c.state, c.status_code, c.content_type, c.location, c.body,
-             c.expires_at, c.locked,
-             (SELECT string_agg(name || '=' || value, ', ') FROM lease) AS lease
-        FROM once.idempotency_key_claim(?, ?, ?) AS c
+      SELECT fingerprint, state, status_code, content_type, location, body, expires_at, locked
+        FROM once.idempotency_key_claim(?, ?, ?, ?, ?)
       """;
 
   /**

@@ -21,30 +21,21 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
   private static final Attempt LOCKED_OUT = new Attempt.LockedOut();
 
   @Override
-  public Attempt claim(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException {
+  public Attempt claim(Connection tx, IdempotencyScope scope, Instant now, Duration lease)
+      throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.CLAIM)) {
-      ps.setLong(1, lease.toMillis());
-      ps.setString(2, lease.toMillis() + "ms");
-      ps.setString(3, scope.clientId());
-      ps.setString(4, scope.key().value());
-      ps.setLong(5, scope.lockId());
+      ps.setString(1, scope.clientId());
+      ps.setString(2, scope.key().value());
+      ps.setLong(3, scope.lockId());
+      ps.setLong(4, SqlTimes.micros(now));
+      ps.setLong(5, lease.toMillis());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
+        boolean locked = rs.getBoolean("locked");
         if (rs.getString("state") != null) {
-          return new Attempt.Found(storedKey(scope, rs));
+          return new Attempt.Found(storedKey(scope, rs), locked);
         }
-        return rs.getBoolean("locked") ? LOCKED : LOCKED_OUT;
-      }
-    }
-  }
-
-  @Override
-  public boolean tryLock(Connection tx, IdempotencyScope scope) throws SQLException {
-    try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.TRY_LOCK)) {
-      ps.setLong(1, scope.lockId());
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getBoolean(1);
+        return locked ? LOCKED : LOCKED_OUT;
       }
     }
   }

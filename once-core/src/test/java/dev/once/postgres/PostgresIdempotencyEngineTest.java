@@ -364,6 +364,44 @@ class PostgresIdempotencyEngineTest {
     assertThat(rowCount("k-slow")).isZero();
   }
 
+  /** The lease comes with the lock: a replay or an in-use answer leaves the session's limits. */
+  @Test
+  void onlyAClaimThatTakesTheKeySetsTheLease() throws SQLException {
+    completeOnce(scope("k-lease-replay"), fingerprint("{}"), created("{}"));
+    IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(7));
+    try (Connection tx = TestDatabase.transaction()) {
+      assertThat(shortLease.claim(tx, scope("k-lease-replay"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Replay.class);
+      assertThat(setting(tx, "statement_timeout")).isEqualTo("0");
+      assertThat(shortLease.claim(tx, scope("k-lease-new"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      assertThat(setting(tx, "statement_timeout")).isEqualTo("7s");
+      assertThat(setting(tx, "idle_in_transaction_session_timeout")).isEqualTo("7s");
+      tx.rollback();
+    }
+  }
+
+  @Test
+  void theReclaimOfAnExpiredKeyHoldsItsLockAndSetsTheLease() throws SQLException {
+    completeOnce(scope("k-exp-lease"), fingerprint("{}"), created("{}"));
+    clock.advance(Duration.ofDays(2));
+    IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(7));
+    try (Connection tx = TestDatabase.transaction()) {
+      assertThat(shortLease.claim(tx, scope("k-exp-lease"), fingerprint("{}")))
+          .isInstanceOf(ClaimResult.Acquired.class);
+      assertThat(setting(tx, "statement_timeout")).isEqualTo("7s");
+      tx.rollback();
+    }
+  }
+
+  private static String setting(Connection c, String name) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW " + name)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
   @Test
   void leaseIsBoundedByWhatPostgresCanEnforce() {
     assertThatThrownBy(

@@ -29,40 +29,56 @@ BEGIN
 END;
 $$;
 
--- The claim's read and lock. The key is read; only if there is none is the scope's advisory lock
--- tried, and once it is held the key is read again. This function is VOLATILE, so under READ
--- COMMITTED each of its queries takes a fresh snapshot: the second read sees a key that a request
--- committed after the first read and before it released the lock this claim then took. (The
--- statement that stores the answer catches that case too, but only after the handler ran.)
--- locked: NULL when a committed key was found at once, else whether this transaction holds the lock.
-CREATE FUNCTION once.idempotency_key_claim(p_client text, p_key text, p_lock bigint)
+-- The claim, in one call: reads the key; a live answer is returned at once, without a lock (a
+-- replay). Otherwise (no key, or one past its retention) it tries the scope's advisory lock, which
+-- marks the key in flight until the transaction ends, and only with the lock sets the transaction's
+-- lease and reads the key again. This function is VOLATILE, so under READ COMMITTED each of its
+-- queries takes a fresh snapshot: the second read sees a key that a request committed after the
+-- first read and before it released the lock this claim then took. (The statement that stores the
+-- answer catches that case too, but only after the handler ran.)
+-- The lease (p_lease_ms) caps idle_in_transaction_session_timeout, statement_timeout and, where the
+-- server has it (PostgreSQL 17 and later), transaction_timeout, for this transaction only; a
+-- stricter value already in force is kept. transaction_timeout's timer is armed when the setting
+-- first becomes non-zero in a transaction, so a looser value is set to 0 first, which re-arms it.
+-- locked: NULL when a live key was found, else whether this transaction holds the scope's lock.
+CREATE FUNCTION once.idempotency_key_claim(p_client text, p_key text, p_lock bigint,
+                                           p_now_micros bigint, p_lease_ms bigint)
     RETURNS TABLE (fingerprint bytea, state text, status_code integer, content_type text,
                    location text, body bytea, expires_at timestamptz, locked boolean)
     LANGUAGE plpgsql VOLATILE AS
 $$
 #variable_conflict use_column
+DECLARE
+    v_now CONSTANT timestamptz := timestamptz 'epoch' + p_now_micros * interval '1 microsecond';
+    v_name text;
+    v_in_force numeric;
 BEGIN
-    RETURN QUERY
-        SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body,
-               k.expires_at, NULL::boolean
-          FROM once.idempotency_key k
-         WHERE k.client_id = p_client AND k.idem_key = p_key;
-    IF FOUND THEN
+    SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body, k.expires_at
+      INTO fingerprint, state, status_code, content_type, location, body, expires_at
+      FROM once.idempotency_key k
+     WHERE k.client_id = p_client AND k.idem_key = p_key;
+    IF FOUND AND NOT (state = 'completed' AND expires_at <= v_now) THEN
+        RETURN NEXT;
         RETURN;
     END IF;
-    IF NOT pg_try_advisory_xact_lock(p_lock) THEN
-        RETURN QUERY SELECT NULL::bytea, NULL::text, NULL::integer, NULL::text, NULL::text,
-                            NULL::bytea, NULL::timestamptz, false;
+    locked := pg_try_advisory_xact_lock(p_lock);
+    IF NOT locked THEN
+        RETURN NEXT;
         RETURN;
     END IF;
-    RETURN QUERY
-        SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body,
-               k.expires_at, true
-          FROM once.idempotency_key k
-         WHERE k.client_id = p_client AND k.idem_key = p_key;
-    IF NOT FOUND THEN
-        RETURN QUERY SELECT NULL::bytea, NULL::text, NULL::integer, NULL::text, NULL::text,
-                            NULL::bytea, NULL::timestamptz, true;
-    END IF;
+    FOREACH v_name IN ARRAY ARRAY['idle_in_transaction_session_timeout', 'statement_timeout',
+                                  'transaction_timeout'] LOOP
+        CONTINUE WHEN current_setting(v_name, true) IS NULL;
+        v_in_force := extract(epoch FROM current_setting(v_name)::interval) * 1000;
+        IF NOT (v_in_force > 0 AND v_in_force <= p_lease_ms) THEN
+            PERFORM set_config(v_name, '0', true);
+            PERFORM set_config(v_name, p_lease_ms || 'ms', true);
+        END IF;
+    END LOOP;
+    SELECT k.fingerprint, k.state, k.status_code, k.content_type, k.location, k.body, k.expires_at
+      INTO fingerprint, state, status_code, content_type, location, body, expires_at
+      FROM once.idempotency_key k
+     WHERE k.client_id = p_client AND k.idem_key = p_key;
+    RETURN NEXT;
 END;
 $$;

@@ -5,7 +5,7 @@
 -- If you apply Once's scripts with your own tool, grant the same to your application role:
 --   GRANT USAGE ON SCHEMA once TO app;
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO app;
---   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint),
+--   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint, bigint, bigint),
 --                             once.idempotency_key_taken() TO app;
 DO
 $$
@@ -19,7 +19,8 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA once TO %I', app);
     EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO %I',
                    app);
-    EXECUTE format('GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint),'
+    EXECUTE format('GRANT EXECUTE ON FUNCTION'
+                   ' once.idempotency_key_claim(text, text, bigint, bigint, bigint),'
                    ' once.idempotency_key_taken() TO %I', app);
 END;
 $$;

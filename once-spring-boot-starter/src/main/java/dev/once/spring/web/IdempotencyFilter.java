@@ -165,7 +165,15 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     if (declared > maxBodyBytes) {
       return null;
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(declared > 0 ? (int) declared : 256);
+    if (declared >= 0) {
+      // The common case: the declared length, read into one array without copies. The container
+      // never hands out more than declared; less means the stream was read before (checked by
+      // the caller).
+      try (InputStream in = request.getInputStream()) {
+        return in.readNBytes((int) declared);
+      }
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     byte[] buffer = new byte[8192];
     try (InputStream in = request.getInputStream()) {
       int n;

@@ -85,11 +85,16 @@ public final class Money {
           return true;
         }
         try {
-          return code.matches("[A-Z]{3}")
+          return isThreeCapitals(code)
               && java.util.Currency.getInstance(code).getDefaultFractionDigits() >= 0;
         } catch (IllegalArgumentException unknown) {
           return false;
         }
+      }
+
+      /** {@code [A-Z]{3}}, without compiling a pattern for every request. */
+      private static boolean isThreeCapitals(String code) {
+        return code.length() == 3 && code.chars().allMatch(c -> c >= 'A' && c <= 'Z');
       }
     }
   }
