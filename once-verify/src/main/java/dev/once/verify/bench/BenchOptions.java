@@ -180,10 +180,10 @@ public record BenchOptions(
   }
 
   private static List<String> jvmOptions(String value) throws UsageException {
-    List<String> options = List.of(value.trim().split("\\s+"));
     if (value.isBlank()) {
       return List.of();
     }
+    List<String> options = List.of(value.trim().split("\\s+"));
     for (String option : options) {
       if (!option.startsWith("-")) {
         throw new UsageException("--shop-jvm takes JVM options, each starting with '-': " + option);
