@@ -10,8 +10,9 @@
 --   * reads everything it serves;
 --   * inserts clients, keys, accounts (never their balance), journal rows (never balance_after or
 --     seq, which the guard trigger sets), payments (never refunded) and refunds;
---   * updates only a client's disabled_at, a payment's status, refunded and updated_at, and a
---     refund's status and updated_at;
+--   * updates only a client's disabled_at, a payment's status, refunded and updated_at, a
+--     refund's status and updated_at, a product's stock counters, an order's status, payment,
+--     refund and times, and a reservation's state;
 --   * never updates an account, never updates, deletes or truncates the journal, never deletes
 --     anything of the shop.
 DO
@@ -37,5 +38,16 @@ BEGIN
     EXECUTE format('GRANT INSERT (id, payment_id, amount, status, operation_id, created_at)'
                    ' ON refund TO %I', app);
     EXECUTE format('GRANT UPDATE (status, updated_at) ON refund TO %I', app);
+    EXECUTE format('GRANT SELECT ON product, orders, order_item, reservation TO %I', app);
+    EXECUTE format('GRANT INSERT (client_id, sku, name, price, currency, initial_stock, available,'
+                   ' created_at, updated_at) ON product TO %I', app);
+    EXECUTE format('GRANT UPDATE (available, reserved, restocked, updated_at) ON product TO %I', app);
+    EXECUTE format('GRANT INSERT (id, client_id, account_id, status, total, currency, created_at,'
+                   ' updated_at) ON orders TO %I', app);
+    EXECUTE format('GRANT UPDATE (status, payment_id, refund_id, reserved_at, updated_at)'
+                   ' ON orders TO %I', app);
+    EXECUTE format('GRANT INSERT ON order_item TO %I', app);
+    EXECUTE format('GRANT INSERT ON reservation TO %I', app);
+    EXECUTE format('GRANT UPDATE (state, updated_at) ON reservation TO %I', app);
 END;
 $$;

@@ -84,27 +84,6 @@ class PaymentController {
   /** Body of a refund. */
   record RefundRequest(@NotNull @Money.Amount @Schema(example = "2.50") String amount) {}
 
-  /** A payment on the wire; {@code operationId} is the charge's journal row. */
-  record PaymentView(
-      String id,
-      String accountId,
-      String amount,
-      String currency,
-      String status,
-      String operationId,
-      String refunded) {
-    static PaymentView of(Payment payment) {
-      return new PaymentView(
-          payment.id(),
-          payment.accountId(),
-          Money.format(payment.amount()),
-          payment.currency(),
-          payment.status().wireName(),
-          payment.chargeOperationId(),
-          Money.format(payment.refunded()));
-    }
-  }
-
   /** A refund on the wire; {@code operationId} is the credit's journal row. */
   record RefundView(String id, String paymentId, String amount, String status, String operationId) {
     static RefundView of(Refund refund) {

@@ -5,9 +5,9 @@ import java.util.Base64;
 
 /**
  * Opaque identifiers: a readable prefix naming the kind ({@code acc_}, {@code op_}, {@code pay_},
- * {@code ref_}, {@code cli_}) and 128 random bits in base64url. Random rather than sequential so
- * that ids reveal neither volumes nor neighbours, and can be made before the row exists (one
- * statement inserts rows that reference each other). Thread-safe.
+ * {@code ref_}, {@code cli_}, {@code ord_}) and 128 random bits in base64url. Random rather than
+ * sequential so that ids reveal neither volumes nor neighbours, and can be made before the row
+ * exists (one statement inserts rows that reference each other). Thread-safe.
  */
 public final class Ids {
   /** Prefix of client ids. */
@@ -24,6 +24,9 @@ public final class Ids {
 
   /** Prefix of refund ids. */
   public static final String REFUND = "ref";
+
+  /** Prefix of order ids. */
+  public static final String ORDER = "ord";
 
   /** Length of the random part: 16 bytes in unpadded base64url. */
   private static final int RANDOM_CHARS = 22;

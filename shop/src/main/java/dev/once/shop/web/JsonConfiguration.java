@@ -27,8 +27,9 @@ class JsonConfiguration {
 
   /**
    * Refuses what a lenient reader would guess at: a duplicate member name, a member the target does
-   * not have, anything after the value, and a JSON number or boolean where a string belongs (so
-   * {@code "amount": 10} is refused, never read as {@code "10"}).
+   * not have, anything after the value, a JSON number or boolean where a string belongs (so {@code
+   * "amount": 10} is refused, never read as {@code "10"}), and a string, a fraction or a boolean
+   * where an integer belongs (so {@code "quantity": 1.5} is refused, never cut to 1).
    */
   @Bean
   JsonMapperBuilderCustomizer strictReading() {
@@ -43,6 +44,13 @@ class JsonConfiguration {
                 strings ->
                     strings
                         .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+            .withCoercionConfig(
+                LogicalType.Integer,
+                integers ->
+                    integers
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                         .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail));
   }

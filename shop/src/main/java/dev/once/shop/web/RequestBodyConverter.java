@@ -4,6 +4,7 @@ import dev.once.spring.OnceProperties;
 import jakarta.validation.Validator;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
+import java.math.BigInteger;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -19,6 +20,7 @@ import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -79,9 +81,16 @@ public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
       if (e.getPath().isEmpty()) {
         throw e; // not about a field: the record does not fit the document, a bug (500)
       }
-      String field = e.getPath().get(0).getPropertyName();
+      String member = e.getPath().get(0).getPropertyName();
+      String field = pathOf(e);
+      if (e instanceof UnrecognizedPropertyException) {
+        throw new InvalidRequestException(
+            ShopProblem.VALIDATION_FAILED, field, "Field '" + field + "' is not allowed here.");
+      }
       throw new InvalidRequestException(
-          problem(target, field), field, "Field '" + field + "' must be a JSON string.");
+          problem(target, member),
+          field,
+          "Field '" + field + "' must be " + expected(e.getTargetType()) + ".");
     }
   }
 
@@ -165,6 +174,44 @@ public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
           ShopProblem.VALIDATION_FAILED, "The request body must be a JSON object.");
     }
     return document;
+  }
+
+  /** The member a mismatch is about, as {@code items[2].quantity}. */
+  private static String pathOf(MismatchedInputException e) {
+    StringBuilder path = new StringBuilder();
+    for (JacksonException.Reference reference : e.getPath()) {
+      if (reference.getPropertyName() != null) {
+        if (path.length() > 0) {
+          path.append('.');
+        }
+        String name = reference.getPropertyName();
+        path.append(
+            name.length() > MAX_NAME_IN_DETAIL
+                ? name.substring(0, MAX_NAME_IN_DETAIL) + "…"
+                : name);
+      } else if (reference.getIndex() >= 0) {
+        path.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    return path.toString();
+  }
+
+  /** What a member of {@code type} must be on the wire. */
+  private static String expected(Class<?> type) {
+    if (type == null || type == String.class) {
+      return "a JSON string";
+    }
+    if (type == BigInteger.class
+        || type == Long.class
+        || type == Integer.class
+        || type == long.class
+        || type == int.class) {
+      return "a JSON integer";
+    }
+    if (List.class.isAssignableFrom(type) || type.isArray()) {
+      return "a JSON array";
+    }
+    return "a JSON object";
   }
 
   /** The problem of a wrongly typed field: the one its constraints name (the money formats). */

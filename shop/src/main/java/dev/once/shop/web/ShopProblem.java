@@ -21,6 +21,8 @@ public enum ShopProblem {
   ACCOUNT_NOT_FOUND("account-not-found", HttpStatus.NOT_FOUND, "Account not found"),
   PAYMENT_NOT_FOUND("payment-not-found", HttpStatus.NOT_FOUND, "Payment not found"),
   REFUND_NOT_FOUND("refund-not-found", HttpStatus.NOT_FOUND, "Refund not found"),
+  PRODUCT_NOT_FOUND("product-not-found", HttpStatus.NOT_FOUND, "Product not found"),
+  ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
   OUTBOX_MESSAGE_NOT_FOUND(
       "outbox-message-not-found", HttpStatus.NOT_FOUND, "No dead outbox message with this id"),
   METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
@@ -43,6 +45,10 @@ public enum ShopProblem {
       "payment-not-refundable", HttpStatus.UNPROCESSABLE_CONTENT, "Payment not refundable"),
   REFUND_EXCEEDS_PAYMENT(
       "refund-exceeds-payment", HttpStatus.UNPROCESSABLE_CONTENT, "Refund exceeds payment"),
+  UNKNOWN_PRODUCT("unknown-product", HttpStatus.UNPROCESSABLE_CONTENT, "Unknown product"),
+  INVALID_ORDER_STATE(
+      "invalid-order-state", HttpStatus.UNPROCESSABLE_CONTENT, "Invalid order state"),
+  PRODUCT_EXISTS("product-exists", HttpStatus.CONFLICT, "Product exists"),
   ILLEGAL_PAYMENT_TRANSITION(
       "illegal-payment-transition", HttpStatus.CONFLICT, "Illegal payment status transition"),
   INTERNAL_ERROR(OnceProblem.INTERNAL_ERROR),

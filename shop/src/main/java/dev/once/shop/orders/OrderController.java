@@ -1,0 +1,139 @@
+package dev.once.shop.orders;
+
+import dev.once.shop.accounts.Money;
+import dev.once.shop.clients.AuthenticatedClient;
+import dev.once.shop.events.ShopEvents.Line;
+import dev.once.shop.payments.Payment;
+import dev.once.shop.payments.PaymentView;
+import dev.once.shop.stock.Sku;
+import dev.once.shop.web.InvalidRequestException;
+import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.web.ShopProblem;
+import dev.once.shop.web.Text;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import java.math.BigInteger;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /v1/orders}: place, read, pay and cancel orders. */
+@RestController
+@RequestMapping(path = "/v1/orders", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "orders", description = "Orders, their stock reservation, payment and cancellation")
+@SecurityRequirement(name = OpenApiConfiguration.API_KEY_SCHEME)
+class OrderController {
+  static final int MAX_ITEMS = 100;
+  static final long MAX_QUANTITY = 1_000_000L;
+  static final int MAX_ID_LENGTH = 100;
+
+  private final OrderService orders;
+
+  OrderController(OrderService orders) {
+    this.orders = orders;
+  }
+
+  @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(summary = "Place an order; its stock is reserved shortly after, by an event consumer")
+  ResponseEntity<OrderView> place(
+      AuthenticatedClient client, @Valid @RequestBody PlaceRequest body) {
+    Set<String> skus = new HashSet<>();
+    for (int i = 0; i < body.items().size(); i++) {
+      if (!skus.add(body.items().get(i).sku())) {
+        throw new InvalidRequestException(
+            ShopProblem.VALIDATION_FAILED,
+            "items[" + i + "].sku",
+            "Sku '"
+                + body.items().get(i).sku()
+                + "' appears more than once; give each product one line with its total quantity.");
+      }
+    }
+    List<Line> lines =
+        body.items().stream()
+            .map(item -> new Line(item.sku(), item.quantity().longValueExact()))
+            .toList();
+    Order order = orders.place(client.id(), body.accountId(), lines);
+    return ResponseEntity.created(URI.create("/v1/orders/" + order.id())).body(OrderView.of(order));
+  }
+
+  @GetMapping("/{id}")
+  @Operation(summary = "Read an order")
+  OrderView get(AuthenticatedClient client, @PathVariable String id) {
+    return OrderView.of(orders.get(client.id(), id));
+  }
+
+  @PostMapping("/{id}/pay")
+  @Operation(summary = "Pay a reserved order: a payment of its total, sent to the provider")
+  ResponseEntity<PaymentView> pay(AuthenticatedClient client, @PathVariable String id) {
+    Payment payment = orders.pay(client.id(), id);
+    return ResponseEntity.created(URI.create("/v1/payments/" + payment.id()))
+        .body(PaymentView.of(payment));
+  }
+
+  @PostMapping("/{id}/cancel")
+  @Operation(summary = "Cancel an order: its stock comes back, a paid order is refunded in full")
+  OrderView cancel(AuthenticatedClient client, @PathVariable String id) {
+    return OrderView.of(orders.cancel(client.id(), id));
+  }
+
+  /** Body of an order: distinct skus, each with a JSON integer quantity. */
+  record PlaceRequest(
+      @NotNull @Text(max = MAX_ID_LENGTH) @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w")
+          String accountId,
+      @NotNull @Size(min = 1, max = MAX_ITEMS) List<@NotNull @Valid ItemRequest> items) {}
+
+  /** A line of an order's body. */
+  record ItemRequest(
+      @NotNull @Sku.Code @Schema(example = "TEA-GREEN-100") String sku,
+      @NotNull @Min(1) @Max(MAX_QUANTITY) @Schema(example = "2") BigInteger quantity) {}
+
+  /** An order on the wire. */
+  record OrderView(
+      String id,
+      String accountId,
+      String status,
+      List<ItemView> items,
+      String total,
+      String currency,
+      String paymentId,
+      String refundId,
+      String createdAt,
+      String reservedAt) {
+    static OrderView of(Order order) {
+      return new OrderView(
+          order.id(),
+          order.accountId(),
+          order.status().wireName(),
+          order.items().stream().map(ItemView::of).toList(),
+          Money.format(order.total()),
+          order.currency(),
+          order.paymentId().orElse(null),
+          order.refundId().orElse(null),
+          order.createdAt().toString(),
+          order.reservedAt().map(Object::toString).orElse(null));
+    }
+  }
+
+  /** A line of an order on the wire; {@code price} is the unit price when it was placed. */
+  record ItemView(String sku, long quantity, String price) {
+    static ItemView of(Order.Item item) {
+      return new ItemView(item.sku(), item.quantity(), Money.format(item.price()));
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.once.shop.stock;
+
+import dev.once.shop.accounts.Money;
+import dev.once.shop.clients.AuthenticatedClient;
+import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.web.Text;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import java.math.BigInteger;
+import java.net.URI;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /v1/products}: a client's products and their stock. */
+@RestController
+@RequestMapping(path = "/v1/products", produces = MediaType.APPLICATION_JSON_VALUE)
+@Tag(name = "products", description = "Products and their stock")
+@SecurityRequirement(name = OpenApiConfiguration.API_KEY_SCHEME)
+class ProductController {
+  /** The most units a product starts with or a restock adds. */
+  static final long MAX_UNITS = 1_000_000_000L;
+
+  static final int MAX_NAME_LENGTH = 200;
+
+  private final StockService stock;
+
+  ProductController(StockService stock) {
+    this.stock = stock;
+  }
+
+  @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(summary = "Create a product with its initial stock")
+  ResponseEntity<ProductView> create(
+      AuthenticatedClient client, @Valid @RequestBody ProductRequest body) {
+    Product product =
+        stock.create(
+            client.id(),
+            body.sku(),
+            body.name(),
+            Money.parse(body.price()),
+            body.currency(),
+            body.stock().longValueExact());
+    return ResponseEntity.created(URI.create("/v1/products/" + product.sku()))
+        .body(ProductView.of(product));
+  }
+
+  @GetMapping("/{sku}")
+  @Operation(summary = "Read a product; stock is the number of units available")
+  ProductView get(AuthenticatedClient client, @PathVariable String sku) {
+    return ProductView.of(stock.get(client.id(), sku));
+  }
+
+  @PostMapping(path = "/{sku}/restock", consumes = MediaType.APPLICATION_JSON_VALUE)
+  @Operation(summary = "Add units to a product's available stock")
+  ProductView restock(
+      AuthenticatedClient client,
+      @PathVariable String sku,
+      @Valid @RequestBody RestockRequest body) {
+    return ProductView.of(stock.restock(client.id(), sku, body.quantity().longValueExact()));
+  }
+
+  /** Body of a new product; {@code stock} is a JSON integer. */
+  record ProductRequest(
+      @NotNull @Sku.Code @Schema(example = "TEA-GREEN-100") String sku,
+      @NotNull @Text(max = MAX_NAME_LENGTH) @Schema(example = "Green tea, 100 g") String name,
+      @NotNull @Money.Amount @Schema(example = "4.20") String price,
+      @NotNull @Money.Currency @Schema(example = "EUR") String currency,
+      @NotNull @Min(0) @Max(MAX_UNITS) @Schema(example = "25") BigInteger stock) {}
+
+  /** Body of a restock; {@code quantity} is a JSON integer. */
+  record RestockRequest(
+      @NotNull @Min(1) @Max(MAX_UNITS) @Schema(example = "10") BigInteger quantity) {}
+
+  /** A product on the wire: {@code stock} units available, {@code reserved} held by orders. */
+  record ProductView(
+      String sku, String name, String price, String currency, long stock, long reserved) {
+    static ProductView of(Product product) {
+      return new ProductView(
+          product.sku(),
+          product.name(),
+          Money.format(product.price()),
+          product.currency(),
+          product.available(),
+          product.reserved());
+    }
+  }
+}

@@ -1,0 +1,253 @@
+package dev.once.shop.stock;
+
+import static dev.once.shop.persistence.Timestamps.utc;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * SQL of products, their stock and the reservations against it. The lines of an order travel as one
+ * JSON parameter ({@code [{"sku":…,"quantity":…}]}, read by {@code jsonb_to_recordset}), so a whole
+ * order is one statement whatever its length.
+ *
+ * <p><b>Lock order.</b> Every statement that changes the stock of several products first locks them
+ * with {@link #LOCK_FOR_ORDER}, in ascending sku order, and locks nothing else afterwards that
+ * another transaction could hold while waiting for a product. Two transactions that share products
+ * therefore queue on the first product they share, and never deadlock.
+ */
+@Repository
+class StockRepository {
+  static final String PRODUCT_COLUMNS = "sku, name, price, currency, available, reserved";
+
+  static final String CREATE =
+      """
+      INSERT INTO product (client_id, sku, name, price, currency, initial_stock, available,
+                           created_at, updated_at)
+      VALUES (:client, :sku, :name, :price, :currency, :stock, :stock, :now, :now)
+      ON CONFLICT (client_id, sku) DO NOTHING
+      RETURNING %s
+      """
+          .formatted(PRODUCT_COLUMNS);
+
+  static final String FIND =
+      """
+      SELECT %s FROM product WHERE client_id = :client AND sku = :sku
+      """
+          .formatted(PRODUCT_COLUMNS);
+
+  static final String FIND_ALL =
+      """
+      SELECT %s FROM product WHERE client_id = :client AND sku IN (:skus)
+      """
+          .formatted(PRODUCT_COLUMNS);
+
+  static final String RESTOCK =
+      """
+      UPDATE product
+      SET available = available + :quantity, restocked = restocked + :quantity, updated_at = :now
+      WHERE client_id = :client AND sku = :sku
+      RETURNING %s
+      """
+          .formatted(PRODUCT_COLUMNS);
+
+  /**
+   * Locks the products of an order's lines in ascending sku order (the locking happens above the
+   * sort), and reads what a reservation needs: the units available, and the line's reservation if
+   * one exists. A line whose product does not exist has no row.
+   */
+  static final String LOCK_FOR_ORDER =
+      """
+      SELECT line.sku, line.quantity, p.available, r.state
+      FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
+      JOIN product p ON p.client_id = :client AND p.sku = line.sku
+      LEFT JOIN reservation r ON r.order_id = :order AND r.sku = line.sku
+      ORDER BY line.sku
+      FOR UPDATE OF p
+      """;
+
+  /**
+   * Holds every line: the reservation rows go in with {@code ON CONFLICT DO NOTHING}, and only the
+   * rows that went in move their units from available to reserved (the design note's gate). The
+   * products are already locked by {@link #LOCK_FOR_ORDER}; their CHECK refuses a negative stock.
+   */
+  static final String HOLD =
+      """
+      WITH held AS (
+          INSERT INTO reservation (order_id, client_id, sku, quantity, state, created_at, updated_at)
+          SELECT :order, :client, line.sku, line.quantity, 'held', :now, :now
+          FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
+          ORDER BY line.sku
+          ON CONFLICT (order_id, sku) DO NOTHING
+          RETURNING sku, quantity
+      )
+      UPDATE product p
+      SET available = p.available - held.quantity, reserved = p.reserved + held.quantity,
+          updated_at = :now
+      FROM held
+      WHERE p.client_id = :client AND p.sku = held.sku
+      """;
+
+  /**
+   * Records that the order could not be reserved whole: a {@code rejected} row per line whose
+   * product exists, so that a late copy of the order's event finds the decision already taken.
+   */
+  static final String REJECT =
+      """
+      INSERT INTO reservation (order_id, client_id, sku, quantity, state, created_at, updated_at)
+      SELECT :order, :client, line.sku, line.quantity, 'rejected', :now, :now
+      FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
+      JOIN product p ON p.client_id = :client AND p.sku = line.sku
+      ORDER BY line.sku
+      ON CONFLICT (order_id, sku) DO NOTHING
+      """;
+
+  /**
+   * Releases an order's held lines, once: a held row becomes {@code released} (a compare-and-set)
+   * and only those rows give their units back. A line with no reservation yet gets a {@code void}
+   * row, so that an order.placed that arrives after its cancellation reserves nothing. The products
+   * are already locked by {@link #LOCK_FOR_ORDER}.
+   */
+  static final String RELEASE =
+      """
+      WITH released AS (
+          INSERT INTO reservation (order_id, client_id, sku, quantity, state, created_at, updated_at)
+          SELECT :order, :client, line.sku, line.quantity, 'void', :now, :now
+          FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
+          JOIN product p ON p.client_id = :client AND p.sku = line.sku
+          ORDER BY line.sku
+          ON CONFLICT (order_id, sku) DO UPDATE SET state = 'released', updated_at = :now
+          WHERE reservation.state = 'held'
+          RETURNING sku, quantity, state
+      )
+      UPDATE product p
+      SET available = p.available + released.quantity, reserved = p.reserved - released.quantity,
+          updated_at = :now
+      FROM released
+      WHERE released.state = 'released' AND p.client_id = :client AND p.sku = released.sku
+      RETURNING p.sku
+      """;
+
+  private final JdbcClient jdbc;
+
+  StockRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** The new product, or empty if the client already has one with this sku. */
+  Optional<Product> create(
+      String client,
+      String sku,
+      String name,
+      BigDecimal price,
+      String currency,
+      long stock,
+      Instant now) {
+    return jdbc.sql(CREATE)
+        .param("client", client)
+        .param("sku", sku)
+        .param("name", name)
+        .param("price", price)
+        .param("currency", currency)
+        .param("stock", stock)
+        .param("now", utc(now))
+        .query(StockRepository::product)
+        .optional();
+  }
+
+  Optional<Product> find(String client, String sku) {
+    return jdbc.sql(FIND)
+        .param("client", client)
+        .param("sku", sku)
+        .query(StockRepository::product)
+        .optional();
+  }
+
+  /** The client's products among {@code skus} (not empty); unknown ones are absent. */
+  List<Product> findAll(String client, Collection<String> skus) {
+    return jdbc.sql(FIND_ALL)
+        .param("client", client)
+        .param("skus", skus)
+        .query(StockRepository::product)
+        .list();
+  }
+
+  Optional<Product> restock(String client, String sku, long quantity, Instant now) {
+    return jdbc.sql(RESTOCK)
+        .param("client", client)
+        .param("sku", sku)
+        .param("quantity", quantity)
+        .param("now", utc(now))
+        .query(StockRepository::product)
+        .optional();
+  }
+
+  /** Locks the lines' products in sku order; see {@link #LOCK_FOR_ORDER}. */
+  List<LockedLine> lockForOrder(String client, String order, String linesJson) {
+    return jdbc.sql(LOCK_FOR_ORDER)
+        .param("client", client)
+        .param("order", order)
+        .param("lines", linesJson)
+        .query(
+            (rs, row) ->
+                new LockedLine(
+                    rs.getString("sku"),
+                    rs.getLong("quantity"),
+                    rs.getLong("available"),
+                    Optional.ofNullable(rs.getString("state"))))
+        .list();
+  }
+
+  /** Holds every line; the number of products whose stock moved. */
+  int hold(String client, String order, String linesJson, Instant now) {
+    return jdbc.sql(HOLD)
+        .param("client", client)
+        .param("order", order)
+        .param("lines", linesJson)
+        .param("now", utc(now))
+        .update();
+  }
+
+  void reject(String client, String order, String linesJson, Instant now) {
+    jdbc.sql(REJECT)
+        .param("client", client)
+        .param("order", order)
+        .param("lines", linesJson)
+        .param("now", utc(now))
+        .update();
+  }
+
+  /** Releases the held lines; the skus whose units went back. */
+  List<String> release(String client, String order, String linesJson, Instant now) {
+    return jdbc.sql(RELEASE)
+        .param("client", client)
+        .param("order", order)
+        .param("lines", linesJson)
+        .param("now", utc(now))
+        .query(String.class)
+        .list();
+  }
+
+  static Product product(ResultSet rs, int row) throws SQLException {
+    return new Product(
+        rs.getString("sku"),
+        rs.getString("name"),
+        rs.getBigDecimal("price"),
+        rs.getString("currency"),
+        rs.getLong("available"),
+        rs.getLong("reserved"));
+  }
+
+  /**
+   * A line of an order with its product locked.
+   *
+   * @param reservation the state of the line's reservation, if it has one
+   */
+  record LockedLine(String sku, long quantity, long available, Optional<String> reservation) {}
+}

@@ -1,0 +1,174 @@
+package dev.once.shop.stock;
+
+import dev.once.outbox.OutboxMessage;
+import dev.once.shop.events.ShopEvents;
+import dev.once.shop.events.ShopEvents.Line;
+import dev.once.shop.events.ShopEvents.StockOutcome;
+import dev.once.shop.persistence.Timestamps;
+import dev.once.shop.web.NotFoundException;
+import dev.once.shop.web.ShopProblem;
+import dev.once.spring.outbox.TransactionalOutbox;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Products and their stock. Stock never goes negative (the product's CHECK backs every statement),
+ * and for every product {@code available + reserved = initial stock + restocks} in every committed
+ * state. Reservations are facts keyed by {@code (order, sku)}: reserving an order twice, or
+ * releasing it twice, changes the stock once. Thread-safe; concurrent changes serialize on the
+ * products' row locks, always taken in ascending sku order ({@link StockRepository}).
+ */
+@Service
+public class StockService {
+  private final StockRepository stock;
+  private final TransactionalOutbox outbox;
+  private final JsonMapper json;
+  private final Clock clock;
+
+  StockService(StockRepository stock, TransactionalOutbox outbox, JsonMapper json, Clock clock) {
+    this.stock = stock;
+    this.outbox = outbox;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  /**
+   * Creates a product with {@code units} available.
+   *
+   * @throws ProductExistsException if the client has a product with this sku
+   */
+  @Transactional
+  public Product create(
+      String client, String sku, String name, BigDecimal price, String currency, long units) {
+    return stock
+        .create(client, sku, name, price, currency, units, Timestamps.now(clock))
+        .orElseThrow(() -> new ProductExistsException(sku));
+  }
+
+  /**
+   * The client's product.
+   *
+   * @throws NotFoundException {@code product-not-found}, also for another client's product and for
+   *     a malformed sku
+   */
+  public Product get(String client, String sku) {
+    if (!Sku.isWellFormed(sku)) {
+      throw productNotFound();
+    }
+    return stock.find(client, sku).orElseThrow(StockService::productNotFound);
+  }
+
+  /** The client's products among {@code skus}, by sku; unknown skus are absent. */
+  public Map<String, Product> products(String client, Collection<String> skus) {
+    if (skus.isEmpty()) {
+      return Map.of();
+    }
+    return stock.findAll(client, skus).stream()
+        .collect(Collectors.toMap(Product::sku, Function.identity()));
+  }
+
+  /**
+   * Adds {@code units} to the product's available stock.
+   *
+   * @throws NotFoundException {@code product-not-found}
+   */
+  @Transactional
+  public Product restock(String client, String sku, long units) {
+    if (!Sku.isWellFormed(sku)) {
+      throw productNotFound();
+    }
+    return stock
+        .restock(client, sku, units, Timestamps.now(clock))
+        .orElseThrow(StockService::productNotFound);
+  }
+
+  /**
+   * Reserves every line of an order, or none, and publishes the outcome ({@value
+   * ShopEvents#STOCK_RESERVED} or {@value ShopEvents#STOCK_REJECTED}) in the same transaction. If
+   * the order was decided before (a repeated event), the decision is published again and the stock
+   * does not move; if it was cancelled before its lines were reserved, nothing happens.
+   *
+   * @return the outcome, or empty if the order was cancelled first
+   */
+  @Transactional
+  public Optional<StockOutcome> reserve(String client, String orderId, List<Line> lines) {
+    String linesJson = json.writeValueAsString(lines);
+    List<StockRepository.LockedLine> locked = stock.lockForOrder(client, orderId, linesJson);
+    Optional<StockOutcome> outcome;
+    if (locked.stream().anyMatch(line -> line.reservation().isPresent())) {
+      outcome = decidedBefore(orderId, lines, locked);
+    } else {
+      List<String> shortSkus = shortSkus(lines, locked);
+      if (shortSkus.isEmpty()) {
+        stock.hold(client, orderId, linesJson, Timestamps.now(clock));
+      } else {
+        stock.reject(client, orderId, linesJson, Timestamps.now(clock));
+      }
+      outcome = Optional.of(new StockOutcome(orderId, shortSkus.isEmpty(), shortSkus));
+    }
+    outcome.ifPresent(this::publish);
+    return outcome;
+  }
+
+  /**
+   * Gives back the units an order holds, once, and makes sure a reservation that has not happened
+   * yet never will.
+   *
+   * @return the skus whose units went back (empty if nothing was held, or it was released before)
+   */
+  @Transactional
+  public List<String> release(String client, String orderId, List<Line> lines) {
+    String linesJson = json.writeValueAsString(lines);
+    stock.lockForOrder(client, orderId, linesJson);
+    return stock.release(client, orderId, linesJson, Timestamps.now(clock));
+  }
+
+  /** The outcome an earlier delivery decided, read from the order's reservation rows. */
+  private static Optional<StockOutcome> decidedBefore(
+      String orderId, List<Line> lines, List<StockRepository.LockedLine> locked) {
+    List<String> states =
+        locked.stream().map(line -> line.reservation().orElse("none")).distinct().toList();
+    if (states.equals(List.of("held")) && locked.size() == lines.size()) {
+      return Optional.of(new StockOutcome(orderId, true, List.of()));
+    }
+    if (states.contains("rejected")) {
+      return Optional.of(new StockOutcome(orderId, false, shortSkus(lines, locked)));
+    }
+    return Optional.empty(); // released or void: the order was cancelled
+  }
+
+  /** The skus of lines that have no product, or fewer units available than they need. */
+  private static List<String> shortSkus(List<Line> lines, List<StockRepository.LockedLine> locked) {
+    Map<String, StockRepository.LockedLine> bySku =
+        locked.stream()
+            .collect(Collectors.toMap(StockRepository.LockedLine::sku, Function.identity()));
+    return lines.stream()
+        .filter(
+            line -> {
+              StockRepository.LockedLine product = bySku.get(line.sku());
+              return product == null || product.available() < line.quantity();
+            })
+        .map(Line::sku)
+        .sorted()
+        .toList();
+  }
+
+  private void publish(StockOutcome outcome) {
+    outbox.publish(
+        new OutboxMessage(outcome.type(), outcome.orderId(), json.writeValueAsString(outcome)));
+  }
+
+  static NotFoundException productNotFound() {
+    return new NotFoundException(
+        ShopProblem.PRODUCT_NOT_FOUND, "No product with this sku exists for this client.");
+  }
+}
