@@ -478,8 +478,9 @@ public final class BenchCommand {
   private List<String> notes() {
     List<String> notes = new ArrayList<>();
     notes.add(
-        "The shop ran with -Xmx256m and, but for orders, --once.outbox.relay.enabled=false: the relay has its own"
-            + " benchmark (bench/relay.sh); payments stay pending and their outbox rows accumulate.");
+        "The shop ran with -Xmx256m; for the payment scenarios with --once.outbox.relay.enabled=false:"
+            + " the relay has its own benchmark (bench/relay.sh); payments stay pending and their"
+            + " outbox rows accumulate.");
     notes.add(
         "The load generator, the shop and PostgreSQL share this machine's cores; the SQL floor runs"
             + " in the benchmark's JVM (its JVM CPU is not measured, n/a).");
@@ -495,7 +496,8 @@ public final class BenchCommand {
             + " was shared and the numbers of that scenario are not comparable.");
     notes.add(
         "Scenarios run in this order on one database that keeps growing: sql-once, sql-plain,"
-            + " http-once, replay, get, then http-off on a restarted shop.");
+            + " http-once, replay, get, then http-off on a restarted shop, then orders on a shop of"
+            + " its own.");
     notes.add(
         "orders: a fresh shop with the relay on (its inbox consumer reserves the stock), on database"
             + " shop_orders of the same PostgreSQL, so the relay does not deliver the payments'"
