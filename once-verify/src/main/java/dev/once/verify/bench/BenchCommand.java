@@ -13,6 +13,7 @@ import dev.once.verify.load.LoadRunner;
 import dev.once.verify.load.Operation;
 import dev.once.verify.report.BenchReport;
 import dev.once.verify.report.MarkdownWriter;
+import dev.once.verify.report.OrdersResult;
 import dev.once.verify.report.TableWriter;
 import dev.once.verify.stats.Goal;
 import dev.once.verify.system.MachineCpu;
@@ -23,6 +24,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -35,22 +38,38 @@ import java.util.Objects;
 /**
  * {@code bench}: in one run on one embedded PostgreSQL, the SQL floor of a payment with and without
  * Once, then the shop over HTTP with Once on (new payments, replays, an authenticated GET), then
- * the shop restarted with Once's filter off (new payments). Writes results.md, results.json and
- * chart.svg and prints the table. Everything it started is stopped on exit, Ctrl-C included.
+ * the shop restarted with Once's filter off (new payments), then orders placed on a shop with the
+ * relay on, in a database of their own ({@link OrderChecks}: time until reserved, deadlocks,
+ * stock). Writes results.md, results.json and chart.svg and prints the table. Everything it started
+ * is stopped on exit, Ctrl-C included.
  */
 public final class BenchCommand {
   /** Keys completed before the replay scenario, then replayed in turn. */
   static final int REPLAY_KEYS = 1_000;
 
+  /** The hot SKUs every order draws from. */
+  static final int HOT_SKUS = 10;
+
+  /** Units of each hot SKU: far more than any run orders, so no order is rejected. */
+  static final long HOT_STOCK = 1_000_000_000L;
+
+  /** How long the relay may take, after the load, to move every order out of {@code placed}. */
+  static final Duration RESERVE_WAIT = Duration.ofSeconds(60);
+
+  /** How often the database is asked meanwhile. */
+  static final Duration RESERVE_POLL = Duration.ofMillis(200);
+
   private final BenchOptions options;
   private final String run = Long.toString(System.currentTimeMillis(), 36);
   private final List<LoadResult> results = new ArrayList<>();
   private final Map<String, double[]> memory = new LinkedHashMap<>();
+  private final List<OrdersResult> orders = new ArrayList<>();
   private volatile boolean aborted;
   private BenchDatabase db;
   private ShopProcess shop;
   private String admin;
   private int round;
+  private Tenant orderTenant;
 
   public BenchCommand(BenchOptions options) {
     this.options = options;
@@ -94,17 +113,17 @@ public final class BenchCommand {
     CpuClock pgCpu = postmaster > 0 ? ProcessCpu.withChildren(postmaster) : CpuClock.NONE;
     admin = secret();
 
-    progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");
-    shop = startShop("shop-once-on.log", List.of());
-    String apiKey;
+    // The orders scenario alone needs neither the payments' shop nor their client.
+    boolean payments = options.scenarios().stream().anyMatch(s -> s != Scenario.ORDERS);
+    String apiKey = "";
     List<String> accounts = new ArrayList<>();
-    try (ShopApi api = new ShopApi(shop.port())) {
-      apiKey = api.createClient(admin, "bench");
-      progress("creating and funding " + options.accounts() + " accounts over HTTP");
-      for (int i = 0; i < options.accounts(); i++) {
-        String account = api.createAccount(apiKey);
-        api.deposit(apiKey, account, "1000000.00");
-        accounts.add(account);
+    if (payments) {
+      progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");
+      shop = startShop("shop-once-on.log", List.of());
+      try (ShopApi api = new ShopApi(shop.port())) {
+        Tenant tenant = setUp(api, "bench");
+        apiKey = tenant.apiKey();
+        accounts = tenant.accounts();
       }
     }
     byte[] keyHash =
@@ -114,25 +133,27 @@ public final class BenchCommand {
     boolean replayKeysMade = false;
     for (int round = 1; round <= options.rounds(); round++) {
       this.round = round;
-      if (shop == null) {
+      if (payments && shop == null) {
         shop = startShop("shop-once-on-" + round + ".log", List.of());
         firstRequest(apiKey, accounts);
       }
-      LoadRunner runner = runner(machine, shop.cpu(), pgCpu);
+      LoadRunner runner = payments ? runner(machine, shop.cpu(), pgCpu) : null;
       LoadRunner inProcess =
-          new LoadRunner(
-              options.warmup(),
-              options.duration(),
-              CpuClock.NONE,
-              pgCpu,
-              MachineCpu.others(machine, ProcessCpu.self(), shop.cpu(), pgCpu));
+          !payments
+              ? null
+              : new LoadRunner(
+                  options.warmup(),
+                  options.duration(),
+                  CpuClock.NONE,
+                  pgCpu,
+                  MachineCpu.others(machine, ProcessCpu.self(), shop.cpu(), pgCpu));
       if (options.runs(Scenario.SQL_ONCE)) {
         scenario(inProcess, Scenario.SQL_ONCE, options.threads(), sql.withOnce(tag("sql")));
       }
       if (options.runs(Scenario.SQL_PLAIN)) {
         scenario(inProcess, Scenario.SQL_PLAIN, options.threads(), sql.plain());
       }
-      HttpScenarios http = new HttpScenarios(shop.port(), apiKey, accounts);
+      HttpScenarios http = payments ? new HttpScenarios(shop.port(), apiKey, accounts) : null;
       if (options.runs(Scenario.HTTP_ONCE)) {
         scenario(runner, Scenario.HTTP_ONCE, options.connections(), http.newPayments(tag("on")));
       }
@@ -156,9 +177,11 @@ public final class BenchCommand {
       if (options.runs(Scenario.GET)) {
         scenario(runner, Scenario.GET, options.connections(), http.getAccount());
       }
-      rememberMemory("Once on");
-      shop.close();
-      shop = null;
+      if (payments) {
+        rememberMemory("Once on");
+        shop.close();
+        shop = null;
+      }
 
       if (options.runs(Scenario.HTTP_OFF)) {
         progress("restarting the shop with --once.idempotency.http.enabled=false");
@@ -177,16 +200,21 @@ public final class BenchCommand {
         shop.close();
         shop = null;
       }
+
+      if (options.runs(Scenario.ORDERS)) {
+        orders(machine, pgCpu);
+      }
     }
 
-    BenchReport report = new BenchReport(machine(pgVersion), results, goals(), memory, notes());
+    BenchReport report =
+        new BenchReport(machine(pgVersion), results, goals(), memory, notes(), orders);
     MarkdownWriter.writeAll(report, options.out());
     System.out.println();
     System.out.print(TableWriter.write(report));
     System.out.println();
     System.out.println(
         "written: " + options.out().resolve("results.md") + ", results.json, chart.svg");
-    boolean clean = results.stream().allMatch(LoadResult::clean);
+    boolean clean = report.clean();
     if (!clean) {
       System.err.println();
       for (String problem : TableWriter.problems(report)) {
@@ -196,7 +224,7 @@ public final class BenchCommand {
     return clean ? 0 : 1;
   }
 
-  private void scenario(LoadRunner runner, Scenario s, int workers, Operation.Factory factory)
+  private LoadResult scenario(LoadRunner runner, Scenario s, int workers, Operation.Factory factory)
       throws InterruptedException {
     if (aborted) {
       throw new InterruptedException("interrupted");
@@ -232,7 +260,114 @@ public final class BenchCommand {
             r.errors(),
             Double.isNaN(r.othersCpuShare()) ? "n/a" : Math.round(100 * r.othersCpuShare()) + "%",
             r.clean() ? "" : "  !!! first: " + r.firstProblem()));
+    return r;
   }
+
+  /**
+   * The orders scenario, on a fresh shop with the relay on, on database {@code shop_orders}: the
+   * relay would otherwise also deliver the payments' outbox rows that the other scenarios leave
+   * behind. First time: the database, a client, accounts as for the payments, and {@value
+   * #HOT_SKUS} hot SKUs of {@value #HOT_STOCK} units each. Then the load, then the wait until the
+   * relay has reserved every order, then the shop stops (so every one of its sessions has reported
+   * its deadlocks to pg_stat_database) and the database is read.
+   */
+  private void orders(CpuClock machine, CpuClock pgCpu) throws Exception {
+    String database = BenchDatabase.ORDERS_DATABASE;
+    if (orderTenant == null) {
+      progress("creating database " + database + " for the orders scenario");
+      db.createDatabase(database);
+    }
+    progress("starting the shop on " + database + ", relay on (it reserves the stock)");
+    shop =
+        ShopProcess.start(
+            options.shopJar(),
+            db,
+            database,
+            true,
+            admin,
+            options.out().resolve("shop-orders-" + round + ".log"),
+            options.shopJvmOptions(),
+            List.of());
+    List<String> skus = new ArrayList<>();
+    for (int i = 0; i < HOT_SKUS; i++) {
+      skus.add("hot-" + i);
+    }
+    if (orderTenant == null) {
+      try (ShopApi api = new ShopApi(shop.port())) {
+        Tenant tenant = setUp(api, "bench-orders");
+        progress("creating " + HOT_SKUS + " products of " + HOT_STOCK + " units each over HTTP");
+        for (String sku : skus) {
+          api.createProduct(tenant.apiKey(), sku, "0.01", "EUR", HOT_STOCK);
+        }
+        orderTenant = tenant;
+      }
+    } else {
+      firstRequest(orderTenant.apiKey(), orderTenant.accounts());
+    }
+    OrderChecks checks = new OrderChecks(db, database);
+    long deadlocksBefore = checks.deadlocks();
+    HttpScenarios http =
+        new HttpScenarios(shop.port(), orderTenant.apiKey(), orderTenant.accounts());
+    Instant runStart = Instant.now();
+    LoadResult load =
+        scenario(
+            runner(machine, shop.cpu(), pgCpu),
+            Scenario.ORDERS,
+            options.orderConnections(),
+            http.placeOrders(tag("order"), new OrderBodies(orderTenant.accounts(), skus)));
+    // The window began once the workers were connected and warmed up: a few ms after this.
+    Instant windowStart = runStart.plus(options.warmup());
+    Instant windowEnd = windowStart.plusNanos(load.windowNanos());
+    progress("  waiting up to " + RESERVE_WAIT.toSeconds() + " s until no order is placed");
+    long drain = checks.awaitNonePlaced(RESERVE_WAIT, RESERVE_POLL, line -> progress("  " + line));
+    rememberMemory("orders, relay on");
+    shop.close();
+    shop = null;
+    long deadlocksAfter = checks.deadlocks();
+    long deadlocks =
+        deadlocksBefore < 0 || deadlocksAfter < 0 ? -1 : deadlocksAfter - deadlocksBefore;
+    String title =
+        options.rounds() == 1
+            ? Scenario.ORDERS.title()
+            : Scenario.ORDERS.title() + " [round " + round + "]";
+    OrdersResult r = checks.outcome(title, runStart, windowStart, windowEnd, drain, deadlocks);
+    orders.add(r);
+    progress(
+        String.format(
+            java.util.Locale.ROOT,
+            "  orders: %d placed, place to reserved p50 %s, p99 %s (%d measured), all reserved %s,"
+                + " rejected %d, still placed %d, deadlocks %d, stock of %d products %s",
+            r.orders(),
+            r.p50Nanos() < 0
+                ? "n/a"
+                : String.format(java.util.Locale.ROOT, "%.2f ms", r.p50Nanos() / 1e6),
+            r.p99Nanos() < 0
+                ? "n/a"
+                : String.format(java.util.Locale.ROOT, "%.2f ms", r.p99Nanos() / 1e6),
+            r.measured(),
+            drain < 0 ? "never" : "after " + drain + " ms",
+            r.rejected(),
+            r.stillPlaced(),
+            r.deadlocks(),
+            r.products(),
+            r.stockProblems().isEmpty() ? "adds up" : "!!! " + r.stockProblems()));
+  }
+
+  /** Creates a client and {@code accounts} EUR accounts, each funded with 1,000,000.00. */
+  private Tenant setUp(ShopApi api, String name) throws IOException {
+    String apiKey = api.createClient(admin, name);
+    progress("creating and funding " + options.accounts() + " accounts over HTTP");
+    List<String> accounts = new ArrayList<>();
+    for (int i = 0; i < options.accounts(); i++) {
+      String account = api.createAccount(apiKey);
+      api.deposit(apiKey, account, "1000000.00");
+      accounts.add(account);
+    }
+    return new Tenant(apiKey, accounts);
+  }
+
+  /** A client of the shop and its accounts. */
+  private record Tenant(String apiKey, List<String> accounts) {}
 
   private ShopProcess startShop(String log, List<String> args)
       throws IOException, InterruptedException {
@@ -320,7 +455,9 @@ public final class BenchCommand {
             + ", SQL threads "
             + options.threads()
             + ", accounts "
-            + options.accounts());
+            + options.accounts()
+            + ", order connections "
+            + options.orderConnections());
     return m;
   }
 
@@ -341,8 +478,9 @@ public final class BenchCommand {
   private List<String> notes() {
     List<String> notes = new ArrayList<>();
     notes.add(
-        "The shop ran with -Xmx256m and --once.outbox.relay.enabled=false: the relay has its own"
-            + " benchmark (bench/relay.sh); payments stay pending and their outbox rows accumulate.");
+        "The shop ran with -Xmx256m; for the payment scenarios with --once.outbox.relay.enabled=false:"
+            + " the relay has its own benchmark (bench/relay.sh); payments stay pending and their"
+            + " outbox rows accumulate.");
     notes.add(
         "The load generator, the shop and PostgreSQL share this machine's cores; the SQL floor runs"
             + " in the benchmark's JVM (its JVM CPU is not measured, n/a).");
@@ -358,7 +496,17 @@ public final class BenchCommand {
             + " was shared and the numbers of that scenario are not comparable.");
     notes.add(
         "Scenarios run in this order on one database that keeps growing: sql-once, sql-plain,"
-            + " http-once, replay, get, then http-off on a restarted shop.");
+            + " http-once, replay, get, then http-off on a restarted shop, then orders on a shop of"
+            + " its own.");
+    notes.add(
+        "orders: a fresh shop with the relay on (its inbox consumer reserves the stock), on database"
+            + " shop_orders of the same PostgreSQL, so the relay does not deliver the payments'"
+            + " outbox rows; each order 1-3 distinct SKUs of 10 hot ones in random order, 1-3 units"
+            + " each, from --order-connections connections (default 50). Place to reserved:"
+            + " reserved_at - created_at of the orders placed in the measured window, read after the"
+            + " relay had reserved every order; deadlocks: pg_stat_database.deadlocks of shop_orders"
+            + " after the shop stopped minus before the load; stock: per product, available +"
+            + " reserved = initial_stock + restocked and reserved = the units held in reservations.");
     return notes;
   }
 

@@ -19,11 +19,14 @@ import java.util.stream.Stream;
  * ({@code fsync} and {@code synchronous_commit} on; zonky turns the latter off by default) and
  * PostgreSQL's defaults otherwise. It holds database {@code shop} with the two roles of
  * docs/security.md "An external PostgreSQL": {@code shop_owner} (owner, runs the migrations) and
- * {@code shop_app} (the application). It listens on localhost only; zonky's cluster trusts local
- * connections, acceptable for a throw-away benchmark database.
+ * {@code shop_app} (the application), and, for the orders scenario, database {@code shop_orders} of
+ * the same owner, so the relay that scenario needs never sees the payments' outbox. It listens on
+ * localhost only; zonky's cluster trusts local connections, acceptable for a throw-away benchmark
+ * database.
  */
 public final class BenchDatabase implements AutoCloseable {
   static final String DATABASE = "shop";
+  static final String ORDERS_DATABASE = "shop_orders";
   static final String OWNER = "shop_owner";
   static final String APPLICATION = "shop_app";
 
@@ -51,13 +54,13 @@ public final class BenchDatabase implements AutoCloseable {
             .setServerConfig("synchronous_commit", "on")
             .start();
     BenchDatabase db = new BenchDatabase(folder, postgres);
-    try (Connection c = postgres.getPostgresDatabase().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("CREATE ROLE " + OWNER + " LOGIN PASSWORD '" + db.ownerPassword + "'");
-      s.execute("CREATE ROLE " + APPLICATION + " LOGIN PASSWORD '" + db.appPassword + "'");
-      s.execute("CREATE DATABASE " + DATABASE + " OWNER " + OWNER);
-      s.execute("REVOKE ALL ON DATABASE " + DATABASE + " FROM PUBLIC");
-      s.execute("GRANT CONNECT ON DATABASE " + DATABASE + " TO " + APPLICATION);
+    try {
+      try (Connection c = postgres.getPostgresDatabase().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("CREATE ROLE " + OWNER + " LOGIN PASSWORD '" + db.ownerPassword + "'");
+        s.execute("CREATE ROLE " + APPLICATION + " LOGIN PASSWORD '" + db.appPassword + "'");
+      }
+      db.createDatabase(DATABASE);
     } catch (SQLException | RuntimeException e) {
       db.close();
       throw e;
@@ -65,9 +68,27 @@ public final class BenchDatabase implements AutoCloseable {
     return db;
   }
 
+  /**
+   * Creates database {@code name}, owned by {@code shop_owner}, that only the two roles may connect
+   * to.
+   */
+  public void createDatabase(String name) throws SQLException {
+    try (Connection c = postgres.getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name + " OWNER " + OWNER);
+      s.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
+      s.execute("GRANT CONNECT ON DATABASE " + name + " TO " + APPLICATION);
+    }
+  }
+
   /** JDBC URL of database {@code shop}. */
   public String jdbcUrl() {
-    return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + DATABASE;
+    return jdbcUrl(DATABASE);
+  }
+
+  /** JDBC URL of database {@code database}. */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
   }
 
   public String ownerPassword() {
@@ -82,6 +103,12 @@ public final class BenchDatabase implements AutoCloseable {
   public Connection connectAsApplication() throws SQLException {
     return DriverManager.getConnection(
         jdbcUrl() + "?user=" + APPLICATION + "&password=" + appPassword);
+  }
+
+  /** A new connection to {@code database} as its owner, who may read every table of the shop. */
+  public Connection connectAsOwner(String database) throws SQLException {
+    return DriverManager.getConnection(
+        jdbcUrl(database) + "?user=" + OWNER + "&password=" + ownerPassword);
   }
 
   /** For example {@code 17.7}. */

@@ -21,6 +21,7 @@ import java.util.Set;
  * @param duration measured window of each scenario
  * @param warmup warm-up before each window, not reported
  * @param connections HTTP connections (one thread each)
+ * @param orderConnections HTTP connections of the orders scenario (one thread each)
  * @param threads threads (JDBC connections) of the SQL floor
  * @param accounts accounts the payments are spread over
  * @param rounds how many times every scenario runs, in turn; ratios use each one's median
@@ -35,6 +36,7 @@ public record BenchOptions(
     Duration duration,
     Duration warmup,
     int connections,
+    int orderConnections,
     int threads,
     int accounts,
     int rounds,
@@ -54,6 +56,7 @@ public record BenchOptions(
         + "  --duration <time>         measured window per scenario (default 20s; 500ms, 20s, 2m)\n"
         + "  --warmup <time>           warm-up before each window, not reported (default 15s)\n"
         + "  --connections <n>         HTTP connections, one thread each (default 16)\n"
+        + "  --order-connections <n>   HTTP connections placing orders in scenario orders (default 50)\n"
         + "  --threads <n>             SQL floor threads and JDBC connections (default: connections)\n"
         + "  --accounts <n>            accounts the payments are spread over (default 64)\n"
         + "  --rounds <n>              run every scenario n times, in turn; the goals use the\n"
@@ -74,6 +77,7 @@ public record BenchOptions(
             "--duration",
             "--warmup",
             "--connections",
+            "--order-connections",
             "--threads",
             "--accounts",
             "--rounds",
@@ -120,6 +124,7 @@ public record BenchOptions(
         duration("--duration", values.getOrDefault("--duration", "20s")),
         duration("--warmup", values.getOrDefault("--warmup", "15s")),
         connections,
+        positive("--order-connections", values.getOrDefault("--order-connections", "50")),
         threads,
         positive("--accounts", values.getOrDefault("--accounts", "64")),
         positive("--rounds", values.getOrDefault("--rounds", "1")),

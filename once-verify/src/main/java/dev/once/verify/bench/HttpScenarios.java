@@ -7,6 +7,7 @@ import dev.once.verify.http.RequestBytes;
 import dev.once.verify.load.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * The HTTP operations of the scenarios, one keep-alive connection per worker. Each request is
@@ -111,6 +112,39 @@ final class HttpScenarios {
           @Override
           boolean expected(HttpResponse r) {
             return r.status() == 200;
+          }
+        };
+  }
+
+  /**
+   * {@code POST /v1/orders} with a new {@code Idempotency-Key} each ({@code keyPrefix}, worker,
+   * sequence), accounts in turn, items drawn at random per worker ({@link OrderBodies}); expects
+   * 201.
+   */
+  Operation.Factory placeOrders(String keyPrefix, OrderBodies bodies) {
+    byte[] head =
+        HttpRequest.head(
+            "POST",
+            "/v1/orders",
+            host,
+            "Authorization: Bearer " + apiKey,
+            "Content-Type: application/json");
+    byte[] keyHeader = ascii("Idempotency-Key: " + keyPrefix + "-");
+    return index ->
+        new HttpOperation() {
+          // Seeded by the worker's index: the same orders run after run.
+          private final SplittableRandom random = new SplittableRandom(index);
+
+          @Override
+          void write(RequestBytes out, long seq) {
+            out.append(head).append(keyHeader).appendDecimal(index).appendAscii("-");
+            out.appendDecimal(seq).crlf();
+            bodies.write(out, index + seq, random);
+          }
+
+          @Override
+          boolean expected(HttpResponse r) {
+            return r.status() == 201 && r.header("Idempotent-Replayed") == null;
           }
         };
   }

@@ -9,7 +9,8 @@ public enum Scenario {
   HTTP_ONCE("http-once", "HTTP new payments, Once on"),
   REPLAY("replay", "HTTP replays of completed keys"),
   GET("get", "HTTP authenticated GET /v1/accounts/{id}"),
-  HTTP_OFF("http-off", "HTTP new payments, Once off");
+  HTTP_OFF("http-off", "HTTP new payments, Once off"),
+  ORDERS("orders", "HTTP orders placed, relay on, 10 hot SKUs");
 
   private final String id;
   private final String title;

@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Set-up requests to the shop over one keep-alive connection: a client, accounts, deposits. */
+/**
+ * Set-up requests to the shop over one keep-alive connection: a client, accounts, deposits,
+ * products.
+ */
 final class ShopApi implements AutoCloseable {
   private final HttpConnection http;
   private final String host;
@@ -41,6 +44,15 @@ final class ShopApi implements AutoCloseable {
             nextKey(),
             "{\"amount\":\"" + amount + "\"}");
     expect(r, 201, "deposit");
+  }
+
+  /** Creates a product with {@code stock} units available; the answer must be 201. */
+  void createProduct(String apiKey, String sku, String price, String currency, long stock)
+      throws IOException {
+    String body =
+        "{\"sku\":\"%s\",\"name\":\"%s\",\"price\":\"%s\",\"currency\":\"%s\",\"stock\":%d}"
+            .formatted(sku, "bench " + sku, price, currency, stock);
+    expect(post("/v1/products", "Bearer " + apiKey, nextKey(), body), 201, "create a product");
   }
 
   /** Sends one payment with {@code key}; the answer must be 201. */

@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The shop as a child process: {@code java -Xmx256m -jar shop.jar} on a free port, connected to the
  * benchmark's PostgreSQL with the two roles, the relay off (it has its own benchmark,
- * bench/relay.sh), logging at WARN into a file of the results folder. Passwords and the admin token
- * go through the environment, not the command line, so other local users cannot read them in the
+ * bench/relay.sh) except for the orders scenario, whose stock is reserved by the relay's inbox
+ * consumers, logging at WARN into a file of the results folder. Passwords and the admin token go
+ * through the environment, not the command line, so other local users cannot read them in the
  * process list.
  */
 public final class ShopProcess implements AutoCloseable {
@@ -36,7 +37,8 @@ public final class ShopProcess implements AutoCloseable {
   }
 
   /**
-   * Starts the shop and waits until {@code /actuator/health} answers 200.
+   * Starts the shop on database {@code shop} with the relay off and waits until {@code
+   * /actuator/health} answers 200.
    *
    * @param jvmOptions further JVM options, after {@code -Xmx256m}
    * @param extraArgs further {@code --name=value} arguments, e.g. to switch Once's filter off
@@ -44,6 +46,25 @@ public final class ShopProcess implements AutoCloseable {
   public static ShopProcess start(
       Path jar,
       BenchDatabase db,
+      String adminToken,
+      Path log,
+      List<String> jvmOptions,
+      List<String> extraArgs)
+      throws IOException, InterruptedException {
+    return start(jar, db, BenchDatabase.DATABASE, false, adminToken, log, jvmOptions, extraArgs);
+  }
+
+  /**
+   * Starts the shop on {@code database}, its relay on or off, and waits until {@code
+   * /actuator/health} answers 200.
+   *
+   * @param relay whether the outbox relay (and with it the inbox consumers) runs
+   */
+  public static ShopProcess start(
+      Path jar,
+      BenchDatabase db,
+      String database,
+      boolean relay,
       String adminToken,
       Path log,
       List<String> jvmOptions,
@@ -57,10 +78,10 @@ public final class ShopProcess implements AutoCloseable {
     command.add("-jar");
     command.add(jar.toString());
     command.add("--server.port=" + port);
-    command.add("--spring.datasource.url=" + db.jdbcUrl());
+    command.add("--spring.datasource.url=" + db.jdbcUrl(database));
     command.add("--spring.datasource.username=" + BenchDatabase.APPLICATION);
     command.add("--spring.flyway.user=" + BenchDatabase.OWNER);
-    command.add("--once.outbox.relay.enabled=false");
+    command.add("--once.outbox.relay.enabled=" + relay);
     command.add("--logging.level.root=WARN");
     command.addAll(extraArgs);
     Files.createDirectories(log.getParent());

@@ -14,10 +14,29 @@ import java.util.Map;
  * @param memory resident memory of the shop JVMs after load, by label (e.g. {@code "Once on"}),
  *     values {@code [VmRSS, VmHWM]} in MB
  * @param notes remarks printed under the table
+ * @param orders what the orders scenario found in the database, one per round it ran
  */
 public record BenchReport(
     Map<String, String> machine,
     List<LoadResult> results,
     List<Goal> goals,
     Map<String, double[]> memory,
-    List<String> notes) {}
+    List<String> notes,
+    List<OrdersResult> orders) {
+
+  /** A report without the orders scenario. */
+  public BenchReport(
+      Map<String, String> machine,
+      List<LoadResult> results,
+      List<Goal> goals,
+      Map<String, double[]> memory,
+      List<String> notes) {
+    this(machine, results, goals, memory, notes, List.of());
+  }
+
+  /** True if every answer was the expected one and every orders check passed. */
+  public boolean clean() {
+    return results.stream().allMatch(LoadResult::clean)
+        && orders.stream().allMatch(OrdersResult::clean);
+  }
+}

@@ -10,6 +10,14 @@ final class Format {
     return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
   }
 
+  static String count(long value) {
+    return String.format(Locale.ROOT, "%,d", value);
+  }
+
+  static String seconds(long millis) {
+    return String.format(Locale.ROOT, "%.1f s", millis / 1e3);
+  }
+
   static String perSecond(double value) {
     return String.format(Locale.ROOT, "%,.0f", value);
   }

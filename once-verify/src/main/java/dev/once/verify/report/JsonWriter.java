@@ -5,7 +5,10 @@ import dev.once.verify.stats.Goal;
 import java.util.Iterator;
 import java.util.Map;
 
-/** results.json: the machine, every scenario's numbers, the goals and the memory. */
+/**
+ * results.json: the machine, every scenario's numbers, the orders' checks, the goals and the
+ * memory.
+ */
 public final class JsonWriter {
   private JsonWriter() {}
 
@@ -50,6 +53,36 @@ public final class JsonWriter {
           .append(", \"otherProcessesCpuShare\": ")
           .append(Format.json(r.othersCpuShare()))
           .append("}");
+    }
+    b.append("\n  ],\n  \"orders\": [");
+    for (int i = 0; i < report.orders().size(); i++) {
+      OrdersResult o = report.orders().get(i);
+      b.append(i == 0 ? "\n" : ",\n")
+          .append("    {\"title\": ")
+          .append(string(o.title()))
+          .append(", \"orders\": ")
+          .append(o.orders())
+          .append(", \"measured\": ")
+          .append(o.measured())
+          .append(", \"placeToReservedP50Millis\": ")
+          .append(o.p50Nanos() < 0 ? "null" : Format.json(o.p50Nanos() / 1e6))
+          .append(", \"placeToReservedP99Millis\": ")
+          .append(o.p99Nanos() < 0 ? "null" : Format.json(o.p99Nanos() / 1e6))
+          .append(", \"allReservedAfterSeconds\": ")
+          .append(o.drainMillis() < 0 ? "null" : Format.json(o.drainMillis() / 1e3))
+          .append(", \"rejected\": ")
+          .append(o.rejected())
+          .append(", \"stillPlaced\": ")
+          .append(o.stillPlaced())
+          .append(", \"deadlocks\": ")
+          .append(o.deadlocks() < 0 ? "null" : Long.toString(o.deadlocks()))
+          .append(", \"products\": ")
+          .append(o.products())
+          .append(", \"stockProblems\": [");
+      for (int j = 0; j < o.stockProblems().size(); j++) {
+        b.append(j == 0 ? "" : ", ").append(string(o.stockProblems().get(j)));
+      }
+      b.append("], \"clean\": ").append(o.clean()).append("}");
     }
     b.append("\n  ],\n  \"goals\": [");
     for (int i = 0; i < report.goals().size(); i++) {

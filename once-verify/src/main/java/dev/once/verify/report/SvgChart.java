@@ -5,8 +5,9 @@ import dev.once.verify.stats.Goal;
 import java.util.Locale;
 
 /**
- * chart.svg: horizontal bars of requests per second per scenario, then each goal's measured value
- * as a bar with its goal as a vertical mark (green if met, red if missed, grey if not measured).
+ * chart.svg: horizontal bars of requests per second per scenario, then the orders'
+ * place-to-reserved p50 and p99 if that scenario ran, then each goal's measured value as a bar with
+ * its goal as a vertical mark (green if met, red if missed, grey if not measured).
  */
 public final class SvgChart {
   private static final int WIDTH = 900;
@@ -17,8 +18,8 @@ public final class SvgChart {
   private SvgChart() {}
 
   public static String write(BenchReport report) {
-    int rows = report.results().size() + report.goals().size();
-    int height = 90 + rows * ROW + 40;
+    int rows = report.results().size() + report.goals().size() + report.orders().size();
+    int height = 90 + (report.orders().isEmpty() ? 0 : 32) + rows * ROW + 40;
     StringBuilder b = new StringBuilder();
     b.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         .append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
@@ -44,6 +45,30 @@ public final class SvgChart {
       rect(b, LABEL, y + 4, w, ROW - 8, r.clean() ? "#4a7bd0" : "#d04a4a");
       text(b, LABEL + w + 6, y + 16, null, Format.perSecond(r.perSecond()) + "/s");
       y += ROW;
+    }
+    if (!report.orders().isEmpty()) {
+      y += 20;
+      text(b, 10, y, "bold", "Orders: place to reserved (dark: p50, light: p99)");
+      y += 12;
+      int span = BAR_MAX - 140; // room for the label
+      double maxNanos = 1;
+      for (OrdersResult o : report.orders()) {
+        maxNanos = Math.max(maxNanos, o.p99Nanos());
+      }
+      for (OrdersResult o : report.orders()) {
+        text(b, 10, y + 16, null, o.title());
+        String label = "n/a";
+        if (o.p50Nanos() >= 0) {
+          String dark = o.clean() ? "#4a7bd0" : "#d04a4a";
+          String light = o.clean() ? "#a9c1ea" : "#eaa9a9";
+          rect(b, LABEL, y + 4, (int) Math.round(span * o.p99Nanos() / maxNanos), ROW - 8, light);
+          rect(b, LABEL, y + 4, (int) Math.round(span * o.p50Nanos() / maxNanos), ROW - 8, dark);
+          label = "p50 " + Format.millis(o.p50Nanos()) + ", p99 " + Format.millis(o.p99Nanos());
+        }
+        int w = o.p99Nanos() < 0 ? 0 : (int) Math.round(span * o.p99Nanos() / maxNanos);
+        text(b, LABEL + w + 6, y + 16, null, label);
+        y += ROW;
+      }
     }
     y += 20;
     text(b, 10, y, "bold", "Goals (bar: measured; mark: goal)");

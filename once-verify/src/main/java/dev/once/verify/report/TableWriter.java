@@ -2,12 +2,14 @@ package dev.once.verify.report;
 
 import dev.once.verify.load.LoadResult;
 import dev.once.verify.stats.Goal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The results as Markdown tables (readable as plain text on stdout, rendered in results.md):
- * scenarios, goals, memory, and loudly any unexpected answer or error.
+ * scenarios, the orders' place-to-reserved times and checks, goals, memory, and loudly any
+ * unexpected answer, error or failed check.
  */
 public final class TableWriter {
   private TableWriter() {}
@@ -40,6 +42,38 @@ public final class TableWriter {
           .append(" | ")
           .append(Format.percent(r.othersCpuShare()))
           .append(" |\n");
+    }
+    if (!report.orders().isEmpty()) {
+      b.append(
+          "\n| orders: place → reserved | orders | measured | p50 | p99 | all reserved after |"
+              + " rejected | still placed | deadlocks | stock |\n");
+      b.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+      for (OrdersResult o : report.orders()) {
+        b.append("| ")
+            .append(escape(o.title()))
+            .append(" | ")
+            .append(Format.count(o.orders()))
+            .append(" | ")
+            .append(Format.count(o.measured()))
+            .append(" | ")
+            .append(o.p50Nanos() < 0 ? "n/a" : Format.millis(o.p50Nanos()))
+            .append(" | ")
+            .append(o.p99Nanos() < 0 ? "n/a" : Format.millis(o.p99Nanos()))
+            .append(" | ")
+            .append(o.drainMillis() < 0 ? "**never**" : Format.seconds(o.drainMillis()))
+            .append(" | ")
+            .append(loud(o.rejected()))
+            .append(" | ")
+            .append(loud(o.stillPlaced()))
+            .append(" | ")
+            .append(o.deadlocks() < 0 ? "**n/a**" : loud(o.deadlocks()))
+            .append(" | ")
+            .append(
+                o.stockProblems().isEmpty()
+                    ? o.products() + " products add up"
+                    : "**" + o.stockProblems().size() + " broken**")
+            .append(" |\n");
+      }
     }
     b.append("\n| goal | value | goal | verdict |\n| --- | ---: | ---: | --- |\n");
     for (Goal g : report.goals()) {
@@ -75,21 +109,35 @@ public final class TableWriter {
     return b.toString();
   }
 
-  /** One line per scenario with unexpected answers or errors, with the first one seen. */
+  /**
+   * One line per scenario with unexpected answers or errors, with the first one seen, then one per
+   * failed orders check.
+   */
   public static List<String> problems(BenchReport report) {
-    return report.results().stream()
-        .filter(r -> !r.clean())
-        .map(
-            r ->
-                "UNEXPECTED in "
-                    + r.id()
-                    + ": "
-                    + r.unexpected()
-                    + " unexpected answers, "
-                    + r.errors()
-                    + " errors; first: "
-                    + r.firstProblem())
-        .toList();
+    List<String> problems = new ArrayList<>();
+    for (LoadResult r : report.results()) {
+      if (!r.clean()) {
+        problems.add(
+            "UNEXPECTED in "
+                + r.id()
+                + ": "
+                + r.unexpected()
+                + " unexpected answers, "
+                + r.errors()
+                + " errors; first: "
+                + r.firstProblem());
+      }
+    }
+    for (OrdersResult o : report.orders()) {
+      for (String p : o.problems()) {
+        problems.add("FAILED in " + o.title() + ": " + p);
+      }
+    }
+    return problems;
+  }
+
+  private static String loud(long count) {
+    return count == 0 ? "0" : "**" + Format.count(count) + "**";
   }
 
   private static String verdict(Goal g) {

@@ -22,6 +22,7 @@ class BenchOptionsTest {
     assertEquals(Duration.ofSeconds(15), o.warmup());
     assertEquals(16, o.connections());
     assertEquals(16, o.threads());
+    assertEquals(50, o.orderConnections());
     assertEquals(64, o.accounts());
     assertEquals(Set.of(Scenario.values()), o.scenarios());
     assertEquals(List.of(), o.shopJvmOptions());
@@ -57,6 +58,19 @@ class BenchOptionsTest {
     assertEquals(List.of("-XX:+UseSerialGC", "-Xss512k"), o.shopJvmOptions());
     assertEquals(3, o.rounds());
     assertFalse(o.runs(Scenario.HTTP_ONCE));
+    assertFalse(o.runs(Scenario.ORDERS));
+  }
+
+  @Test
+  void ordersAloneWithTheirOwnConnections() throws UsageException {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {"--shop-jar", "s.jar", "--scenarios", "orders", "--order-connections=7"});
+    assertEquals(Set.of(Scenario.ORDERS), o.scenarios());
+    assertEquals(7, o.orderConnections());
+    assertEquals(16, o.connections());
+    assertTrue(BenchOptions.usage().contains("--order-connections"));
+    assertTrue(BenchOptions.usage().contains("orders "));
   }
 
   @Test
@@ -79,5 +93,8 @@ class BenchOptionsTest {
     assertThrows(
         UsageException.class,
         () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--rounds", "0"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "0"}));
   }
 }

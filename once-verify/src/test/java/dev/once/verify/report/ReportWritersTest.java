@@ -1,6 +1,7 @@
 package dev.once.verify.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.once.json.JsonCanonicalizer;
@@ -63,6 +64,114 @@ class ReportWritersTest {
     Map<String, double[]> memory = new LinkedHashMap<>();
     memory.put("Once on", new double[] {286.2, 290.9});
     return new BenchReport(machine, results, goals, memory, List.of("a note with \"quotes\""));
+  }
+
+  /** The same with two rounds of the orders scenario, the second one failing every check. */
+  private static BenchReport reportWithOrders() {
+    BenchReport r = report();
+    List<OrdersResult> orders =
+        List.of(
+            new OrdersResult(
+                "orders [round 1]",
+                30_000,
+                20_000,
+                35_000_000,
+                120_500_000,
+                1_400,
+                0,
+                0,
+                0,
+                10,
+                List.of()),
+            new OrdersResult(
+                "orders | [round 2]",
+                30_000,
+                0,
+                -1,
+                -1,
+                -1,
+                2,
+                5,
+                1,
+                10,
+                List.of("stock of hot-3: reserved 10 != 7 held in reservations")));
+    return new BenchReport(r.machine(), r.results(), r.goals(), r.memory(), r.notes(), orders);
+  }
+
+  @Test
+  void ordersTableAndItsProblems() {
+    BenchReport report = reportWithOrders();
+    String table = TableWriter.write(report);
+    assertTrue(
+        table.contains(
+            "| orders [round 1] | 30,000 | 20,000 | 35.00 ms | 120.50 ms | 1.4 s | 0 | 0 | 0 |"
+                + " 10 products add up |"),
+        table);
+    assertTrue(
+        table.contains(
+            "| orders \\| [round 2] | 30,000 | 0 | n/a | n/a | **never** | **2** | **5** | **1** |"
+                + " **1 broken** |"),
+        table);
+    List<String> problems = TableWriter.problems(report);
+    assertTrue(
+        problems.contains("FAILED in orders | [round 2]: 2 orders rejected"), problems.toString());
+    assertTrue(problems.contains("FAILED in orders | [round 2]: 1 deadlocks"), problems.toString());
+    assertTrue(
+        problems.contains(
+            "FAILED in orders | [round 2]: stock of hot-3: reserved 10 != 7 held in reservations"),
+        problems.toString());
+    assertEquals(5, problems.size(), problems.toString());
+    assertTrue(report.orders().get(0).clean());
+    assertFalse(report.clean());
+    assertFalse(TableWriter.write(report()).contains("place → reserved"));
+  }
+
+  @Test
+  void aReportIsCleanOnlyIfEveryScenarioAndCheckIs() {
+    BenchReport r = reportWithOrders();
+    BenchReport ordersOk =
+        new BenchReport(
+            Map.of(), List.of(), List.of(), Map.of(), List.of(), List.of(r.orders().get(0)));
+    assertTrue(ordersOk.clean());
+    BenchReport noDeadlockCount =
+        new BenchReport(
+            Map.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            List.of(),
+            List.of(new OrdersResult("o", 1, 1, 1, 1, 1, 0, 0, -1, 10, List.of())));
+    assertFalse(noDeadlockCount.clean());
+    assertFalse(report().clean()); // http-off had unexpected answers
+  }
+
+  @Test
+  void jsonWithOrdersIsWellFormed() {
+    String canonical =
+        JsonCanonicalizer.create().canonicalize(JsonWriter.write(reportWithOrders()));
+    assertTrue(canonical.contains("\"placeToReservedP99Millis\":120.5"), canonical);
+    assertTrue(canonical.contains("\"placeToReservedP50Millis\":null"), canonical);
+    assertTrue(canonical.contains("\"allReservedAfterSeconds\":1.4"), canonical);
+    assertTrue(canonical.contains("\"deadlocks\":1"), canonical);
+    assertTrue(
+        canonical.contains(
+            "\"stockProblems\":[\"stock of hot-3: reserved 10 != 7 held in reservations\"]"),
+        canonical);
+    assertTrue(canonical.contains("\"clean\":false"), canonical);
+  }
+
+  @Test
+  void svgWithOrdersIsWellFormedWithTheirBars() throws Exception {
+    String svg = SvgChart.write(reportWithOrders());
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setNamespaceAware(true);
+    Document doc =
+        factory
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+    // background + 2 scenario bars + p50 and p99 of the first orders round + 4 goal bars
+    assertEquals(9, doc.getElementsByTagName("rect").getLength());
+    assertTrue(svg.contains("p50 35.00 ms, p99 120.50 ms"), svg);
   }
 
   @Test
