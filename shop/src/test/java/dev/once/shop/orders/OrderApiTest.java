@@ -251,6 +251,72 @@ class OrderApiTest extends ShopIntegrationTest {
   }
 
   @Test
+  void cancellingAPaidOrderRefundsOnlyWhatIsNotRefundedYet() {
+    String id = reservedOrder();
+    String payment = action(id, "pay").assertStatus(201).text("id");
+    settle(payment, PaymentStatus.SUCCEEDED);
+    client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"5.90\"}").assertStatus(201);
+    assertThat(client.balance(account)).isEqualTo("90.0000");
+
+    ShopResponse cancelled = action(id, "cancel").assertStatus(200);
+
+    String refund = cancelled.text("refundId");
+    JsonNode refunds = client.get("/v1/payments/" + payment + "/refunds").json().get("items");
+    assertThat(refunds).hasSize(2);
+    assertThat(refunds.get(1).get("id").stringValue()).isEqualTo(refund);
+    assertThat(refunds.get(1).get("amount").stringValue()).isEqualTo("10.0000");
+    assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("15.9000");
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+  }
+
+  @Test
+  void cancellingAPaidOrderRefundedInFullBeforeMakesNoRefund() {
+    String id = reservedOrder();
+    String payment = action(id, "pay").assertStatus(201).text("id");
+    settle(payment, PaymentStatus.SUCCEEDED);
+    client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"15.90\"}").assertStatus(201);
+    long refundsBefore = rowCounts().refunds();
+
+    ShopResponse cancelled = action(id, "cancel").assertStatus(200);
+
+    assertThat(cancelled.text("status")).isEqualTo("cancelled");
+    assertThat(cancelled.text("refundId")).isNull();
+    assertThat(rowCounts().refunds()).isEqualTo(refundsBefore);
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+    assertThat(events.pump(id)).containsExactly("order.cancelled");
+    assertStock("TEA-100", 10, 0);
+  }
+
+  @Test
+  void anOrderWhosePaymentWasDeclinedCanBeCancelled() {
+    String id = reservedOrder();
+    settle(action(id, "pay").assertStatus(201).text("id"), PaymentStatus.FAILED);
+
+    ShopResponse cancelled = action(id, "cancel").assertStatus(200);
+
+    assertThat(cancelled.text("status")).isEqualTo("cancelled");
+    assertThat(cancelled.text("paymentId")).isNull();
+    assertThat(cancelled.text("refundId")).isNull();
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+    assertThat(events.pump(id)).containsExactly("order.cancelled");
+    assertStock("TEA-100", 10, 0);
+    assertStock("MUG.blue_1", 5, 0);
+  }
+
+  @Test
+  void aRepeatedPaymentEventChangesNothing() {
+    String id = reservedOrder();
+    String payment = action(id, "pay").assertStatus(201).text("id");
+    settle(payment, PaymentStatus.SUCCEEDED);
+    ShopResponse paid = client.get("/v1/orders/" + id);
+
+    redeliverAll(payment);
+
+    assertThat(client.get("/v1/orders/" + id).body()).isEqualTo(paid.body());
+    assertThat(paid.text("status")).isEqualTo("paid");
+  }
+
+  @Test
   void aPlacedOrderCannotBePaid() {
     String id = placeTeaAndMug();
     RowCounts before = rowCounts();
@@ -529,7 +595,7 @@ class OrderApiTest extends ShopIntegrationTest {
   }
 
   /**
-   * Delivers every event of the order once more under new message ids, so that the inbox cannot
+   * Delivers every event of the aggregate once more under new message ids, so that the inbox cannot
    * tell them from new ones: only the stock's own keys keep them from acting twice.
    */
   private void redeliverAll(String id) {
