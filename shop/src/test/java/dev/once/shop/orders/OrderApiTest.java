@@ -184,7 +184,7 @@ class OrderApiTest extends ShopIntegrationTest {
   }
 
   @Test
-  void aPlacedOrderIsCancelledAndReservesNothing() {
+  void aPlacedOrderIsCancelledAndItsStockComesBackOnce() {
     String id = placeTeaAndMug();
 
     ShopResponse cancelled = action(id, "cancel");
