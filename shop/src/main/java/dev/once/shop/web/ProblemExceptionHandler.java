@@ -3,11 +3,12 @@ package dev.once.shop.web;
 import dev.once.postgres.TransientFailures;
 import dev.once.shop.persistence.DatabaseErrors;
 import jakarta.validation.ConstraintViolation;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
-import java.util.stream.Stream;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,14 +124,13 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
       HttpHeaders headers,
       HttpStatusCode status,
       WebRequest request) {
-    RecordComponent[] components = ex.getParameter().getParameterType().getRecordComponents();
-    List<String> order =
-        Stream.of(Objects.requireNonNullElse(components, new RecordComponent[0]))
-            .map(RecordComponent::getName)
-            .toList();
+    Type body = ex.getParameter().getGenericParameterType();
     FieldError first =
         ex.getFieldErrors().stream()
-            .min(Comparator.comparingInt(error -> order.indexOf(error.getField())))
+            .min(
+                Comparator.comparing(
+                    (FieldError error) -> rank(body, error.getField()),
+                    ProblemExceptionHandler::compare))
             .orElseThrow();
     String field = first.getField();
     return shopException(
@@ -145,6 +145,70 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   protected ResponseEntity<Object> createResponseEntity(
       Object body, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
     return problems.answer(status.value(), headers);
+  }
+
+  /**
+   * Where a field such as {@code items[2].sku} stands in the order of the request record: per
+   * segment, the component's position in its record, or the element's index in its list; so that of
+   * several broken constraints, nested ones included, the first in the record's order is named,
+   * whatever order Bean Validation reports them in. A segment the type does not explain ranks last.
+   */
+  private static List<Integer> rank(Type type, String field) {
+    List<Integer> rank = new ArrayList<>();
+    for (String segment : field.replace("[", ".[").split("\\.", -1)) {
+      Class<?> raw = rawClass(type);
+      if (segment.isEmpty() && rank.isEmpty()) {
+        continue; // a path that starts with an index
+      }
+      if (segment.startsWith("[")
+          && segment.endsWith("]")
+          && type instanceof ParameterizedType list
+          && List.class.isAssignableFrom(raw)) {
+        try {
+          rank.add(Integer.parseInt(segment.substring(1, segment.length() - 1)));
+        } catch (NumberFormatException e) {
+          rank.add(Integer.MAX_VALUE);
+          return rank;
+        }
+        type = list.getActualTypeArguments()[0];
+        continue;
+      }
+      RecordComponent[] components = raw.isRecord() ? raw.getRecordComponents() : null;
+      int position = -1;
+      for (int i = 0; components != null && i < components.length; i++) {
+        if (components[i].getName().equals(segment)) {
+          position = i;
+        }
+      }
+      if (position < 0) {
+        rank.add(Integer.MAX_VALUE);
+        return rank;
+      }
+      rank.add(position);
+      type = components[position].getGenericType();
+    }
+    return rank;
+  }
+
+  private static Class<?> rawClass(Type type) {
+    if (type instanceof Class<?> c) {
+      return c;
+    }
+    if (type instanceof ParameterizedType p && p.getRawType() instanceof Class<?> c) {
+      return c;
+    }
+    return Object.class;
+  }
+
+  /** Lexicographic order of ranks; a rank before the longer ranks it begins. */
+  private static int compare(List<Integer> a, List<Integer> b) {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = Integer.compare(a.get(i), b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
   }
 
   private ResponseEntity<Object> internalError(Throwable e) {
