@@ -22,7 +22,7 @@ CREATE TABLE product (
     updated_at    timestamptz    NOT NULL,
     CONSTRAINT product_pk PRIMARY KEY (client_id, sku),
     CONSTRAINT product_client_fk FOREIGN KEY (client_id) REFERENCES client (id),
-    CONSTRAINT product_sku_format CHECK (sku ~ '^[A-Za-z0-9._-]{1,64}$'),
+    CONSTRAINT product_sku_format CHECK (sku ~ '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$'),
     CONSTRAINT product_name_length CHECK (char_length(name) BETWEEN 1 AND 200),
     CONSTRAINT product_price_positive CHECK (price > 0),
     CONSTRAINT product_currency_format CHECK (currency ~ '^[A-Z]{3}$'),

@@ -12,7 +12,8 @@ import java.lang.annotation.Target;
 
 /**
  * The shape of a product code: 1 to {@value #MAX_LENGTH} characters of {@code A-Z a-z 0-9 . _ -},
- * so it can stand in a URL path as it is. The database's CHECK backs it up.
+ * the first a letter or a digit, so it can stand in a URL path as it is (a code such as {@code ..}
+ * would be rewritten by HTTP clients into another path). The database's CHECK backs it up.
  */
 public final class Sku {
   /** The most characters of a product code. */
@@ -30,13 +31,9 @@ public final class Sku {
     }
     for (int i = 0; i < sku.length(); i++) {
       char c = sku.charAt(i);
-      boolean allowed =
-          (c >= 'A' && c <= 'Z')
-              || (c >= 'a' && c <= 'z')
-              || (c >= '0' && c <= '9')
-              || c == '.'
-              || c == '_'
-              || c == '-';
+      boolean alphanumeric =
+          (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+      boolean allowed = alphanumeric || (i > 0 && (c == '.' || c == '_' || c == '-'));
       if (!allowed) {
         return false;
       }
@@ -46,14 +43,15 @@ public final class Sku {
 
   /** A request field that holds a product code. */
   @Documented
-  @Pattern(regexp = "[A-Za-z0-9._-]{1,64}")
+  @Pattern(regexp = "[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
   @ReportAsSingleViolation
   @Constraint(validatedBy = {})
   @Target(ElementType.FIELD)
   @Retention(RetentionPolicy.RUNTIME)
   public @interface Code {
     String message() default
-        "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', such as \"TEA-GREEN-100\"";
+        "must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', starting with a letter or a"
+            + " digit, such as \"TEA-GREEN-100\"";
 
     Class<?>[] groups() default {};
 

@@ -88,7 +88,11 @@ class ProductValidationTest extends ShopIntegrationTest {
 
   static Stream<Arguments> badMembers() {
     return Stream.of(
-        // sku: 1 to 64 of [A-Za-z0-9._-], a JSON string, required
+        // sku: 1 to 64 of [A-Za-z0-9._-], the first a letter or digit, a JSON string, required
+        Arguments.of("sku", "\".\"", "validation-failed"),
+        Arguments.of("sku", "\"..\"", "validation-failed"),
+        Arguments.of("sku", "\"-TEA\"", "validation-failed"),
+        Arguments.of("sku", "\"_TEA\"", "validation-failed"),
         Arguments.of("sku", "\"TEA 1\"", "validation-failed"),
         Arguments.of("sku", "\" TEA-1\"", "validation-failed"),
         Arguments.of("sku", "\"" + "S".repeat(65) + "\"", "validation-failed"),
@@ -247,6 +251,7 @@ class ProductValidationTest extends ShopIntegrationTest {
         "T%C3%89A",
         "%20",
         "TEA-1.",
+        "-TEA",
         "SSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSSS"
       })
   void unknownAndMalformedSkusAreNotFound(String sku) {
