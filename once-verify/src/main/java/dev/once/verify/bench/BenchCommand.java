@@ -202,7 +202,9 @@ public final class BenchCommand {
       }
 
       if (options.runs(Scenario.ORDERS)) {
-        orders(machine, pgCpu);
+        for (int connections : options.orderConnections()) {
+          orders(machine, pgCpu, connections);
+        }
       }
     }
 
@@ -271,7 +273,7 @@ public final class BenchCommand {
    * relay has reserved every order, then the shop stops (so every one of its sessions has reported
    * its deadlocks to pg_stat_database) and the database is read.
    */
-  private void orders(CpuClock machine, CpuClock pgCpu) throws Exception {
+  private void orders(CpuClock machine, CpuClock pgCpu, int connections) throws Exception {
     String database = BenchDatabase.ORDERS_DATABASE;
     if (orderTenant == null) {
       progress("creating database " + database + " for the orders scenario");
@@ -285,7 +287,7 @@ public final class BenchCommand {
             database,
             true,
             admin,
-            options.out().resolve("shop-orders-" + round + ".log"),
+            options.out().resolve("shop-orders-" + connections + "-" + round + ".log"),
             options.shopJvmOptions(),
             List.of());
     List<String> skus = new ArrayList<>();
@@ -313,23 +315,25 @@ public final class BenchCommand {
         scenario(
             runner(machine, shop.cpu(), pgCpu),
             Scenario.ORDERS,
-            options.orderConnections(),
+            connections,
             http.placeOrders(tag("order"), new OrderBodies(orderTenant.accounts(), skus)));
     // The window began once the workers were connected and warmed up: a few ms after this.
     Instant windowStart = runStart.plus(options.warmup());
     Instant windowEnd = windowStart.plusNanos(load.windowNanos());
     progress("  waiting up to " + RESERVE_WAIT.toSeconds() + " s until no order is placed");
     long drain = checks.awaitNonePlaced(RESERVE_WAIT, RESERVE_POLL, line -> progress("  " + line));
-    rememberMemory("orders, relay on");
+    rememberMemory("orders, relay on, " + connections + " connections");
     shop.close();
     shop = null;
     long deadlocksAfter = checks.deadlocks();
     long deadlocks =
         deadlocksBefore < 0 || deadlocksAfter < 0 ? -1 : deadlocksAfter - deadlocksBefore;
     String title =
-        options.rounds() == 1
-            ? Scenario.ORDERS.title()
-            : Scenario.ORDERS.title() + " [round " + round + "]";
+        Scenario.ORDERS.title()
+            + ", "
+            + connections
+            + " connections"
+            + (options.rounds() == 1 ? "" : " [round " + round + "]");
     OrdersResult r = checks.outcome(title, runStart, windowStart, windowEnd, drain, deadlocks);
     orders.add(r);
     progress(
@@ -502,7 +506,7 @@ public final class BenchCommand {
         "orders: a fresh shop with the relay on (its inbox consumer reserves the stock), on database"
             + " shop_orders of the same PostgreSQL, so the relay does not deliver the payments'"
             + " outbox rows; each order 1-3 distinct SKUs of 10 hot ones in random order, 1-3 units"
-            + " each, from --order-connections connections (default 50). Place to reserved:"
+            + " each, once per value of --order-connections (default 50, then 8). Place to reserved:"
             + " reserved_at - created_at of the orders placed in the measured window, read after the"
             + " relay had reserved every order; deadlocks: pg_stat_database.deadlocks of shop_orders"
             + " after the shop stopped minus before the load; stock: per product, available +"

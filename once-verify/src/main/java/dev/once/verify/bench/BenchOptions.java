@@ -21,7 +21,8 @@ import java.util.Set;
  * @param duration measured window of each scenario
  * @param warmup warm-up before each window, not reported
  * @param connections HTTP connections (one thread each)
- * @param orderConnections HTTP connections of the orders scenario (one thread each)
+ * @param orderConnections HTTP connections of the orders scenario (one thread each): it runs once
+ *     per value, in turn, each time on a fresh shop
  * @param threads threads (JDBC connections) of the SQL floor
  * @param accounts accounts the payments are spread over
  * @param rounds how many times every scenario runs, in turn; ratios use each one's median
@@ -36,7 +37,7 @@ public record BenchOptions(
     Duration duration,
     Duration warmup,
     int connections,
-    int orderConnections,
+    List<Integer> orderConnections,
     int threads,
     int accounts,
     int rounds,
@@ -56,7 +57,8 @@ public record BenchOptions(
         + "  --duration <time>         measured window per scenario (default 20s; 500ms, 20s, 2m)\n"
         + "  --warmup <time>           warm-up before each window, not reported (default 15s)\n"
         + "  --connections <n>         HTTP connections, one thread each (default 16)\n"
-        + "  --order-connections <n>   HTTP connections placing orders in scenario orders (default 50)\n"
+        + "  --order-connections <n,…> HTTP connections placing orders; scenario orders runs once per\n"
+        + "                            value, each on a fresh shop (default 50,8: saturated, then not)\n"
         + "  --threads <n>             SQL floor threads and JDBC connections (default: connections)\n"
         + "  --accounts <n>            accounts the payments are spread over (default 64)\n"
         + "  --rounds <n>              run every scenario n times, in turn; the goals use the\n"
@@ -124,7 +126,7 @@ public record BenchOptions(
         duration("--duration", values.getOrDefault("--duration", "20s")),
         duration("--warmup", values.getOrDefault("--warmup", "15s")),
         connections,
-        positive("--order-connections", values.getOrDefault("--order-connections", "50")),
+        positives("--order-connections", values.getOrDefault("--order-connections", "50,8")),
         threads,
         positive("--accounts", values.getOrDefault("--accounts", "64")),
         positive("--rounds", values.getOrDefault("--rounds", "1")),
@@ -171,6 +173,14 @@ public record BenchOptions(
       // Reported below.
     }
     throw new UsageException(flag + " must be a positive integer, was " + text);
+  }
+
+  private static List<Integer> positives(String flag, String text) throws UsageException {
+    List<Integer> values = new java.util.ArrayList<>();
+    for (String value : text.split(",", -1)) {
+      values.add(positive(flag, value.trim()));
+    }
+    return List.copyOf(values);
   }
 
   private static Set<Scenario> scenarios(String list) throws UsageException {

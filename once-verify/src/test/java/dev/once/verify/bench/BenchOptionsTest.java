@@ -22,7 +22,7 @@ class BenchOptionsTest {
     assertEquals(Duration.ofSeconds(15), o.warmup());
     assertEquals(16, o.connections());
     assertEquals(16, o.threads());
-    assertEquals(50, o.orderConnections());
+    assertEquals(List.of(50, 8), o.orderConnections());
     assertEquals(64, o.accounts());
     assertEquals(Set.of(Scenario.values()), o.scenarios());
     assertEquals(List.of(), o.shopJvmOptions());
@@ -67,7 +67,7 @@ class BenchOptionsTest {
         BenchOptions.parse(
             new String[] {"--shop-jar", "s.jar", "--scenarios", "orders", "--order-connections=7"});
     assertEquals(Set.of(Scenario.ORDERS), o.scenarios());
-    assertEquals(7, o.orderConnections());
+    assertEquals(List.of(7), o.orderConnections());
     assertEquals(16, o.connections());
     assertTrue(BenchOptions.usage().contains("--order-connections"));
     assertTrue(BenchOptions.usage().contains("orders "));
@@ -96,5 +96,16 @@ class BenchOptionsTest {
     assertThrows(
         UsageException.class,
         () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "0"}));
+    assertThrows(
+        UsageException.class,
+        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "50,"}));
+  }
+
+  @Test
+  void theOrdersScenarioRunsOncePerConnectionCount() throws Exception {
+    assertEquals(
+        List.of(50, 8, 2),
+        BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "50, 8,2"})
+            .orderConnections());
   }
 }
