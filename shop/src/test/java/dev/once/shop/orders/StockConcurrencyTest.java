@@ -16,6 +16,8 @@ import dev.once.shop.support.OrderFixture.Stock;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -50,6 +53,7 @@ class StockConcurrencyTest extends ShopIntegrationTest {
 
   @Autowired private Inbox inbox;
   @Autowired private List<InboxConsumer> consumers;
+  @Autowired private DataSource dataSource;
 
   private EventDelivery events;
   private OrderFixture shop;
@@ -370,6 +374,94 @@ class StockConcurrencyTest extends ShopIntegrationTest {
     }
     for (String order : toReserve) {
       assertThat(plenty.reservations(order).values()).as(order).containsOnly("held");
+    }
+  }
+
+  @Test
+  void aCopyQueuedBehindTheFirstReservationReportsItsDecision() throws Exception {
+    // 6 of S1's 10: once the first copy holds them, a second one would find too few.
+    String order = shop.place(account, lines("S2", 1, "S1", 6));
+    InboxMessage placed = events.event(order, ShopEvents.ORDER_PLACED);
+
+    List<Object> outcomes =
+        queuedForS1(
+            List.of(
+                () -> events.deliver(RESERVE_STOCK, EventDelivery.copy(placed)),
+                () -> events.deliver(RESERVE_STOCK, EventDelivery.copy(placed))));
+
+    assertThat(failures(outcomes)).isEmpty();
+    assertThat(shop.stock("S1")).isEqualTo(new Stock(4, 6));
+    assertThat(shop.stock("S2")).isEqualTo(new Stock(9, 1));
+    assertThat(events.count(order, ShopEvents.STOCK_REJECTED))
+        .as("the second copy contradicts the first")
+        .isZero();
+    assertThat(events.count(order, ShopEvents.STOCK_RESERVED)).isEqualTo(2);
+  }
+
+  @Test
+  void aPlacementQueuedBehindTheCancellationReservesNothingAndReportsNothing() throws Exception {
+    String order = shop.place(account, lines("S1", 2));
+    shop.cancel(order);
+
+    List<Object> outcomes =
+        queuedForS1(
+            List.of(
+                () -> events.deliver(RELEASE_STOCK, order, ShopEvents.ORDER_CANCELLED),
+                () -> events.deliver(RESERVE_STOCK, order, ShopEvents.ORDER_PLACED)));
+
+    assertThat(failures(outcomes)).isEmpty();
+    assertThat(shop.reservations(order)).isEqualTo(Map.of("S1", "void"));
+    assertThat(shop.stock("S1")).isEqualTo(new Stock(UNITS, 0));
+    assertThat(events.count(order, ShopEvents.STOCK_RESERVED))
+        .as("stock.reserved for an order that holds nothing")
+        .isZero();
+  }
+
+  /**
+   * Starts the tasks one by one while the test holds product S1's row lock, each only once the ones
+   * before it wait for that lock, then lets them all go: they run in that order, each behind a
+   * decision that committed after its statement began.
+   */
+  private List<Object> queuedForS1(List<Callable<?>> tasks) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+    try (Connection lock = dataSource.getConnection()) {
+      lock.setAutoCommit(false);
+      try (PreparedStatement select =
+          lock.prepareStatement(
+              "SELECT 1 FROM product WHERE client_id = ? AND sku = 'S1' FOR UPDATE")) {
+        select.setString(1, client.id());
+        select.executeQuery().close();
+      }
+      List<Future<Object>> futures = new ArrayList<>();
+      for (int i = 0; i < tasks.size(); i++) {
+        futures.add(pool.submit(attempt(tasks.get(i))));
+        awaitLockWaiters(i + 1);
+      }
+      lock.rollback();
+      List<Object> outcomes = new ArrayList<>();
+      for (Future<Object> future : futures) {
+        outcomes.add(future.get(60, TimeUnit.SECONDS));
+      }
+      return outcomes;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** Waits (polling the database, bounded) until {@code n} stock statements wait for a lock. */
+  private void awaitLockWaiters(int n) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (jdbc.sql(
+                """
+                SELECT count(*) FROM pg_stat_activity
+                WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()
+                  AND query LIKE '%jsonb_to_recordset%'
+                """)
+            .query(Long.class)
+            .single()
+        < n) {
+      assertThat(System.nanoTime() - deadline).as("%d deliveries waiting for S1", n).isNegative();
+      Thread.onSpinWait();
     }
   }
 
