@@ -102,6 +102,12 @@ public class StockService {
   @Transactional
   public Optional<StockOutcome> reserve(String client, String orderId, List<Line> lines) {
     String linesJson = json.writeValueAsString(lines);
+    // Lock, then read. The first statement may wait for the products' locks, and in READ
+    // COMMITTED its reservation rows come from the snapshot taken before it waited: a reservation
+    // or release of this order committed meanwhile (a concurrent copy of the event) would be
+    // missed, and a second decision published that contradicts the first. Once the locks are
+    // held no other decision on this order can commit, so a second read sees the final state.
+    stock.lockForOrder(client, orderId, linesJson);
     List<StockRepository.LockedLine> locked = stock.lockForOrder(client, orderId, linesJson);
     Optional<StockOutcome> outcome;
     if (locked.stream().anyMatch(line -> line.reservation().isPresent())) {

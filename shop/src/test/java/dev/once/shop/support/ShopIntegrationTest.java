@@ -15,7 +15,8 @@ import org.springframework.test.context.TestPropertySource;
  * Base of every test that runs the whole shop: one Spring context on a random port and one embedded
  * PostgreSQL (wiped once per JVM), shared by all subclasses because they declare exactly this
  * configuration. Tests talk to the shop over real HTTP and check the database directly. After every
- * test the ledger invariants are checked over all accounts.
+ * test the ledger invariants are checked over all accounts, and the stock invariants over all
+ * products, orders and reservations.
  */
 @ShopOnEmbeddedPostgres
 @TestPropertySource(properties = "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN)
@@ -50,6 +51,11 @@ public abstract class ShopIntegrationTest {
   @AfterEach
   void ledgerInvariantsHold() {
     LedgerInvariants.assertHold(jdbc);
+  }
+
+  @AfterEach
+  void stockInvariantsHold() {
+    StockInvariants.assertHold(jdbc);
   }
 
   /** A new API client with its key, created through the admin API. */
