@@ -316,7 +316,8 @@ public final class BenchCommand {
             runner(machine, shop.cpu(), pgCpu),
             Scenario.ORDERS,
             connections,
-            http.placeOrders(tag("order"), new OrderBodies(orderTenant.accounts(), skus)));
+            http.placeOrders(
+                tag("order" + connections), new OrderBodies(orderTenant.accounts(), skus)));
     // The window began once the workers were connected and warmed up: a few ms after this.
     Instant windowStart = runStart.plus(options.warmup());
     Instant windowEnd = windowStart.plusNanos(load.windowNanos());

@@ -6,7 +6,8 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.shop.payments.PaymentService;
 import dev.once.shop.payments.PaymentStatus;
-import dev.once.shop.support.EventPump;
+import dev.once.shop.support.EventDelivery;
+import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.RowCounts;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopIntegrationTest;
@@ -30,13 +31,13 @@ class OrderApiTest extends ShopIntegrationTest {
   @Autowired private List<InboxConsumer> consumers;
   @Autowired private PaymentService payments;
 
-  private EventPump events;
+  private EventDelivery events;
   private TestClient client;
   private String account;
 
   @BeforeEach
   void productsAndAnAccount() {
-    events = new EventPump(jdbc, inbox, consumers);
+    events = new EventDelivery(jdbc, inbox, consumers);
     client = newClient();
     account = client.openAccountWith("EUR", "100.00");
     product(client, "TEA-100", "4.20", "EUR", 10);
@@ -527,23 +528,8 @@ class OrderApiTest extends ShopIntegrationTest {
 
   // --- helpers ---
 
-  private static void product(
-      TestClient owner, String sku, String price, String currency, long stock) {
-    owner
-        .post(
-            "/v1/products",
-            "{\"sku\":\""
-                + sku
-                + "\",\"name\":\"Product "
-                + sku
-                + "\",\"price\":\""
-                + price
-                + "\",\"currency\":\""
-                + currency
-                + "\",\"stock\":"
-                + stock
-                + "}")
-        .assertStatus(201);
+  private void product(TestClient owner, String sku, String price, String currency, long stock) {
+    new OrderFixture(owner, jdbc).product(sku, price, currency, stock);
   }
 
   private String orderBody(String items) {

@@ -2,6 +2,7 @@ package dev.once.shop.orders;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.Refusals;
 import dev.once.shop.support.RowCounts;
 import dev.once.shop.support.ShopHttp;
@@ -357,20 +358,6 @@ class OrderValidationTest extends ShopIntegrationTest {
   }
 
   private void product(String sku, String price, String currency, long stock) {
-    client
-        .post(
-            "/v1/products",
-            "{\"sku\":\""
-                + sku
-                + "\",\"name\":\"Product "
-                + sku
-                + "\",\"price\":\""
-                + price
-                + "\",\"currency\":\""
-                + currency
-                + "\",\"stock\":"
-                + stock
-                + "}")
-        .assertStatus(201);
+    new OrderFixture(client, jdbc).product(sku, price, currency, stock);
   }
 }

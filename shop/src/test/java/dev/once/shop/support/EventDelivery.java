@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -15,7 +16,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 /**
  * Delivers the shop's events by hand, as the relay would (it is off in tests): reads them from
  * {@code once.outbox} and hands them to a consumer through the real {@link Inbox}, so a test can
- * deliver any event twice, as a copy with a new message id, or out of order.
+ * deliver any event twice, as a copy with a new message id, or out of order; or {@link #pump} an
+ * aggregate's events as the relay would, in order, each to every consumer of its type.
  */
 public final class EventDelivery {
   /** The consumer that reserves stock on {@code order.placed}. */
@@ -93,6 +95,59 @@ public final class EventDelivery {
   public boolean deliver(String consumer, String aggregateId, String type) {
     return deliver(consumer, event(aggregateId, type));
   }
+
+  /**
+   * Delivers the aggregate's pending events, and those they publish for it, until none is left, as
+   * the relay would: in id order, each to every consumer whose types contain it, then marked
+   * delivered. Rows no inbox consumer takes (the provider's charges and refunds) stay pending. A
+   * consumer that throws fails the pump, and its row stays pending.
+   *
+   * @return the types of the events delivered, in the order delivered
+   */
+  public List<String> pump(String aggregateId) {
+    List<String> delivered = new ArrayList<>();
+    while (true) {
+      List<PendingRow> pending =
+          jdbc
+              .sql(
+                  """
+                  SELECT id, message_id, type, payload::text AS payload FROM once.outbox
+                  WHERE aggregate_id = :aggregate AND state = 'pending' ORDER BY id
+                  """)
+              .param("aggregate", aggregateId)
+              .query(
+                  (rs, row) ->
+                      new PendingRow(
+                          rs.getLong("id"),
+                          new InboxMessage(
+                              rs.getObject("message_id", UUID.class),
+                              rs.getString("type"),
+                              aggregateId,
+                              rs.getString("payload"))))
+              .list()
+              .stream()
+              .filter(row -> !consumersOf(row.message().type()).isEmpty())
+              .toList();
+      if (pending.isEmpty()) {
+        return delivered;
+      }
+      for (PendingRow row : pending) {
+        for (InboxConsumer consumer : consumersOf(row.message().type())) {
+          deliver(consumer.name(), row.message());
+        }
+        jdbc.sql("UPDATE once.outbox SET state = 'delivered', delivered_at = now() WHERE id = :id")
+            .param("id", row.id())
+            .update();
+        delivered.add(row.message().type());
+      }
+    }
+  }
+
+  private List<InboxConsumer> consumersOf(String type) {
+    return consumers.values().stream().filter(c -> c.types().contains(type)).toList();
+  }
+
+  private record PendingRow(long id, InboxMessage message) {}
 
   /** How many inbox records {@code consumer} has for {@code messageId} (0 or 1). */
   public long inboxRecords(String consumer, UUID messageId) {

@@ -19,6 +19,11 @@ public record OrderFixture(TestClient client, JdbcClient jdbc) {
 
   /** Creates a product priced 1.00 EUR with {@code units} available; asserts 201. */
   public void product(String sku, long units) {
+    product(sku, "1.00", "EUR", units);
+  }
+
+  /** Creates a product named after its sku; asserts 201. */
+  public void product(String sku, String price, String currency, long units) {
     client
         .post(
             "/v1/products",
@@ -26,7 +31,11 @@ public record OrderFixture(TestClient client, JdbcClient jdbc) {
                 + sku
                 + "\",\"name\":\"Product "
                 + sku
-                + "\",\"price\":\"1.00\",\"currency\":\"EUR\",\"stock\":"
+                + "\",\"price\":\""
+                + price
+                + "\",\"currency\":\""
+                + currency
+                + "\",\"stock\":"
                 + units
                 + "}")
         .assertStatus(201);
