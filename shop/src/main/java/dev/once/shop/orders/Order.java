@@ -96,6 +96,21 @@ public record Order(
     }
   }
 
+  /** This order as its cancellation leaves it, with the refund it made, if any. */
+  Order cancelled(Optional<String> refund) {
+    return new Order(
+        id,
+        accountId,
+        OrderStatus.CANCELLED,
+        items,
+        total,
+        currency,
+        paymentId,
+        refund,
+        createdAt,
+        reservedAt);
+  }
+
   /**
    * A line of an order.
    *

@@ -213,7 +213,7 @@ public class OrderService {
         ShopEvents.ORDER_CANCELLED,
         order.id(),
         new ShopEvents.OrderCancelled(order.id(), client, lines));
-    return orders.find(client, order.id()).orElseThrow();
+    return order.cancelled(refund);
   }
 
   /**

@@ -59,17 +59,30 @@ class StockRepository {
 
   /**
    * Locks the products of an order's lines in ascending sku order (the locking happens above the
-   * sort), and reads what a reservation needs: the units available, and the line's reservation if
-   * one exists. A line whose product does not exist has no row.
+   * sort). The first statement of every transaction that changes the stock of an order's products.
    */
   static final String LOCK_FOR_ORDER =
+      """
+      SELECT p.sku
+      FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
+      JOIN product p ON p.client_id = :client AND p.sku = line.sku
+      ORDER BY p.sku
+      FOR UPDATE OF p
+      """;
+
+  /**
+   * What a reservation decides on, read once {@link #LOCK_FOR_ORDER} holds the locks: the units
+   * available of each line's product, and the line's reservation if it has one. A line whose
+   * product does not exist has no row. A separate statement because, in READ COMMITTED, a statement
+   * that waited for a lock sees the rows it did not lock as they were before the wait.
+   */
+  static final String LINES =
       """
       SELECT line.sku, line.quantity, p.available, r.state
       FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
       JOIN product p ON p.client_id = :client AND p.sku = line.sku
       LEFT JOIN reservation r ON r.order_id = :order AND r.sku = line.sku
       ORDER BY line.sku
-      FOR UPDATE OF p
       """;
 
   /**
@@ -189,8 +202,17 @@ class StockRepository {
   }
 
   /** Locks the lines' products in sku order; see {@link #LOCK_FOR_ORDER}. */
-  List<LockedLine> lockForOrder(String client, String order, String linesJson) {
-    return jdbc.sql(LOCK_FOR_ORDER)
+  void lockForOrder(String client, String linesJson) {
+    jdbc.sql(LOCK_FOR_ORDER)
+        .param("client", client)
+        .param("lines", linesJson)
+        .query(String.class)
+        .list();
+  }
+
+  /** The order's lines with their products' stock and reservations; see {@link #LINES}. */
+  List<LockedLine> lines(String client, String order, String linesJson) {
+    return jdbc.sql(LINES)
         .param("client", client)
         .param("order", order)
         .param("lines", linesJson)

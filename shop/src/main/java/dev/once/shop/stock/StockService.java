@@ -102,13 +102,13 @@ public class StockService {
   @Transactional
   public Optional<StockOutcome> reserve(String client, String orderId, List<Line> lines) {
     String linesJson = json.writeValueAsString(lines);
-    // Lock, then read. The first statement may wait for the products' locks, and in READ
-    // COMMITTED its reservation rows come from the snapshot taken before it waited: a reservation
-    // or release of this order committed meanwhile (a concurrent copy of the event) would be
-    // missed, and a second decision published that contradicts the first. Once the locks are
-    // held no other decision on this order can commit, so a second read sees the final state.
-    stock.lockForOrder(client, orderId, linesJson);
-    List<StockRepository.LockedLine> locked = stock.lockForOrder(client, orderId, linesJson);
+    // Lock, then read, in two statements. A statement that waits for the products' locks sees
+    // other rows as they were before it waited (READ COMMITTED): a reservation or release of this
+    // order committed meanwhile (a concurrent copy of the event) would be missed, and a second
+    // decision published that contradicts the first. Once the locks are held no other decision
+    // on this order can commit, so the read after them sees the final state.
+    stock.lockForOrder(client, linesJson);
+    List<StockRepository.LockedLine> locked = stock.lines(client, orderId, linesJson);
     Optional<StockOutcome> outcome;
     if (locked.stream().anyMatch(line -> line.reservation().isPresent())) {
       outcome = decidedBefore(orderId, lines, locked);
@@ -134,7 +134,7 @@ public class StockService {
   @Transactional
   public List<String> release(String client, String orderId, List<Line> lines) {
     String linesJson = json.writeValueAsString(lines);
-    stock.lockForOrder(client, orderId, linesJson);
+    stock.lockForOrder(client, linesJson);
     return stock.release(client, orderId, linesJson, Timestamps.now(clock));
   }
 

@@ -81,7 +81,7 @@ class ReservationGateTest extends ShopIntegrationTest {
   private int hold() {
     return transactions.execute(
         tx -> {
-          stock.lockForOrder(client.id(), order, LINES);
+          stock.lockForOrder(client.id(), LINES);
           return stock.hold(client.id(), order, LINES, Instant.now());
         });
   }
@@ -89,7 +89,7 @@ class ReservationGateTest extends ShopIntegrationTest {
   private java.util.List<String> release() {
     return transactions.execute(
         tx -> {
-          stock.lockForOrder(client.id(), order, LINES);
+          stock.lockForOrder(client.id(), LINES);
           return stock.release(client.id(), order, LINES, Instant.now());
         });
   }
