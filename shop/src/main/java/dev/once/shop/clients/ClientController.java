@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping(path = "/admin/v1/clients", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "admin", description = "API clients and their keys (admin token)")
+@Tag(name = "admin", description = "API clients and their keys, and the outbox (admin token)")
 @SecurityRequirement(name = OpenApiConfiguration.ADMIN_SCHEME)
 class ClientController {
   private static final int MAX_NAME_LENGTH = 200;
