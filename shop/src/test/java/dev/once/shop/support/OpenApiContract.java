@@ -1,10 +1,14 @@
 package dev.once.shop.support;
 
 import com.atlassian.oai.validator.OpenApiInteractionValidator;
+import com.atlassian.oai.validator.interaction.response.CustomResponseValidator;
+import com.atlassian.oai.validator.model.ApiOperation;
 import com.atlassian.oai.validator.model.Request;
+import com.atlassian.oai.validator.model.Response;
 import com.atlassian.oai.validator.model.SimpleResponse;
 import com.atlassian.oai.validator.report.LevelResolver;
 import com.atlassian.oai.validator.report.ValidationReport;
+import io.swagger.v3.oas.models.responses.ApiResponses;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,8 +37,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p><b>What is checked.</b> Only answers: requests are never validated, because tests send
  * malformed requests on purpose. For the operation of the request's method and path: the status
- * must be documented (or the operation has a {@code default} response); the Content-Type must be
- * one the response documents; the body must be present exactly when a schema is documented and
+ * must be documented, a success or redirection under its own code ({@value #SUCCESS_UNDOCUMENTED}:
+ * an operation's {@code default} response stands for the rare problems only); the Content-Type must
+ * be one the response documents; the body must be present exactly when a schema is documented and
  * conform to it; documented headers marked required must be present and every documented header
  * must match its schema. The validation is strict: every validator message is an error, and a body
  * member that the schema does not declare is an error ({@value #ADDITIONAL_PROPERTIES} is raised to
@@ -61,6 +66,9 @@ public final class OpenApiContract {
   /** The validator's key for body members that the schema does not declare. */
   static final String ADDITIONAL_PROPERTIES = "validation.schema.additionalProperties";
 
+  /** The key of a success status that the operation documents only through its default. */
+  static final String SUCCESS_UNDOCUMENTED = "contract.response.status.undocumented";
+
   /** The description's schema of every problem. */
   static final String PROBLEM = "#/components/schemas/Problem";
 
@@ -82,8 +90,9 @@ public final class OpenApiContract {
   private final OpenApiInteractionValidator undocumented;
 
   private OpenApiContract(String description) {
-    this.documented = validator(description);
-    this.undocumented = validator(withUndocumentedOperation(description));
+    this.documented = validator(description, OpenApiContract::successDocumented);
+    this.undocumented =
+        validator(withUndocumentedOperation(description), (r, o) -> ValidationReport.empty());
   }
 
   /**
@@ -163,9 +172,11 @@ public final class OpenApiContract {
     return violations;
   }
 
-  private static OpenApiInteractionValidator validator(String description) {
+  private static OpenApiInteractionValidator validator(
+      String description, CustomResponseValidator extra) {
     try {
       return OpenApiInteractionValidator.createForInlineApiSpecification(description)
+          .withCustomResponseValidation(extra)
           .withLevelResolver(
               LevelResolver.create()
                   .withDefaultLevel(ValidationReport.Level.ERROR)
@@ -179,6 +190,30 @@ public final class OpenApiContract {
           "The shop's OpenAPI description (/v3/api-docs) is not valid OpenAPI: " + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * A success or redirection must be documented under its own status: an operation's {@code
+   * default} response stands for the rare problems only (406, 431, 500, ...), so it must not let a
+   * 200 pass where the operation answers 201.
+   */
+  private static ValidationReport successDocumented(Response response, ApiOperation operation) {
+    int status = response.getStatus();
+    ApiResponses responses = operation.getOperation().getResponses();
+    if (status >= 400 || (responses != null && responses.containsKey(String.valueOf(status)))) {
+      return ValidationReport.empty();
+    }
+    return ValidationReport.singleton(
+        ValidationReport.Message.create(
+                SUCCESS_UNDOCUMENTED,
+                "Status "
+                    + status
+                    + " is not documented for "
+                    + operation.getMethod()
+                    + " "
+                    + operation.getApiPath().original()
+                    + "; its default response stands for problems only.")
+            .build());
   }
 
   /** The description plus {@code GET /__undocumented__}, whose only answer is a problem. */

@@ -60,10 +60,12 @@ class OpenApiContractTest extends ShopIntegrationTest {
     assertThat(contract.violations("GET", "/v1/nope", noRoute)).isEmpty();
   }
 
+  /** 200 instead of 201: only the operation's default (a problem) could stand for it. */
   @Test
   void anUndocumentedStatusIsRejected() {
     ShopResponse ok = new ShopResponse(200, opened.headers(), opened.body());
-    assertRejected("POST", ACCOUNTS, ok, "200");
+    assertRejected("POST", ACCOUNTS, ok, "contract.response.status.undocumented");
+    assertRejected("POST", ACCOUNTS, ok, "validation.response.contentType.notAllowed");
   }
 
   @Test
