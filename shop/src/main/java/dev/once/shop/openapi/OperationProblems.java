@@ -7,6 +7,7 @@ import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
@@ -92,6 +93,13 @@ final class OperationProblems implements OperationCustomizer {
           ApiResponse response = response(slugs);
           if (idempotent && isStored(status)) {
             replayable(response);
+          }
+          if (status.equals("401")) {
+            response.addHeaderObject(
+                "WWW-Authenticate",
+                new Header()
+                    .description("The scheme to authenticate with.")
+                    .schema(new StringSchema().example("Bearer")));
           }
           if (status.equals("409") || status.equals("503")) {
             response.addHeaderObject(
