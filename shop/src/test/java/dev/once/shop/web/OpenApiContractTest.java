@@ -60,12 +60,34 @@ class OpenApiContractTest extends ShopIntegrationTest {
     assertThat(contract.violations("GET", "/v1/nope", noRoute)).isEmpty();
   }
 
-  /** 200 instead of 201: only the operation's default (a problem) could stand for it. */
+  /** 200 instead of 201, and a problem with a status the operation does not list. */
   @Test
   void anUndocumentedStatusIsRejected() {
     ShopResponse ok = new ShopResponse(200, opened.headers(), opened.body());
-    assertRejected("POST", ACCOUNTS, ok, "contract.response.status.undocumented");
-    assertRejected("POST", ACCOUNTS, ok, "validation.response.contentType.notAllowed");
+    assertRejected("POST", ACCOUNTS, ok, "validation.response.status.unknown");
+    String target = ACCOUNTS + "/acc_nope";
+    ShopResponse notFound = client.get(target).assertProblem(404, "account-not-found");
+    ShopResponse teapot =
+        new ShopResponse(
+            418, notFound.headers(), withBody(notFound, b -> b.put("status", 418)).body());
+    assertRejected("GET", target, teapot, "validation.response.status.unknown");
+  }
+
+  /**
+   * Were an operation to document a {@code default} answer (a problem), a 200 where it answers 201
+   * must still fail: a success must be documented under its own status.
+   */
+  @Test
+  void aDefaultAnswerDoesNotDocumentASuccess() {
+    ObjectNode description = (ObjectNode) http.send(http.request("/v3/api-docs").GET()).json();
+    ObjectNode responses =
+        (ObjectNode) description.get("paths").get(ACCOUNTS).get("post").get("responses");
+    responses.set("default", responses.get("500").deepCopy());
+    OpenApiContract withDefault = OpenApiContract.of(description.toString());
+    ShopResponse ok = new ShopResponse(200, opened.headers(), opened.body());
+    assertThat(withDefault.violations("POST", ACCOUNTS, opened)).isEmpty();
+    assertThat(withDefault.violations("POST", ACCOUNTS, ok))
+        .anySatisfy(v -> assertThat(v).contains("contract.response.status.undocumented"));
   }
 
   @Test
