@@ -108,6 +108,30 @@ class OpenApiContractTest extends ShopIntegrationTest {
         "validation.response.body.schema.additionalProperties");
   }
 
+  /** Strictness reaches into referenced schemas: an item of the journal is closed too. */
+  @Test
+  void anUndeclaredMemberDeepInTheBodyIsRejected() {
+    String journal = ACCOUNTS + "/" + opened.text("id") + "/operations";
+    client.deposit(opened.text("id"), "5");
+    ShopResponse page = client.get(journal).assertStatus(200);
+    assertThat(contract.violations("GET", journal, page)).isEmpty();
+    assertRejected(
+        "GET",
+        journal,
+        withBody(page, body -> ((ObjectNode) body.get("items").get(0)).put("postedBy", "x")),
+        "validation.response.body.schema.additionalProperties");
+  }
+
+  /** {@code null} only where the description says {@code nullable}. */
+  @Test
+  void aNullThatIsNotNullableIsRejected() {
+    assertRejected(
+        "POST",
+        ACCOUNTS,
+        withBody(opened, body -> body.putNull("balance")),
+        "validation.response.body.schema.type");
+  }
+
   @Test
   void aMemberOfTheWrongTypeIsRejected() {
     assertRejected(
