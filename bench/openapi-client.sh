@@ -10,6 +10,7 @@
 #        --no-build: start the shop/target/shop.jar there is
 #        --spec FILE: generate the client from FILE instead of the shop's description
 set -euo pipefail
+CALLER=$PWD
 cd "$(dirname "$0")/.."
 . bench/lib/shop.sh
 
@@ -19,7 +20,7 @@ SPEC=
 BUILD=1
 while [ $# -gt 0 ]; do
   case $1 in
-    --spec) SPEC=$(realpath "${2:?--spec FILE}"); shift 2 ;;
+    --spec) SPEC=${2:?--spec FILE}; [[ $SPEC = /* ]] || SPEC=$CALLER/$SPEC; shift 2 ;;
     --no-build) BUILD=; shift ;;
     -h|--help) sed -n '2,11p' "$0" | cut -c3-; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
@@ -30,6 +31,7 @@ done
 shop_start
 shop_fetch_spec "$OUT/openapi.json"
 SPEC=${SPEC:-$(pwd)/$OUT/openapi.json}
+[ -f "$SPEC" ] || { echo "no such file: $SPEC" >&2; exit 2; }
 
 echo "== generate and compile the client ($PROJECT, from $SPEC)"
 # clean: a schema or an operation gone from the description must not survive in target/.

@@ -8,6 +8,7 @@
 # Usage: bench/openapi-lint.sh [--spec FILE]   (--spec: lint FILE; no build, no shop)
 #        bench/openapi-lint.sh [--no-build]    (--no-build: start the shop/target/shop.jar there is)
 set -euo pipefail
+CALLER=$PWD
 cd "$(dirname "$0")/.."
 . bench/lib/shop.sh
 
@@ -18,7 +19,7 @@ SPEC=
 BUILD=1
 while [ $# -gt 0 ]; do
   case $1 in
-    --spec) SPEC=${2:?--spec FILE}; shift 2 ;;
+    --spec) SPEC=${2:?--spec FILE}; [[ $SPEC = /* ]] || SPEC=$CALLER/$SPEC; shift 2 ;;
     --no-build) BUILD=; shift ;;
     -h|--help) sed -n '2,9p' "$0" | cut -c3-; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
