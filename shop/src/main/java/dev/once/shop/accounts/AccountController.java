@@ -1,8 +1,11 @@
 package dev.once.shop.accounts;
 
 import dev.once.shop.clients.AuthenticatedClient;
+import dev.once.shop.openapi.Created;
+import dev.once.shop.openapi.CreatedAt;
+import dev.once.shop.openapi.OpenApiConfiguration;
+import dev.once.shop.openapi.Problems;
 import dev.once.shop.web.InvalidRequestException;
-import dev.once.shop.web.OpenApiConfiguration;
 import dev.once.shop.web.ShopProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -43,7 +46,14 @@ class AccountController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(summary = "Open an account")
+  @Operation(
+      operationId = "openAccount",
+      summary = "Open an account",
+      description =
+          "Opens an account in one currency with a balance of 0. The account belongs to the"
+              + " calling client; other clients cannot see it.")
+  @CreatedAt
+  @Problems(ShopProblem.INVALID_CURRENCY)
   ResponseEntity<AccountView> open(
       AuthenticatedClient client, @Valid @RequestBody OpenRequest body) {
     Account account = accounts.open(client.id(), body.currency());
@@ -52,13 +62,31 @@ class AccountController {
   }
 
   @GetMapping("/{id}")
-  @Operation(summary = "Read an account and its balance")
+  @Operation(
+      operationId = "getAccount",
+      summary = "Read an account and its balance",
+      description =
+          "The balance is the sum of the account's journal, which only ever grows: deposits and"
+              + " refunds add, charges subtract.")
+  @Problems(ShopProblem.ACCOUNT_NOT_FOUND)
   AccountView get(AuthenticatedClient client, @PathVariable String id) {
     return AccountView.of(accounts.get(client.id(), id));
   }
 
   @PostMapping(path = "/{id}/deposits", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(summary = "Pay money into an account")
+  @Operation(
+      operationId = "deposit",
+      summary = "Pay money into an account",
+      description =
+          "Adds a deposit row to the account's journal and answers it with the balance after it."
+              + " A retry under the same `Idempotency-Key` gets the same row again: the money is"
+              + " paid in once.")
+  @Created
+  @Problems({
+    ShopProblem.ACCOUNT_NOT_FOUND,
+    ShopProblem.INVALID_AMOUNT,
+    ShopProblem.AMOUNT_OUT_OF_RANGE
+  })
   ResponseEntity<DepositView> deposit(
       AuthenticatedClient client,
       @PathVariable String id,
@@ -75,13 +103,25 @@ class AccountController {
   }
 
   @GetMapping("/{id}/operations")
-  @Operation(summary = "Page through an account's journal, oldest first")
+  @Operation(
+      operationId = "listAccountOperations",
+      summary = "Page through an account's journal, oldest first",
+      description =
+          "Each row is a deposit, a charge or a refund; a reversal names the row it reverses."
+              + " Pass the page's `next` as `after` to read the next page; `next` is null on the"
+              + " last page.")
+  @Problems({ShopProblem.INVALID_PARAMETER, ShopProblem.ACCOUNT_NOT_FOUND})
   OperationsView operations(
       AuthenticatedClient client,
       @PathVariable String id,
-      @Parameter(description = "Page size, 1 to 200 (default 50)") @RequestParam(required = false)
+      @Parameter(
+              description = "Page size, 1 to 200 (default 50)",
+              schema = @Schema(type = "integer", minimum = "1", maximum = "200", example = "50"))
+          @RequestParam(required = false)
           String limit,
-      @Parameter(description = "The 'next' value of the previous page")
+      @Parameter(
+              description = "The `next` value of the previous page",
+              example = "op_Q2xq1c9rR3mYv0aT8s4n6w")
           @RequestParam(required = false)
           String after) {
     AccountService.OperationPage page =
@@ -105,23 +145,45 @@ class AccountController {
   }
 
   /** Body of an account opening. */
+  @Schema(name = "OpenAccountRequest")
   record OpenRequest(@NotNull @Money.Currency @Schema(example = "EUR") String currency) {}
 
   /** Body of a deposit. */
   record DepositRequest(@NotNull @Money.Amount @Schema(example = "100.00") String amount) {}
 
   /** An account on the wire. */
-  record AccountView(String id, String currency, String balance) {
+  @Schema(name = "Account")
+  record AccountView(
+      @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w") String id,
+      @Schema(example = "EUR") String currency,
+      @Schema(example = "87.5000") String balance) {
     static AccountView of(Account account) {
       return new AccountView(account.id(), account.currency(), Money.format(account.balance()));
     }
   }
 
   /** A deposit on the wire. */
-  record DepositView(String operationId, String accountId, String amount, String balance) {}
+  @Schema(name = "Deposit")
+  record DepositView(
+      @Schema(example = "op_Q2xq1c9rR3mYv0aT8s4n6w", description = "The deposit's journal row")
+          String operationId,
+      @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w") String accountId,
+      @Schema(example = "100.0000") String amount,
+      @Schema(example = "100.0000", description = "The balance after the deposit")
+          String balance) {}
 
   /** A journal row on the wire; {@code reverses} is null for deposits and charges. */
-  record OperationView(String id, String amount, String kind, String reverses, String createdAt) {
+  @Schema(name = "Operation")
+  record OperationView(
+      @Schema(example = "op_Q2xq1c9rR3mYv0aT8s4n6w") String id,
+      @Schema(example = "-12.5000", description = "Signed: negative for a charge") String amount,
+      @Schema(
+              example = "charge",
+              allowableValues = {"deposit", "charge", "refund", "reversal"})
+          String kind,
+      @Schema(nullable = true, description = "The journal row this one reverses, if any")
+          String reverses,
+      @Schema(example = "2026-12-01T13:05:44.120Z") String createdAt) {
     static OperationView of(dev.once.shop.accounts.Operation operation) {
       return new OperationView(
           operation.id(),
@@ -133,5 +195,8 @@ class AccountController {
   }
 
   /** A page of the journal; {@code next} is null on the last page. */
-  record OperationsView(List<OperationView> items, String next) {}
+  @Schema(name = "OperationPage")
+  record OperationsView(
+      List<OperationView> items,
+      @Schema(nullable = true, description = "Pass as `after` for the next page") String next) {}
 }

@@ -1,6 +1,9 @@
 package dev.once.shop.clients;
 
-import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.openapi.Created;
+import dev.once.shop.openapi.OpenApiConfiguration;
+import dev.once.shop.openapi.Problems;
+import dev.once.shop.web.ShopProblem;
 import dev.once.shop.web.Text;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -24,7 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping(path = "/admin/v1/clients", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "admin", description = "API clients and their keys (admin token)")
+@Tag(name = "clients", description = "API clients and their keys (admin token)")
 @SecurityRequirement(name = OpenApiConfiguration.ADMIN_SCHEME)
 class ClientController {
   private static final int MAX_NAME_LENGTH = 200;
@@ -37,8 +40,12 @@ class ClientController {
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   @Operation(
+      operationId = "createClient",
       summary = "Create a client and its API key",
-      description = "The key is in this answer only; the shop keeps just its SHA-256 hash.")
+      description =
+          "The key is in this answer only; the shop keeps just its SHA-256 hash. Not idempotent"
+              + " by key: a retried create makes a second client, which is harmless and visible.")
+  @Created
   ResponseEntity<CreatedClient> create(@Valid @RequestBody CreateClientRequest body) {
     ClientService.NewClient created = clients.create(body.name());
     return ResponseEntity.status(HttpStatus.CREATED)
@@ -46,7 +53,13 @@ class ClientController {
   }
 
   @PostMapping("/{id}/disable")
-  @Operation(summary = "Disable a client: its API keys fail from the next request on")
+  @Operation(
+      operationId = "disableClient",
+      summary = "Disable a client: its API keys fail from the next request on",
+      description =
+          "Its requests get 401 from then on, even replays of keys it completed before. Disabling"
+              + " a disabled client changes nothing and answers it again.")
+  @Problems(ShopProblem.CLIENT_NOT_FOUND)
   ClientView disable(@PathVariable String id) {
     Client client = clients.disable(id);
     return new ClientView(
@@ -58,8 +71,19 @@ class ClientController {
       @NotNull @Text(max = MAX_NAME_LENGTH) @Schema(example = "Acme Ltd") String name) {}
 
   /** A created client, with the API key shown this once. */
-  record CreatedClient(String id, String name, String apiKey) {}
+  @Schema(name = "CreatedClient")
+  record CreatedClient(
+      @Schema(example = "cli_Jf6yH2kL9pQ4wE7rT1uI3o") String id,
+      @Schema(example = "Acme Ltd") String name,
+      @Schema(
+              example = "shop_sk_6Vq0m1Rk9yQdPz3WcB7nTfXh2LsJ5aUe8GiKoMpY4rE",
+              description = "The API key, shown this once")
+          String apiKey) {}
 
   /** A client without its key; {@code disabledAt} is null while it is active. */
-  record ClientView(String id, String name, String disabledAt) {}
+  @Schema(name = "Client")
+  record ClientView(
+      @Schema(example = "cli_Jf6yH2kL9pQ4wE7rT1uI3o") String id,
+      @Schema(example = "Acme Ltd") String name,
+      @Schema(example = "2026-12-01T13:05:44.120Z", nullable = true) String disabledAt) {}
 }

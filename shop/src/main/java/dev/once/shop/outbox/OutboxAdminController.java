@@ -3,12 +3,14 @@ package dev.once.shop.outbox;
 import dev.once.outbox.DeadMessage;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxStats;
+import dev.once.shop.openapi.OpenApiConfiguration;
+import dev.once.shop.openapi.Problems;
 import dev.once.shop.web.InvalidRequestException;
 import dev.once.shop.web.NotFoundException;
-import dev.once.shop.web.OpenApiConfiguration;
 import dev.once.shop.web.ShopProblem;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import java.util.List;
@@ -30,7 +32,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping(path = "/admin/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
-@Tag(name = "admin", description = "API clients and their keys, and the outbox (admin token)")
+@Tag(name = "outbox", description = "The outbox, for operators (admin token)")
 @SecurityRequirement(name = OpenApiConfiguration.ADMIN_SCHEME)
 class OutboxAdminController {
   private static final Logger log = LoggerFactory.getLogger(OutboxAdminController.class);
@@ -45,18 +47,34 @@ class OutboxAdminController {
   }
 
   @GetMapping
-  @Operation(summary = "Backlog, age of the oldest due row and number of dead rows")
+  @Operation(
+      operationId = "getOutboxStats",
+      summary = "Backlog, age of the oldest due row and number of dead rows",
+      description =
+          "A backlog that grows, or an oldest due row that ages, means the relay falls behind;"
+              + " dead rows need an operator (docs/outbox.md, runbook).")
   StatsView stats() {
     OutboxStats stats = outbox.stats();
     return new StatsView(stats.backlog(), stats.oldestDueAge().toMillis() / 1000.0, stats.dead());
   }
 
   @GetMapping("/dead")
-  @Operation(summary = "Page through dead outbox rows, oldest first")
+  @Operation(
+      operationId = "listDeadOutboxMessages",
+      summary = "Page through dead outbox rows, oldest first",
+      description =
+          "Rows whose delivery failed too often; later rows of the same aggregate wait behind"
+              + " them. Pass the page's `next` as `after` for the next page.")
+  @Problems(ShopProblem.INVALID_PARAMETER)
   DeadPage dead(
-      @Parameter(description = "Page size, 1 to 1000 (default 50)") @RequestParam(required = false)
+      @Parameter(
+              description = "Page size, 1 to 1000 (default 50)",
+              schema = @Schema(type = "integer", minimum = "1", maximum = "1000", example = "50"))
+          @RequestParam(required = false)
           String limit,
-      @Parameter(description = "The 'next' value of the previous page")
+      @Parameter(
+              description = "The `next` value of the previous page",
+              schema = @Schema(type = "string", pattern = "^[0-9]{1,18}$", example = "1042"))
           @RequestParam(required = false)
           String after) {
     int size = limit == null ? DEFAULT_LIMIT : (int) number("limit", limit, 1, MAX_LIMIT);
@@ -67,7 +85,13 @@ class OutboxAdminController {
   }
 
   @PostMapping("/dead/{id}/requeue")
-  @Operation(summary = "Move a dead row back to pending, due now, with a fresh retry budget")
+  @Operation(
+      operationId = "requeueDeadOutboxMessage",
+      summary = "Move a dead row back to pending, due now, with a fresh retry budget",
+      description =
+          "Naturally idempotent: a second requeue finds no dead row and answers 404, and the row"
+              + " is delivered once either way.")
+  @Problems(ShopProblem.OUTBOX_MESSAGE_NOT_FOUND)
   RequeuedView requeue(@PathVariable String id) {
     long rowId = NUMBER.matcher(id).matches() ? Long.parseLong(id) : -1;
     if (rowId < 1 || !outbox.requeue(rowId)) {
@@ -94,17 +118,23 @@ class OutboxAdminController {
   }
 
   /** The outbox at a glance. */
-  record StatsView(long backlog, double oldestDueAgeSeconds, long dead) {}
+  @Schema(name = "OutboxStats")
+  record StatsView(
+      @Schema(example = "12", description = "Rows waiting for delivery") long backlog,
+      @Schema(example = "0.8", description = "Age of the oldest due row, 0 when none")
+          double oldestDueAgeSeconds,
+      @Schema(example = "0", description = "Rows that need an operator") long dead) {}
 
   /** A dead row; ids are strings, as everywhere in the API. */
+  @Schema(name = "DeadMessage")
   record DeadView(
-      String id,
-      String messageId,
-      String type,
-      String aggregateId,
-      int attempts,
-      String lastError,
-      String createdAt) {
+      @Schema(example = "1042") String id,
+      @Schema(example = "0b9f4c1e-3f55-4e1c-9a57-2a4cf0d2b6a1") String messageId,
+      @Schema(example = "provider.charge") String type,
+      @Schema(example = "pay_7Hn2kQe4Wm9sLx3Bv6TgZa") String aggregateId,
+      @Schema(example = "25") int attempts,
+      @Schema(example = "The provider answered 500.", nullable = true) String lastError,
+      @Schema(example = "2026-12-01T13:05:44.120Z") String createdAt) {
     static DeadView of(DeadMessage row) {
       return new DeadView(
           Long.toString(row.id()),
@@ -118,8 +148,14 @@ class OutboxAdminController {
   }
 
   /** A page of dead rows; {@code next} is null on the last page. */
-  record DeadPage(List<DeadView> items, String next) {}
+  @Schema(name = "DeadMessagePage")
+  record DeadPage(
+      List<DeadView> items,
+      @Schema(nullable = true, description = "Pass as `after` for the next page") String next) {}
 
   /** The requeued row. */
-  record RequeuedView(String id, String state) {}
+  @Schema(name = "RequeuedMessage")
+  record RequeuedView(
+      @Schema(example = "1042") String id,
+      @Schema(example = "pending", allowableValues = "pending") String state) {}
 }

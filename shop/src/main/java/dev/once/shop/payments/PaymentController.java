@@ -2,7 +2,11 @@ package dev.once.shop.payments;
 
 import dev.once.shop.accounts.Money;
 import dev.once.shop.clients.AuthenticatedClient;
-import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.openapi.Created;
+import dev.once.shop.openapi.CreatedAt;
+import dev.once.shop.openapi.OpenApiConfiguration;
+import dev.once.shop.openapi.Problems;
+import dev.once.shop.web.ShopProblem;
 import dev.once.shop.web.Text;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -39,7 +43,24 @@ class PaymentController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(summary = "Charge an account; the provider is asked after commit")
+  @Operation(
+      operationId = "createPayment",
+      summary = "Charge an account; the provider is asked after commit",
+      description =
+          "Debits the account and records the payment as `pending` in one transaction; the"
+              + " payment provider is called after the commit, by the outbox relay, and the"
+              + " payment becomes `succeeded` or `failed` (a failure gives the money back). Read"
+              + " it with GET to see the outcome. A retry under the same `Idempotency-Key` gets"
+              + " the same payment: the account is charged once.")
+  @CreatedAt
+  @Problems({
+    ShopProblem.ACCOUNT_NOT_FOUND,
+    ShopProblem.INVALID_AMOUNT,
+    ShopProblem.INVALID_CURRENCY,
+    ShopProblem.INSUFFICIENT_FUNDS,
+    ShopProblem.CURRENCY_MISMATCH,
+    ShopProblem.AMOUNT_OUT_OF_RANGE
+  })
   ResponseEntity<PaymentView> create(
       AuthenticatedClient client, @Valid @RequestBody PaymentRequest body) {
     Payment payment =
@@ -54,13 +75,31 @@ class PaymentController {
   }
 
   @GetMapping("/{id}")
-  @Operation(summary = "Read a payment")
+  @Operation(
+      operationId = "getPayment",
+      summary = "Read a payment",
+      description = "`status` is `pending` until the provider has answered.")
+  @Problems(ShopProblem.PAYMENT_NOT_FOUND)
   PaymentView get(AuthenticatedClient client, @PathVariable String id) {
     return PaymentView.of(payments.get(client.id(), id));
   }
 
   @PostMapping(path = "/{id}/refunds", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(summary = "Refund part or all of a succeeded payment")
+  @Operation(
+      operationId = "refundPayment",
+      summary = "Refund part or all of a succeeded payment",
+      description =
+          "Credits the account at once and asks the provider after commit; the refund is"
+              + " `pending` until the provider has answered. Refunds of one payment never add up"
+              + " to more than the payment. A retry under the same `Idempotency-Key` gets the same"
+              + " refund: the money goes back once.")
+  @Created
+  @Problems({
+    ShopProblem.PAYMENT_NOT_FOUND,
+    ShopProblem.INVALID_AMOUNT,
+    ShopProblem.PAYMENT_NOT_REFUNDABLE,
+    ShopProblem.REFUND_EXCEEDS_PAYMENT
+  })
   ResponseEntity<RefundView> refund(
       AuthenticatedClient client, @PathVariable String id, @Valid @RequestBody RefundRequest body) {
     Refund refund = payments.refund(client.id(), id, Money.parse(body.amount()));
@@ -68,12 +107,17 @@ class PaymentController {
   }
 
   @GetMapping("/{id}/refunds")
-  @Operation(summary = "List a payment's refunds, oldest first, with their provider status")
+  @Operation(
+      operationId = "listRefunds",
+      summary = "List a payment's refunds, oldest first, with their provider status",
+      description = "All the payment's refunds, in the order they were made.")
+  @Problems(ShopProblem.PAYMENT_NOT_FOUND)
   RefundList refunds(AuthenticatedClient client, @PathVariable String id) {
     return new RefundList(payments.refunds(client.id(), id).stream().map(RefundView::of).toList());
   }
 
   /** Body of a payment. */
+  @Schema(name = "PaymentRequest")
   record PaymentRequest(
       @NotNull @Text(max = MAX_ID_LENGTH) @Schema(example = "acc_Vb3f0Yb2o7d8r5XxJ1rQ9w")
           String accountId,
@@ -85,7 +129,17 @@ class PaymentController {
   record RefundRequest(@NotNull @Money.Amount @Schema(example = "2.50") String amount) {}
 
   /** A refund on the wire; {@code operationId} is the credit's journal row. */
-  record RefundView(String id, String paymentId, String amount, String status, String operationId) {
+  @Schema(name = "Refund")
+  record RefundView(
+      @Schema(example = "ref_pX0q3dZ8yB5nT1vK7mR2cA") String id,
+      @Schema(example = "pay_7Hn2kQe4Wm9sLx3Bv6TgZa") String paymentId,
+      @Schema(example = "2.5000") String amount,
+      @Schema(
+              example = "pending",
+              allowableValues = {"pending", "succeeded", "failed"})
+          String status,
+      @Schema(example = "op_Yt5wE1rN8uC4xJ6bH2dL0g", description = "The credit's journal row")
+          String operationId) {
     static RefundView of(Refund refund) {
       return new RefundView(
           refund.id(),
@@ -97,5 +151,6 @@ class PaymentController {
   }
 
   /** The refunds of a payment. */
+  @Schema(name = "RefundList")
   record RefundList(List<RefundView> items) {}
 }

@@ -2,7 +2,10 @@ package dev.once.shop.stock;
 
 import dev.once.shop.accounts.Money;
 import dev.once.shop.clients.AuthenticatedClient;
-import dev.once.shop.web.OpenApiConfiguration;
+import dev.once.shop.openapi.CreatedAt;
+import dev.once.shop.openapi.OpenApiConfiguration;
+import dev.once.shop.openapi.Problems;
+import dev.once.shop.web.ShopProblem;
 import dev.once.shop.web.Text;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -41,7 +44,15 @@ class ProductController {
   }
 
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(summary = "Create a product with its initial stock")
+  @Operation(
+      operationId = "createProduct",
+      summary = "Create a product with its initial stock",
+      description =
+          "The sku names the product in the client's catalogue and in its address; it cannot be"
+              + " used twice (409 `product-exists`). `price` is the unit price that orders placed"
+              + " from now on will charge.")
+  @CreatedAt
+  @Problems({ShopProblem.INVALID_AMOUNT, ShopProblem.INVALID_CURRENCY, ShopProblem.PRODUCT_EXISTS})
   ResponseEntity<ProductView> create(
       AuthenticatedClient client, @Valid @RequestBody ProductRequest body) {
     Product product =
@@ -57,13 +68,25 @@ class ProductController {
   }
 
   @GetMapping("/{sku}")
-  @Operation(summary = "Read a product; stock is the number of units available")
+  @Operation(
+      operationId = "getProduct",
+      summary = "Read a product; stock is the number of units available",
+      description =
+          "`stock` is the number of units available to new orders; `reserved` the units that"
+              + " orders hold and have not released.")
+  @Problems(ShopProblem.PRODUCT_NOT_FOUND)
   ProductView get(AuthenticatedClient client, @PathVariable String sku) {
     return ProductView.of(stock.get(client.id(), sku));
   }
 
   @PostMapping(path = "/{sku}/restock", consumes = MediaType.APPLICATION_JSON_VALUE)
-  @Operation(summary = "Add units to a product's available stock")
+  @Operation(
+      operationId = "restockProduct",
+      summary = "Add units to a product's available stock",
+      description =
+          "Adds `quantity` units to the available stock and answers the product. A retry under"
+              + " the same `Idempotency-Key` adds them once.")
+  @Problems(ShopProblem.PRODUCT_NOT_FOUND)
   ProductView restock(
       AuthenticatedClient client,
       @PathVariable String sku,
@@ -72,6 +95,7 @@ class ProductController {
   }
 
   /** Body of a new product; {@code stock} is a JSON integer. */
+  @Schema(name = "ProductRequest")
   record ProductRequest(
       @NotNull @Sku.Code @Schema(example = "TEA-GREEN-100") String sku,
       @NotNull @Text(max = MAX_NAME_LENGTH) @Schema(example = "Green tea, 100 g") String name,
@@ -80,12 +104,19 @@ class ProductController {
       @NotNull @Min(0) @Max(MAX_UNITS) @Schema(example = "25") BigInteger stock) {}
 
   /** Body of a restock; {@code quantity} is a JSON integer. */
+  @Schema(name = "RestockRequest")
   record RestockRequest(
       @NotNull @Min(1) @Max(MAX_UNITS) @Schema(example = "10") BigInteger quantity) {}
 
   /** A product on the wire: {@code stock} units available, {@code reserved} held by orders. */
+  @Schema(name = "Product")
   record ProductView(
-      String sku, String name, String price, String currency, long stock, long reserved) {
+      @Schema(example = "TEA-GREEN-100") String sku,
+      @Schema(example = "Green tea, 100 g") String name,
+      @Schema(example = "4.2000", description = "The unit price") String price,
+      @Schema(example = "EUR") String currency,
+      @Schema(example = "23", description = "Units available to new orders") long stock,
+      @Schema(example = "2", description = "Units that orders hold") long reserved) {
     static ProductView of(Product product) {
       return new ProductView(
           product.sku(),
