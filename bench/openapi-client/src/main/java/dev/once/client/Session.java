@@ -1,27 +1,27 @@
 package dev.once.client;
 
 import dev.once.client.api.AccountsApi;
-import dev.once.client.api.AdminApi;
+import dev.once.client.api.ClientsApi;
 import dev.once.client.api.OrdersApi;
 import dev.once.client.api.PaymentsApi;
 import dev.once.client.api.ProductsApi;
-import dev.once.client.model.AccountView;
+import dev.once.client.model.Account;
 import dev.once.client.model.CreateClientRequest;
 import dev.once.client.model.CreatedClient;
+import dev.once.client.model.Deposit;
 import dev.once.client.model.DepositRequest;
-import dev.once.client.model.DepositView;
-import dev.once.client.model.ItemRequest;
-import dev.once.client.model.OpenRequest;
-import dev.once.client.model.OrderView;
+import dev.once.client.model.OpenAccountRequest;
+import dev.once.client.model.Order;
+import dev.once.client.model.OrderItemRequest;
+import dev.once.client.model.Payment;
 import dev.once.client.model.PaymentRequest;
-import dev.once.client.model.PaymentView;
-import dev.once.client.model.PlaceRequest;
+import dev.once.client.model.PlaceOrderRequest;
 import dev.once.client.model.Problem;
+import dev.once.client.model.Product;
 import dev.once.client.model.ProductRequest;
-import dev.once.client.model.ProductView;
+import dev.once.client.model.Refund;
 import dev.once.client.model.RefundList;
 import dev.once.client.model.RefundRequest;
-import dev.once.client.model.RefundView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,11 +33,11 @@ import java.util.function.Predicate;
 
 /**
  * The README's curl sessions, run through the client that openapi-generator generated from the
- * shop's OpenAPI description (bench/openapi-client.sh): a retried payment replayed, the same key with
- * another body refused with a typed {@link Problem}, payments settled, declined and refunded, and an
- * order reserved, paid and cancelled. It uses the generated API and model classes only (no HTTP
- * code of its own), prints every step and exits with status 1 at the first answer that differs from
- * the README's.
+ * shop's OpenAPI description (bench/openapi-client.sh): a retried payment replayed, the same key
+ * with another body refused with a typed {@link Problem}, payments settled, declined and refunded,
+ * and an order reserved, paid and cancelled. It uses the generated API and model classes only (no
+ * HTTP code of its own), prints every step and exits with status 1 at the first answer that differs
+ * from the README's.
  *
  * <p>Usage: {@code Session <base URL> <admin token file>}
  */
@@ -80,7 +80,7 @@ public final class Session {
   /** "A retried payment, replayed": client, account, deposit, a payment and its replay, a reuse. */
   private void retriedPayment() throws ApiException, IOException {
     ApiResponse<CreatedClient> created =
-        new AdminApi(admin).create2WithHttpInfo(new CreateClientRequest().name("acme"));
+        new ClientsApi(admin).createClientWithHttpInfo(new CreateClientRequest().name("acme"));
     expect(created.getStatusCode() == 201, "client created: 201", created.getStatusCode());
     String apiKey = created.getData().getApiKey();
     expect(apiKey != null && !apiKey.isEmpty(), "client created: an API key", created.getData());
@@ -91,14 +91,14 @@ public final class Session {
     products = new ProductsApi(client);
     orders = new OrdersApi(client);
 
-    ApiResponse<AccountView> opened =
-        accounts.openWithHttpInfo("acc-1", new OpenRequest().currency("EUR"));
+    ApiResponse<Account> opened =
+        accounts.openAccountWithHttpInfo("acc-1", new OpenAccountRequest().currency("EUR"));
     String account = opened.getData().getId();
     expect(opened.getStatusCode() == 201, "account opened: 201", opened.getStatusCode());
     expectEquals("/v1/accounts/" + account, location(opened), "account opened: Location");
     step("POST /v1/accounts", "201, " + account + ", Location " + location(opened));
 
-    ApiResponse<DepositView> deposit =
+    ApiResponse<Deposit> deposit =
         accounts.depositWithHttpInfo(account, "dep-1", new DepositRequest().amount("100.00"));
     expect(deposit.getStatusCode() == 201, "deposit: 201", deposit.getStatusCode());
     expectEquals("100.0000", deposit.getData().getBalance(), "deposit: balance");
@@ -106,29 +106,32 @@ public final class Session {
 
     PaymentRequest payment =
         new PaymentRequest().accountId(account).amount("12.50").currency("EUR");
-    ApiResponse<PaymentView> first = payments.create1WithHttpInfo("order-42-payment", payment);
+    ApiResponse<Payment> first = payments.createPaymentWithHttpInfo("order-42-payment", payment);
     expect(first.getStatusCode() == 201, "payment: 201", first.getStatusCode());
     String paymentId = first.getData().getId();
     expectEquals("/v1/payments/" + paymentId, location(first), "payment: Location");
-    expect(!"true".equals(header(first, "Idempotent-Replayed")),
-        "first payment: no Idempotent-Replayed: true", header(first, "Idempotent-Replayed"));
+    expect(
+        !"true".equals(header(first, "Idempotent-Replayed")),
+        "first payment: no Idempotent-Replayed: true",
+        header(first, "Idempotent-Replayed"));
     step("POST /v1/payments", "201, " + paymentId + ", " + first.getData().getStatus());
 
-    ApiResponse<PaymentView> replay = payments.create1WithHttpInfo("order-42-payment", payment);
+    ApiResponse<Payment> replay = payments.createPaymentWithHttpInfo("order-42-payment", payment);
     expect(replay.getStatusCode() == 201, "replay: 201", replay.getStatusCode());
     expectEquals("true", header(replay, "Idempotent-Replayed"), "replay: Idempotent-Replayed");
     expectEquals(paymentId, replay.getData().getId(), "replay: the same payment id");
     expectEquals(location(first), location(replay), "replay: the same Location");
     expectEquals(first.getData(), replay.getData(), "replay: the same body");
-    step("POST /v1/payments (same key, same body)",
+    step(
+        "POST /v1/payments (same key, same body)",
         "201, " + paymentId + ", Idempotent-Replayed: " + header(replay, "Idempotent-Replayed"));
 
-    AccountView afterPayment = accounts.get3(account);
+    Account afterPayment = accounts.getAccount(account);
     expectEquals("87.5000", afterPayment.getBalance(), "balance after a payment and its replay");
     step("GET /v1/accounts/{id}", "balance " + afterPayment.getBalance() + ": charged once");
 
     Problem reused =
-        problem(() -> payments.create1("order-42-payment", payment.amount("13.00")), 422);
+        problem(() -> payments.createPayment("order-42-payment", payment.amount("13.00")), 422);
     expectType(reused, "idempotency-key-reused");
     step("POST /v1/payments (same key, other body)", problemLine(reused));
     this.account = account;
@@ -136,89 +139,137 @@ public final class Session {
 
   /** "A payment settles, a decline gives the money back, a refund settles". */
   private void settlements() throws ApiException {
-    PaymentView settled =
-        payments.create1("pay-2", new PaymentRequest().accountId(account).amount("20.00")
-            .currency("EUR"));
-    PaymentView succeeded =
-        await(() -> payments.get1(settled.getId()), p -> !"pending".equals(p.getStatus()));
-    expectEquals("succeeded", succeeded.getStatus(), "payment pay-2 settles");
+    Payment settled =
+        payments.createPayment(
+            "pay-2", new PaymentRequest().accountId(account).amount("20.00").currency("EUR"));
+    Payment succeeded =
+        await(
+            () -> payments.getPayment(settled.getId()),
+            p -> p.getStatus() != Payment.StatusEnum.PENDING);
+    expectEquals(Payment.StatusEnum.SUCCEEDED, succeeded.getStatus(), "payment pay-2 settles");
     step("POST /v1/payments, GET /v1/payments/{id}", settled.getId() + " " + succeeded.getStatus());
 
-    PaymentView declined =
-        payments.create1("pay-3", new PaymentRequest().accountId(account).amount("10.51")
-            .currency("EUR"));
-    PaymentView failed =
-        await(() -> payments.get1(declined.getId()), p -> !"pending".equals(p.getStatus()));
-    expectEquals("failed", failed.getStatus(), "payment of 10.51 is declined");
-    AccountView reversed =
-        await(() -> accounts.get3(account), a -> "67.5000".equals(a.getBalance()));
-    step("POST /v1/payments (10.51, declined)",
+    Payment declined =
+        payments.createPayment(
+            "pay-3", new PaymentRequest().accountId(account).amount("10.51").currency("EUR"));
+    Payment failed =
+        await(
+            () -> payments.getPayment(declined.getId()),
+            p -> p.getStatus() != Payment.StatusEnum.PENDING);
+    expectEquals(Payment.StatusEnum.FAILED, failed.getStatus(), "payment of 10.51 is declined");
+    Account reversed =
+        await(() -> accounts.getAccount(account), a -> "67.5000".equals(a.getBalance()));
+    step(
+        "POST /v1/payments (10.51, declined)",
         declined.getId() + " " + failed.getStatus() + ", balance " + reversed.getBalance());
 
-    RefundView refund = payments.refund(settled.getId(), "ref-1", new RefundRequest().amount("5.00"));
+    Refund refund =
+        payments.refundPayment(settled.getId(), "ref-1", new RefundRequest().amount("5.00"));
     RefundList refunds =
-        await(() -> payments.refunds(settled.getId()),
-            list -> list.getItems() != null && !list.getItems().isEmpty()
-                && !"pending".equals(list.getItems().get(0).getStatus()));
-    expectEquals("succeeded", refunds.getItems().get(0).getStatus(), "refund ref-1 settles");
-    AccountView credited = accounts.get3(account);
+        await(
+            () -> payments.listRefunds(settled.getId()),
+            list ->
+                list.getItems() != null
+                    && !list.getItems().isEmpty()
+                    && list.getItems().get(0).getStatus() != Refund.StatusEnum.PENDING);
+    expectEquals(
+        Refund.StatusEnum.SUCCEEDED, refunds.getItems().get(0).getStatus(), "refund ref-1 settles");
+    Account credited = accounts.getAccount(account);
     expectEquals("72.5000", credited.getBalance(), "balance after the refund");
-    step("POST /v1/payments/{id}/refunds, GET .../refunds",
-        refund.getId() + " " + refunds.getItems().get(0).getStatus() + ", balance "
+    step(
+        "POST /v1/payments/{id}/refunds, GET .../refunds",
+        refund.getId()
+            + " "
+            + refunds.getItems().get(0).getStatus()
+            + ", balance "
             + credited.getBalance());
   }
 
   /** "An order: reserved, paid, cancelled". */
   private void order() throws ApiException {
-    ApiResponse<ProductView> tea =
-        products.createWithHttpInfo("prod-tea", new ProductRequest().sku("TEA-GREEN")
-            .name("Green tea, 100 g").price("4.20").currency("EUR").stock(10));
+    ApiResponse<Product> tea =
+        products.createProductWithHttpInfo(
+            "prod-tea",
+            new ProductRequest()
+                .sku("TEA-GREEN")
+                .name("Green tea, 100 g")
+                .price("4.20")
+                .currency("EUR")
+                .stock(10));
     expect(tea.getStatusCode() == 201, "product created: 201", tea.getStatusCode());
     expectEquals("/v1/products/TEA-GREEN", location(tea), "product created: Location");
-    products.create("prod-cup", new ProductRequest().sku("CUP").name("Cup").price("7.50")
-        .currency("EUR").stock(3));
+    products.createProduct(
+        "prod-cup",
+        new ProductRequest().sku("CUP").name("Cup").price("7.50").currency("EUR").stock(3));
     step("POST /v1/products (twice)", "TEA-GREEN stock " + tea.getData().getStock() + ", CUP");
 
-    ApiResponse<OrderView> placed =
-        orders.placeWithHttpInfo("order-1", new PlaceRequest().accountId(account)
-            .items(List.of(new ItemRequest().sku("TEA-GREEN").quantity(2),
-                new ItemRequest().sku("CUP").quantity(1))));
+    ApiResponse<Order> placed =
+        orders.placeOrderWithHttpInfo(
+            "order-1",
+            new PlaceOrderRequest()
+                .accountId(account)
+                .items(
+                    List.of(
+                        new OrderItemRequest().sku("TEA-GREEN").quantity(2),
+                        new OrderItemRequest().sku("CUP").quantity(1))));
     expect(placed.getStatusCode() == 201, "order placed: 201", placed.getStatusCode());
     String order = placed.getData().getId();
     expect(order.startsWith("ord_"), "order id ord_…", order);
-    OrderView reserved = await(() -> orders.get2(order), o -> !"placed".equals(o.getStatus()));
-    expectEquals("reserved", reserved.getStatus(), "order 1 reserved");
+    Order reserved =
+        await(() -> orders.getOrder(order), o -> o.getStatus() != Order.StatusEnum.PLACED);
+    expectEquals(Order.StatusEnum.RESERVED, reserved.getStatus(), "order 1 reserved");
     expectEquals("15.9000", reserved.getTotal(), "order 1 total");
-    step("POST /v1/orders, GET /v1/orders/{id}",
+    step(
+        "POST /v1/orders, GET /v1/orders/{id}",
         order + " " + reserved.getStatus() + ", total " + reserved.getTotal());
 
-    ApiResponse<PaymentView> paid = orders.payWithHttpInfo(order, "order-1-pay");
+    ApiResponse<Payment> paid = orders.payOrderWithHttpInfo(order, "order-1-pay");
     expect(paid.getStatusCode() == 201, "order paid: 201", paid.getStatusCode());
-    OrderView afterPay = await(() -> orders.get2(order), o -> "paid".equals(o.getStatus()));
-    expect(afterPay.getPaymentId() != null && afterPay.getPaymentId().startsWith("pay_"),
-        "order 1 paid: its payment id pay_…", afterPay.getPaymentId());
+    Order afterPay =
+        await(() -> orders.getOrder(order), o -> o.getStatus() == Order.StatusEnum.PAID);
+    expect(
+        afterPay.getPaymentId() != null && afterPay.getPaymentId().startsWith("pay_"),
+        "order 1 paid: its payment id pay_…",
+        afterPay.getPaymentId());
     step("POST /v1/orders/{id}/pay", afterPay.getStatus() + ", payment " + afterPay.getPaymentId());
 
-    OrderView second =
-        orders.place("order-2", new PlaceRequest().accountId(account)
-            .items(List.of(new ItemRequest().sku("TEA-GREEN").quantity(3))));
-    await(() -> orders.get2(second.getId()), o -> !"placed".equals(o.getStatus()));
-    ProductView held = products.get("TEA-GREEN");
-    expectEquals(5L, held.getStock(), "TEA-GREEN stock with order 2 reserved");
-    expectEquals(5L, held.getReserved(), "TEA-GREEN reserved with order 2 reserved");
-    step("POST /v1/orders, GET /v1/products/TEA-GREEN",
-        second.getId() + " " + orders.get2(second.getId()).getStatus() + ", stock "
-            + held.getStock() + ", reserved " + held.getReserved());
+    Order second =
+        orders.placeOrder(
+            "order-2",
+            new PlaceOrderRequest()
+                .accountId(account)
+                .items(List.of(new OrderItemRequest().sku("TEA-GREEN").quantity(3))));
+    Order held =
+        await(() -> orders.getOrder(second.getId()), o -> o.getStatus() != Order.StatusEnum.PLACED);
+    expectEquals(Order.StatusEnum.RESERVED, held.getStatus(), "order 2 reserved");
+    Product tea2 = products.getProduct("TEA-GREEN");
+    expectEquals(5L, tea2.getStock(), "TEA-GREEN stock with order 2 reserved");
+    expectEquals(5L, tea2.getReserved(), "TEA-GREEN reserved with order 2 reserved");
+    step(
+        "POST /v1/orders, GET /v1/products/TEA-GREEN",
+        held.getId()
+            + " "
+            + held.getStatus()
+            + ", stock "
+            + tea2.getStock()
+            + ", reserved "
+            + tea2.getReserved());
 
-    orders.cancel(second.getId(), "order-2-cancel");
-    ProductView back =
-        await(() -> products.get("TEA-GREEN"), p -> Objects.equals(p.getStock(), 8L));
+    ApiResponse<Order> cancelled = orders.cancelOrderWithHttpInfo(second.getId(), "order-2-cancel");
+    expect(cancelled.getStatusCode() == 200, "order cancelled: 200", cancelled.getStatusCode());
+    expectEquals(Order.StatusEnum.CANCELLED, cancelled.getData().getStatus(), "order 2 cancelled");
+    Product back =
+        await(() -> products.getProduct("TEA-GREEN"), p -> Objects.equals(p.getStock(), 8L));
     expectEquals(2L, back.getReserved(), "TEA-GREEN reserved after order 2 is cancelled");
-    step("POST /v1/orders/{id}/cancel, GET /v1/products/TEA-GREEN",
-        orders.get2(second.getId()).getStatus() + ", stock " + back.getStock() + ", reserved "
+    step(
+        "POST /v1/orders/{id}/cancel, GET /v1/products/TEA-GREEN",
+        cancelled.getData().getStatus()
+            + ", stock "
+            + back.getStock()
+            + ", reserved "
             + back.getReserved());
 
-    Problem state = problem(() -> orders.pay(second.getId(), "order-2-pay"), 422);
+    Problem state = problem(() -> orders.payOrder(second.getId(), "order-2-pay"), 422);
     expectType(state, "invalid-order-state");
     step("POST /v1/orders/{id}/pay (cancelled order)", problemLine(state));
   }
@@ -243,8 +294,8 @@ public final class Session {
         throw e;
       }
       String type = e.getResponseHeaders().firstValue("Content-Type").orElse("");
-      expectEquals("application/problem+json", type.split(";")[0].trim(),
-          status + ": Content-Type");
+      expectEquals(
+          "application/problem+json", type.split(";")[0].trim(), status + ": Content-Type");
       Problem problem;
       try {
         problem = client.getObjectMapper().readValue(e.getResponseBody(), Problem.class);
@@ -262,8 +313,12 @@ public final class Session {
   }
 
   private static String problemLine(Problem problem) {
-    return problem.getStatus() + " Problem{type=" + problem.getType() + ", title=\""
-        + problem.getTitle() + "\"}";
+    return problem.getStatus()
+        + " Problem{type="
+        + problem.getType()
+        + ", title=\""
+        + problem.getTitle()
+        + "\"}";
   }
 
   private static String location(ApiResponse<?> response) {
@@ -279,7 +334,9 @@ public final class Session {
     return null;
   }
 
-  /** Reads until the answer satisfies {@code done} (the relay and the consumers are asynchronous). */
+  /**
+   * Reads until the answer satisfies {@code done} (the relay and the consumers are asynchronous).
+   */
   private static <T> T await(Call<T> read, Predicate<T> done) throws ApiException {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     T last = read.run();
