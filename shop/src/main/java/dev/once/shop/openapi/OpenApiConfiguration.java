@@ -193,6 +193,13 @@ public class OpenApiConfiguration {
                 .description("What went wrong with this request, in one sentence.")
                 .example("Field 'amount' must be a decimal string with at most 4 fraction digits."))
         .addProperty(
+            "instance",
+            new StringSchema()
+                .format("uri-reference")
+                .description(
+                    "RFC 9457's reference to this occurrence; the shop does not send it, the"
+                        + " request's path says the same."))
+        .addProperty(
             "field",
             new StringSchema()
                 .description(

@@ -7,6 +7,7 @@ import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
@@ -31,19 +32,21 @@ import org.springframework.web.method.HandlerMethod;
  * the controllers: the required {@code Idempotency-Key} on every POST under {@code /v1}, {@code
  * Idempotent-Replayed} on the answers it can replay, and {@code Retry-After}.
  *
+ * <p>No {@code default} answer: a status that an operation does not list is not in its contract,
+ * and the tests' response validation fails on it.
+ *
  * <p>An operation's problems are its own ({@link Problems}) and those of its kind:
  *
  * <ul>
- *   <li>every operation: {@code bad-request} (a request the server cannot parse), {@code
- *       unauthorized}, {@code service-unavailable}, and as {@code default} the rare ones ({@code
- *       not-acceptable}, {@code request-header-too-large}, {@code internal-error});
+ *   <li>every operation: {@code bad-request} and {@code invalid-parameter} (a request or query the
+ *       server cannot decode), {@code unauthorized}, {@code not-acceptable}, {@code
+ *       request-header-too-large}, {@code internal-error} and {@code service-unavailable};
  *   <li>with a JSON body: its format, size, media type and constraints;
  *   <li>a POST under {@code /v1}: the {@code Idempotency-Key} problems.
  * </ul>
  */
 final class OperationProblems implements OperationCustomizer {
   private static final String PROBLEM_JSON = "application/problem+json";
-  private static final String DEFAULT = "default";
 
   private final String typeBase;
 
@@ -73,7 +76,7 @@ final class OperationProblems implements OperationCustomizer {
 
     Map<String, List<Documented>> byStatus = new TreeMap<>();
     for (Documented problem : problems) {
-      String status = isRare(problem) ? DEFAULT : Integer.toString(problem.status());
+      String status = Integer.toString(problem.status());
       List<Documented> same = byStatus.computeIfAbsent(status, s -> new ArrayList<>());
       if (same.stream().noneMatch(p -> p.slug().equals(problem.slug()))) {
         same.add(problem);
@@ -88,8 +91,15 @@ final class OperationProblems implements OperationCustomizer {
     byStatus.forEach(
         (status, slugs) -> {
           ApiResponse response = response(slugs);
-          if (idempotent && !status.equals("401") && !status.equals("503")) {
+          if (idempotent && isStored(status)) {
             replayable(response);
+          }
+          if (status.equals("401")) {
+            response.addHeaderObject(
+                "WWW-Authenticate",
+                new Header()
+                    .description("The scheme to authenticate with.")
+                    .schema(new StringSchema().example("Bearer")));
           }
           if (status.equals("409") || status.equals("503")) {
             response.addHeaderObject(
@@ -108,6 +118,7 @@ final class OperationProblems implements OperationCustomizer {
       HandlerMethod handler, boolean idempotent, boolean body) {
     List<Documented> problems = new ArrayList<>();
     problems.add(Documented.of(ShopProblem.BAD_REQUEST));
+    problems.add(Documented.of(ShopProblem.INVALID_PARAMETER));
     if (idempotent) {
       problems.add(Documented.of(OnceProblem.KEY_MISSING));
       problems.add(Documented.of(OnceProblem.KEY_INVALID));
@@ -141,11 +152,12 @@ final class OperationProblems implements OperationCustomizer {
     return problems;
   }
 
-  /** The problems any request can meet, whatever the operation: documented once, as default. */
-  private static boolean isRare(Documented problem) {
-    return problem.status() == 406
-        || problem.status() == 431
-        || problem.status() >= 500 && problem.status() != 503;
+  /**
+   * Whether an answer of this status may be a replay: Once stores the handler's 2xx and 4xx
+   * answers, never a 5xx, and authentication (401) and the container (431) answer before it.
+   */
+  private static boolean isStored(String status) {
+    return status.startsWith("4") && !status.equals("401") && !status.equals("431");
   }
 
   private ApiResponse response(List<Documented> problems) {
@@ -189,12 +201,7 @@ final class OperationProblems implements OperationCustomizer {
                 .append(": ")
                 .append(
                     problems.stream()
-                        .map(
-                            p ->
-                                "`"
-                                    + p.slug()
-                                    + "`"
-                                    + (status.equals(DEFAULT) ? " (" + p.status() + ")" : ""))
+                        .map(p -> "`" + p.slug() + "`")
                         .collect(Collectors.joining(", "))));
     return list.toString();
   }
