@@ -5,7 +5,7 @@
 # Jackson), compiles it, and runs the README's curl sessions through it against that shop
 # (dev.once.client.Session): a payment replayed with Idempotent-Replayed: true, a reused key as a
 # typed Problem (422), settlements, an order reserved, paid and cancelled. Stops the shop in any case.
-# Needs a JDK 17+ only (Maven through ./mvnw, everything else from Maven Central).
+# Needs a JDK 17+ and curl (Maven through ./mvnw, everything else from Maven Central).
 # Usage: bench/openapi-client.sh [--no-build] [--spec FILE]
 #        --no-build: start the shop/target/shop.jar there is
 #        --spec FILE: generate the client from FILE instead of the shop's description
@@ -27,11 +27,12 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+[ -z "$SPEC" ] || [ -f "$SPEC" ] || { echo "no such file: $SPEC" >&2; exit 2; }
+
 [ -n "$BUILD" ] && shop_build
 shop_start
 shop_fetch_spec "$OUT/openapi.json"
 SPEC=${SPEC:-$(pwd)/$OUT/openapi.json}
-[ -f "$SPEC" ] || { echo "no such file: $SPEC" >&2; exit 2; }
 
 echo "== generate and compile the client ($PROJECT, from $SPEC)"
 # clean: a schema or an operation gone from the description must not survive in target/.
