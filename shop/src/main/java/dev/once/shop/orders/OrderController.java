@@ -168,7 +168,6 @@ class OrderController {
       @Schema(
               nullable = true,
               format = "date-time",
-              example = "2026-12-01T13:05:44.150Z",
               description = "When the stock was reserved or rejected")
           String reservedAt) {
     static OrderView of(Order order) {
