@@ -183,7 +183,7 @@ class AccountController {
           String kind,
       @Schema(nullable = true, description = "The journal row this one reverses, if any")
           String reverses,
-      @Schema(example = "2026-12-01T13:05:44.120Z") String createdAt) {
+      @Schema(example = "2026-12-01T13:05:44.120Z", format = "date-time") String createdAt) {
     static OperationView of(dev.once.shop.accounts.Operation operation) {
       return new OperationView(
           operation.id(),

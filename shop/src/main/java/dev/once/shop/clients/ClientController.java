@@ -85,5 +85,6 @@ class ClientController {
   record ClientView(
       @Schema(example = "cli_Jf6yH2kL9pQ4wE7rT1uI3o") String id,
       @Schema(example = "Acme Ltd") String name,
-      @Schema(example = "2026-12-01T13:05:44.120Z", nullable = true) String disabledAt) {}
+      @Schema(example = "2026-12-01T13:05:44.120Z", format = "date-time", nullable = true)
+          String disabledAt) {}
 }

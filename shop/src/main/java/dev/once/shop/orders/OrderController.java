@@ -164,8 +164,11 @@ class OrderController {
       @Schema(nullable = true, description = "The order's latest payment") String paymentId,
       @Schema(nullable = true, description = "The refund of a cancelled paid order")
           String refundId,
-      @Schema(example = "2026-12-01T13:05:44.120Z") String createdAt,
-      @Schema(nullable = true, description = "When the stock was reserved or rejected")
+      @Schema(example = "2026-12-01T13:05:44.120Z", format = "date-time") String createdAt,
+      @Schema(
+              nullable = true,
+              format = "date-time",
+              description = "When the stock was reserved or rejected")
           String reservedAt) {
     static OrderView of(Order order) {
       return new OrderView(

@@ -134,7 +134,7 @@ class OutboxAdminController {
       @Schema(example = "pay_7Hn2kQe4Wm9sLx3Bv6TgZa") String aggregateId,
       @Schema(example = "25") int attempts,
       @Schema(example = "The provider answered 500.", nullable = true) String lastError,
-      @Schema(example = "2026-12-01T13:05:44.120Z") String createdAt) {
+      @Schema(example = "2026-12-01T13:05:44.120Z", format = "date-time") String createdAt) {
     static DeadView of(DeadMessage row) {
       return new DeadView(
           Long.toString(row.id()),
