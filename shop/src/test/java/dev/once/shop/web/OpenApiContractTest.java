@@ -108,7 +108,10 @@ class OpenApiContractTest extends ShopIntegrationTest {
         "validation.response.body.schema.additionalProperties");
   }
 
-  /** Strictness reaches into referenced schemas: an item of the journal is closed too. */
+  /**
+   * Strictness reaches into referenced schemas: an item of the journal is closed too, and its
+   * timestamp must be a date-time.
+   */
   @Test
   void anUndeclaredMemberDeepInTheBodyIsRejected() {
     String journal = ACCOUNTS + "/" + opened.text("id") + "/operations";
@@ -120,6 +123,11 @@ class OpenApiContractTest extends ShopIntegrationTest {
         journal,
         withBody(page, body -> ((ObjectNode) body.get("items").get(0)).put("postedBy", "x")),
         "validation.response.body.schema.additionalProperties");
+    assertRejected(
+        "GET",
+        journal,
+        withBody(page, body -> ((ObjectNode) body.get("items").get(0)).put("createdAt", "today")),
+        "validation.response.body.schema.format");
   }
 
   /** {@code null} only where the description says {@code nullable}. */
