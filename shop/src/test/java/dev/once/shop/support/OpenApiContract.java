@@ -33,7 +33,9 @@ import tools.jackson.databind.node.ObjectNode;
  *
  * <p>The description is fetched once per test JVM, over HTTP, from the first shop a test talks to
  * (that fetch is not validated), and parsed into one shared validator (swagger-request-validator,
- * which is thread-safe).
+ * which is thread-safe). Every shop of a test JVM (the Spring context of {@link
+ * ShopIntegrationTest}, a {@link ChildShop}, a small-pool shop) runs the same code, so answers of
+ * all of them are checked against that one description.
  *
  * <p><b>What is checked.</b> Only answers: requests are never validated, because tests send
  * malformed requests on purpose. For the operation of the request's method and path: the status
@@ -53,13 +55,14 @@ import tools.jackson.databind.node.ObjectNode;
  *       and {@code /v3/api-docs**} (the description itself). Neither are {@code HEAD} and {@code
  *       OPTIONS}, which the framework answers from the other mappings, without a body.
  *   <li>Every other request whose path or method the description does not have (an unknown path
- *       such as {@code /v1/nope} or {@code /no/such/page}, a DELETE on a documented path, a method
- *       name Tomcat cannot parse) must be refused with an RFC 9457 problem: a 4xx status,
- *       Content-Type {@code application/problem+json}, a body that conforms to the description's
- *       {@value #PROBLEM} (strictly, as above), and a {@code status} member equal to the HTTP
- *       status. This is checked with the same validator, through a synthetic operation whose only
- *       response is a {@code default} problem; the operation is added to a copy of the description
- *       and never to the one the documented answers are checked against.
+ *       such as {@code /v1/nope} or {@code /no/such/page}, the container's {@code /error} asked for
+ *       directly, a DELETE on a documented path, a method name Tomcat cannot parse) must be refused
+ *       with an RFC 9457 problem: a 4xx status, Content-Type {@code application/problem+json}, a
+ *       body that conforms to the description's {@value #PROBLEM} (strictly, as above), and a
+ *       {@code status} member equal to the HTTP status. This is checked with the same validator,
+ *       through a synthetic operation whose only response is a {@code default} problem; the
+ *       operation is added to a copy of the description and never to the one the documented answers
+ *       are checked against.
  * </ul>
  */
 public final class OpenApiContract {
