@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * HTTP/1.1 over a plain socket, for requests that {@link java.net.http.HttpClient} refuses to send
  * ({@code %ZZ} in a query, an encoded backslash, a request line over the header limit): the request
  * line and headers are written exactly as given, with {@code Connection: close}, and the answer is
- * read to the end.
+ * read to the end. Every answer is checked against the shop's OpenAPI description ({@link
+ * OpenApiContract}).
  */
 public final class RawHttp {
   private final int port;
@@ -31,7 +32,10 @@ public final class RawHttp {
     return sendWithBody(method, target, null, headers);
   }
 
-  /** As {@link #send(String, String, String...)}, with a body and its Content-Length. */
+  /**
+   * As {@link #send(String, String, String...)}, with a body and its Content-Length; fails with an
+   * {@link AssertionError} when the answer does not conform to the shop's OpenAPI description.
+   */
   public ShopResponse sendWithBody(String method, String target, String body, String... headers) {
     StringBuilder request = new StringBuilder();
     request.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
@@ -51,7 +55,9 @@ public final class RawHttp {
       out.write(request.toString().getBytes(StandardCharsets.UTF_8));
       out.write(content);
       out.flush();
-      return parse(socket.getInputStream().readAllBytes());
+      ShopResponse answer = parse(socket.getInputStream().readAllBytes());
+      OpenApiContract.of(port).assertConforms(method, target, answer);
+      return answer;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

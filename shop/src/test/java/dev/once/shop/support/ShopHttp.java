@@ -10,7 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 
-/** A small HTTP client for the shop under test: real requests over the loopback interface. */
+/**
+ * A small HTTP client for the shop under test: real requests over the loopback interface. Every
+ * answer is checked against the shop's OpenAPI description ({@link OpenApiContract}).
+ */
 public final class ShopHttp {
   /** Media type of JSON request bodies. */
   public static final String JSON = "application/json";
@@ -21,10 +24,12 @@ public final class ShopHttp {
           .connectTimeout(Duration.ofSeconds(10))
           .build();
 
+  private final int port;
   private final String base;
   private final String adminToken;
 
   public ShopHttp(int port, String adminToken) {
+    this.port = port;
     this.base = "http://localhost:" + port;
     this.adminToken = adminToken;
   }
@@ -73,12 +78,21 @@ public final class ShopHttp {
     return HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(60));
   }
 
-  /** Sends a request built with {@link #request}. */
+  /**
+   * Sends a request built with {@link #request}; fails with an {@link AssertionError} when the
+   * answer does not conform to the shop's OpenAPI description.
+   */
   public ShopResponse send(HttpRequest.Builder request) {
     try {
+      HttpRequest built = request.build();
       HttpResponse<String> response =
-          CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      return new ShopResponse(response.statusCode(), response.headers(), response.body());
+          CLIENT.send(built, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      ShopResponse answer =
+          new ShopResponse(response.statusCode(), response.headers(), response.body());
+      URI uri = built.uri();
+      String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+      OpenApiContract.of(port).assertConforms(built.method(), target, answer);
+      return answer;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

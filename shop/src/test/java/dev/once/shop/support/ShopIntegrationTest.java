@@ -46,6 +46,9 @@ public abstract class ShopIntegrationTest {
   void connect() {
     http = new ShopHttp(port, ADMIN_TOKEN);
     raw = new RawHttp(port);
+    // Loads the OpenAPI description that every answer is checked against, once per JVM, before
+    // the test runs: springdoc takes a second or so to build it on the first request.
+    OpenApiContract.of(port);
   }
 
   @AfterEach
