@@ -237,9 +237,17 @@ public class OpenApiConfiguration {
         .schema(new StringSchema()._enum(List.of("true")));
   }
 
+  /** On a 409: sent with {@code idempotency-key-in-use}, not with the shop's own conflicts. */
   private static Header retryAfterHeader() {
     return new Header()
-        .description("Seconds to wait before sending the request again.")
-        .schema(new StringSchema().pattern("^[0-9]{1,9}$").example("1"));
+        .description(
+            "Seconds to wait before sending the request again: sent with"
+                + " `idempotency-key-in-use`.")
+        .schema(retryAfterSchema());
+  }
+
+  /** Delay-seconds, as the shop and Once's filter send them. */
+  static StringSchema retryAfterSchema() {
+    return (StringSchema) new StringSchema().pattern("^[0-9]{1,9}$").example("1");
   }
 }

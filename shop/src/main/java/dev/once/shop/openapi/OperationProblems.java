@@ -98,13 +98,22 @@ final class OperationProblems implements OperationCustomizer {
             response.addHeaderObject(
                 "WWW-Authenticate",
                 new Header()
-                    .description("The scheme to authenticate with.")
-                    .schema(new StringSchema().example("Bearer")));
+                    .required(true)
+                    .description("The scheme to authenticate with: a bearer token.")
+                    .schema(new StringSchema().example("Bearer realm=\"shop\"")));
           }
-          if (status.equals("409") || status.equals("503")) {
+          if (status.equals("409")) {
             response.addHeaderObject(
                 OpenApiConfiguration.RETRY_AFTER,
                 new Header().$ref("#/components/headers/" + OpenApiConfiguration.RETRY_AFTER));
+          }
+          if (status.equals("503")) {
+            response.addHeaderObject(
+                OpenApiConfiguration.RETRY_AFTER,
+                new Header()
+                    .required(true)
+                    .description("Seconds to wait before sending the request again.")
+                    .schema(OpenApiConfiguration.retryAfterSchema()));
           }
           responses.addApiResponse(status, response);
         });

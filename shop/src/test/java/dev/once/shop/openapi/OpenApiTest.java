@@ -194,6 +194,12 @@ class OpenApiTest extends ShopIntegrationTest {
                 .get("headers")
                 .has("Retry-After"))
         .isTrue();
+    JsonNode payment = paths.get("/v1/payments").get("post").get("responses");
+    assertThat(payment.get("503").get("headers").get("Retry-After").get("required").asBoolean())
+        .isTrue();
+    assertThat(
+            payment.get("401").get("headers").get("WWW-Authenticate").get("required").asBoolean())
+        .isTrue();
   }
 
   /**

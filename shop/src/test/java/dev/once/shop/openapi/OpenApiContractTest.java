@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
