@@ -16,18 +16,7 @@ cd "$(dirname "$0")/.."
 
 OUT=target/openapi
 PROJECT=bench/openapi-client
-SPEC=
-BUILD=1
-while [ $# -gt 0 ]; do
-  case $1 in
-    --spec) SPEC=${2:?--spec FILE}; [[ $SPEC = /* ]] || SPEC=$CALLER/$SPEC; shift 2 ;;
-    --no-build) BUILD=; shift ;;
-    -h|--help) sed -n '2,11p' "$0" | cut -c3-; exit 0 ;;
-    *) echo "unknown argument: $1" >&2; exit 2 ;;
-  esac
-done
-
-[ -z "$SPEC" ] || [ -f "$SPEC" ] || { echo "no such file: $SPEC" >&2; exit 2; }
+shop_spec_options 11 "$@"
 
 [ -n "$BUILD" ] && shop_build
 shop_start

@@ -15,16 +15,7 @@ cd "$(dirname "$0")/.."
 REDOCLY=@redocly/cli@2.77.0
 SPECTRAL=@stoplight/spectral-cli@6.16.3
 OUT=target/openapi
-SPEC=
-BUILD=1
-while [ $# -gt 0 ]; do
-  case $1 in
-    --spec) SPEC=${2:?--spec FILE}; [[ $SPEC = /* ]] || SPEC=$CALLER/$SPEC; shift 2 ;;
-    --no-build) BUILD=; shift ;;
-    -h|--help) sed -n '2,9p' "$0" | cut -c3-; exit 0 ;;
-    *) echo "unknown argument: $1" >&2; exit 2 ;;
-  esac
-done
+shop_spec_options 9 "$@"
 command -v npx >/dev/null || { echo "npx is needed (Node.js)" >&2; exit 2; }
 mkdir -p "$OUT"
 
@@ -35,7 +26,6 @@ if [ -z "$SPEC" ]; then
   shop_fetch_spec "$SPEC"
   shop_stop
 fi
-[ -f "$SPEC" ] || { echo "no such file: $SPEC" >&2; exit 2; }
 
 # A linter's JSON report, for people: with --list each problem (line:col, severity, rule, message,
 # where), then the number of problems per rule.

@@ -83,3 +83,20 @@ shop_stop() {
   fi
   SHOP_DIR=
 }
+
+# The options both OpenAPI scripts take; sets SPEC (absolute, or empty: fetch it from a shop) and
+# BUILD (empty with --no-build). --help prints lines 2..HELP_END of the calling script.
+shop_spec_options() { # HELP_END "$@"
+  local help_end=$1; shift
+  SPEC=
+  BUILD=1
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --spec) SPEC=${2:?--spec FILE}; [[ $SPEC = /* ]] || SPEC=$CALLER/$SPEC; shift 2 ;;
+      --no-build) BUILD=; shift ;;
+      -h|--help) sed -n "2,${help_end}p" "$0" | cut -c3-; exit 0 ;;
+      *) echo "unknown argument: $1" >&2; exit 2 ;;
+    esac
+  done
+  [ -z "$SPEC" ] || [ -f "$SPEC" ] || { echo "no such file: $SPEC" >&2; exit 2; }
+}
