@@ -2,12 +2,15 @@ package dev.once.verify;
 
 import dev.once.verify.bench.BenchCommand;
 import dev.once.verify.bench.BenchOptions;
+import dev.once.verify.fingerprint.FingerprintCommand;
+import dev.once.verify.fingerprint.FingerprintOptions;
 import java.util.Arrays;
 
 /**
  * {@code java -jar once-verify.jar <subcommand> [flags]}. Subcommands: {@code bench} (the
- * performance benchmark). Exit codes: 0 done, 1 the run failed or saw unexpected answers, 2 wrong
- * command line (usage on stderr).
+ * performance benchmark), {@code fingerprint} (what Once computes for a request, and why two
+ * differ). Exit codes: 0 done, 1 the run failed or saw unexpected answers, 2 wrong command line
+ * (usage on stderr).
  */
 public final class Main {
   private Main() {}
@@ -30,6 +33,9 @@ public final class Main {
       switch (args[0]) {
         case "bench":
           return new BenchCommand(BenchOptions.parse(rest)).run();
+        case "fingerprint":
+          return new FingerprintCommand(FingerprintOptions.parse(rest), System.out, System.in)
+              .run();
         case "-h":
         case "--help":
         case "help":
@@ -57,8 +63,13 @@ public final class Main {
     return "Usage: java -jar once-verify.jar <subcommand> [flags]\n"
         + "\n"
         + "Subcommands:\n"
-        + "  bench   performance of the shop's payment path with and without Once, and its SQL floor\n"
+        + "  bench        performance of the shop's payment path with and without Once, and its SQL"
+        + " floor\n"
+        + "  fingerprint  a request's canonical body and fingerprint, as Once computes them; given a\n"
+        + "               second body, whether a retry with it is replayed or refused, and why\n"
         + "\n"
-        + BenchOptions.usage();
+        + BenchOptions.usage()
+        + "\n"
+        + FingerprintOptions.usage();
   }
 }

@@ -11,6 +11,7 @@ class MainTest {
     assertEquals(2, Main.run(new String[] {}));
     assertEquals(2, Main.run(new String[] {"chaos"}));
     assertEquals(2, Main.run(new String[] {"bench", "--nope"}));
+    assertEquals(2, Main.run(new String[] {"fingerprint", "POST"}));
     assertEquals(0, Main.run(new String[] {"--help"}));
   }
 }
