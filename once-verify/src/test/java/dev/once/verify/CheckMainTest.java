@@ -43,7 +43,9 @@ class CheckMainTest {
             "--jdbc-url",
             db.newDatabase(),
             "--user",
-            "postgres",
+            ShopSchemaDatabase.APPLICATION,
+            "--password",
+            ShopSchemaDatabase.APPLICATION,
             "--report",
             report.toString());
     assertEquals(0, run.exit, run.toString());

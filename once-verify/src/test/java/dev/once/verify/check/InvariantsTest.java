@@ -213,6 +213,15 @@ class InvariantsTest {
   }
 
   @Test
+  void theApplicationRoleMayRunEveryCheck() throws Exception {
+    try (Connection c = ShopSchemaDatabase.connectAsApplication(db.newDatabase())) {
+      List<Verdict> verdicts = new Invariants(false).evaluate(c);
+      assertEquals(12, verdicts.size());
+      assertTrue(CheckReport.passed(verdicts), verdicts.toString());
+    }
+  }
+
+  @Test
   void evaluatingRestoresTheConnection() throws Exception {
     String url = db.newDatabase();
     try (Connection c = ShopSchemaDatabase.connectUrl(url)) {

@@ -21,9 +21,11 @@ import java.util.stream.Stream;
  * An embedded PostgreSQL holding the shop's real schema, made from the migration files themselves
  * rather than a copy: Once's scripts (schema {@code once}, as the starter's Flyway run makes it)
  * and the shop's, each in version order, with Flyway's placeholder {@code ${flyway:defaultSchema}}
- * set to {@code public}. The {@code afterMigrate.sql} callbacks are left out: they only grant to an
- * application role, and the tests connect as the superuser, which the corruptions need anyway (to
- * disable the ledger's guard triggers and drop constraints).
+ * set to {@code public}, each history followed by its {@code afterMigrate.sql} callback with {@code
+ * ${application_role}} set to {@link #APPLICATION}, as the shop's Flyway runs do: so the
+ * application role has exactly the shop's grants, and a test can check the checker needs no more.
+ * The corruptions connect as the superuser {@code postgres} (to disable the ledger's guard triggers
+ * and drop constraints).
  *
  * <p>The schema and a consistent data set ({@link #SEED}) go into a template database once; {@link
  * #newDatabase} copies it, so each test gets its own database in a few milliseconds.
@@ -34,6 +36,9 @@ public final class ShopSchemaDatabase implements AutoCloseable {
       Path.of("../once-core/src/main/resources/dev/once/postgres/migration");
   private static final Pattern VERSION = Pattern.compile("V(\\d+)__.*\\.sql");
   private static final String TEMPLATE = "shop_template";
+
+  /** The application role, with the grants of both afterMigrate callbacks; its password too. */
+  public static final String APPLICATION = "shop_app";
 
   /**
    * A small shop in a consistent, quiet state, written the way the shop's own statements write
@@ -141,6 +146,7 @@ public final class ShopSchemaDatabase implements AutoCloseable {
       try (Connection c = postgres.getPostgresDatabase().getConnection();
           Statement s = c.createStatement()) {
         s.execute("CREATE DATABASE " + TEMPLATE);
+        s.execute("CREATE ROLE " + APPLICATION + " LOGIN PASSWORD '" + APPLICATION + "'");
       }
       try (Connection c = db.connect(TEMPLATE);
           Statement s = c.createStatement()) {
@@ -148,9 +154,11 @@ public final class ShopSchemaDatabase implements AutoCloseable {
         for (Path script : migrations(ONCE_MIGRATIONS)) {
           run(s, script);
         }
+        run(s, ONCE_MIGRATIONS.resolve("afterMigrate.sql"));
         for (Path script : migrations(SHOP_MIGRATIONS)) {
           run(s, script);
         }
+        run(s, SHOP_MIGRATIONS.resolve("afterMigrate.sql"));
         s.execute(SEED);
       }
     } catch (IOException | SQLException | RuntimeException e) {
@@ -179,7 +187,12 @@ public final class ShopSchemaDatabase implements AutoCloseable {
     return DriverManager.getConnection(jdbcUrl(database), "postgres", "");
   }
 
-  /** Same, by URL. */
+  /** A connection as {@link #APPLICATION}, with the shop's grants only. */
+  public static Connection connectAsApplication(String jdbcUrl) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl, APPLICATION, APPLICATION);
+  }
+
+  /** A connection as the superuser, by URL. */
   public static Connection connectUrl(String jdbcUrl) throws SQLException {
     return DriverManager.getConnection(jdbcUrl, "postgres", "");
   }
@@ -218,7 +231,9 @@ public final class ShopSchemaDatabase implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    sql = sql.replace("${flyway:defaultSchema}", "public");
+    sql =
+        sql.replace("${flyway:defaultSchema}", "public")
+            .replace("${application_role}", APPLICATION);
     if (sql.contains("${")) {
       throw new IllegalStateException(script + " has a placeholder this runner does not know");
     }
