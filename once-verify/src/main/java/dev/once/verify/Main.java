@@ -36,6 +36,8 @@ public final class Main {
         case "fingerprint":
           return new FingerprintCommand(FingerprintOptions.parse(rest), System.out, System.in)
               .run();
+        case "check":
+          return dev.once.verify.check.CheckCommand.run(rest);
         case "-h":
         case "--help":
         case "help":
@@ -67,6 +69,7 @@ public final class Main {
         + " floor\n"
         + "  fingerprint  a request's canonical body and fingerprint, as Once computes them; given a\n"
         + "               second body, whether a retry with it is replayed or refused, and why\n"
+        + "  check        the shop's database invariants, read-only (flags: check --help)\n"
         + "\n"
         + BenchOptions.usage()
         + "\n"

@@ -1,0 +1,13 @@
+package dev.once.verify.check;
+
+/**
+ * One invariant as two read-only queries.
+ *
+ * @param id short name
+ * @param description one line, shown in the report
+ * @param checkedSql a query of one number: how many rows the invariant is about
+ * @param violationsSql a query whose first column is the (text) id of each violating row
+ * @param allowed whether violations are only a warning
+ */
+record Invariant(
+    String id, String description, String checkedSql, String violationsSql, boolean allowed) {}

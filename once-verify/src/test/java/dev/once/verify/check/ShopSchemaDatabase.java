@@ -1,0 +1,246 @@
+package dev.once.verify.check;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * An embedded PostgreSQL holding the shop's real schema, made from the migration files themselves
+ * rather than a copy: Once's scripts (schema {@code once}, as the starter's Flyway run makes it)
+ * and the shop's, each in version order, with Flyway's placeholder {@code ${flyway:defaultSchema}}
+ * set to {@code public}, each history followed by its {@code afterMigrate.sql} callback with {@code
+ * ${application_role}} set to {@link #APPLICATION}, as the shop's Flyway runs do: so the
+ * application role has exactly the shop's grants, and a test can check the checker needs no more.
+ * The corruptions connect as the superuser {@code postgres} (to disable the ledger's guard triggers
+ * and drop constraints).
+ *
+ * <p>The schema and a consistent data set ({@link #SEED}) go into a template database once; {@link
+ * #newDatabase} copies it, so each test gets its own database in a few milliseconds.
+ */
+public final class ShopSchemaDatabase implements AutoCloseable {
+  private static final Path SHOP_MIGRATIONS = Path.of("../shop/src/main/resources/db/migration");
+  private static final Path ONCE_MIGRATIONS =
+      Path.of("../once-core/src/main/resources/dev/once/postgres/migration");
+  private static final Pattern VERSION = Pattern.compile("V(\\d+)__.*\\.sql");
+  private static final String TEMPLATE = "shop_template";
+
+  /** The application role, with the grants of both afterMigrate callbacks; its password too. */
+  public static final String APPLICATION = "shop_app";
+
+  /**
+   * A small shop in a consistent, quiet state, written the way the shop's own statements write
+   * (journal rows through the guard trigger, which moves the balances): two accounts; payments
+   * succeeded, failed (reversed), pending, and refunded (a refund succeeded, one pending, one
+   * failed and reversed); two products; orders placed, reserved, paid, rejected, cancelled after
+   * reservation (released), paid then cancelled (refunded, released) and cancelled before
+   * reservation (void); the outbox delivered, and one completed idempotency key.
+   */
+  static final String SEED =
+      """
+      INSERT INTO client (id, name, created_at) VALUES ('c1', 'Client one', now());
+      INSERT INTO account (id, client_id, currency, created_at) VALUES
+          ('acc-1', 'c1', 'EUR', now()), ('acc-2', 'c1', 'EUR', now());
+      INSERT INTO operation (id, account_id, kind, amount, reverses, created_at) VALUES
+          ('dep-1', 'acc-1', 'deposit', 1000, NULL, now()),
+          ('dep-2', 'acc-2', 'deposit', 500, NULL, now()),
+          ('dep-3', 'acc-1', 'deposit', 5, NULL, now()),
+          ('ch-ok', 'acc-1', 'charge', -100, NULL, now()),
+          ('ch-failed', 'acc-1', 'charge', -50, NULL, now()),
+          ('rv-failed', 'acc-1', 'reversal', 50, 'ch-failed', now()),
+          ('ch-pending', 'acc-1', 'charge', -20, NULL, now()),
+          ('ch-ref', 'acc-1', 'charge', -200, NULL, now()),
+          ('rf-1', 'acc-1', 'refund', 60, 'ch-ref', now()),
+          ('rf-2', 'acc-1', 'refund', 20, 'ch-ref', now()),
+          ('rf-3', 'acc-1', 'refund', 30, 'ch-ref', now()),
+          ('rv-rf-3', 'acc-1', 'reversal', -30, 'rf-3', now()),
+          ('ch-spare', 'acc-2', 'charge', -30, NULL, now()),
+          ('ch-order', 'acc-2', 'charge', -30, NULL, now()),
+          ('ch-oc', 'acc-2', 'charge', -15, NULL, now()),
+          ('rf-oc', 'acc-2', 'refund', 15, 'ch-oc', now());
+      INSERT INTO payment (id, client_id, account_id, amount, currency, status, refunded,
+                           charge_operation_id, created_at, updated_at) VALUES
+          ('pay-ok', 'c1', 'acc-1', 100, 'EUR', 'succeeded', 0, 'ch-ok', now(), now()),
+          ('pay-failed', 'c1', 'acc-1', 50, 'EUR', 'failed', 0, 'ch-failed', now(), now()),
+          ('pay-pending', 'c1', 'acc-1', 20, 'EUR', 'pending', 0, 'ch-pending', now(), now()),
+          ('pay-refunded', 'c1', 'acc-1', 200, 'EUR', 'succeeded', 80, 'ch-ref', now(), now()),
+          ('pay-spare', 'c1', 'acc-2', 30, 'EUR', 'succeeded', 0, 'ch-spare', now(), now()),
+          ('pay-order', 'c1', 'acc-2', 30, 'EUR', 'succeeded', 0, 'ch-order', now(), now()),
+          ('pay-oc', 'c1', 'acc-2', 15, 'EUR', 'succeeded', 15, 'ch-oc', now(), now());
+      INSERT INTO refund (id, payment_id, amount, status, operation_id, created_at) VALUES
+          ('ref-1', 'pay-refunded', 60, 'succeeded', 'rf-1', now()),
+          ('ref-2', 'pay-refunded', 20, 'pending', 'rf-2', now()),
+          ('ref-3', 'pay-refunded', 30, 'failed', 'rf-3', now()),
+          ('ref-oc', 'pay-oc', 15, 'succeeded', 'rf-oc', now());
+      INSERT INTO product (client_id, sku, name, price, currency, initial_stock, restocked,
+                           available, reserved, created_at, updated_at) VALUES
+          ('c1', 'widget', 'Widget', 10, 'EUR', 100, 0, 95, 5, now(), now()),
+          ('c1', 'gadget', 'Gadget', 15, 'EUR', 50, 10, 59, 1, now(), now());
+      INSERT INTO orders (id, client_id, account_id, status, total, currency, payment_id,
+                          refund_id, created_at, updated_at) VALUES
+          ('ord-placed', 'c1', 'acc-2', 'placed', 10, 'EUR', NULL, NULL, now(), now()),
+          ('ord-reserved', 'c1', 'acc-2', 'reserved', 35, 'EUR', NULL, NULL, now(), now()),
+          ('ord-paid', 'c1', 'acc-2', 'paid', 30, 'EUR', 'pay-order', NULL, now(), now()),
+          ('ord-rejected', 'c1', 'acc-2', 'rejected', 30, 'EUR', NULL, NULL, now(), now()),
+          ('ord-cancelled', 'c1', 'acc-2', 'cancelled', 40, 'EUR', NULL, NULL, now(), now()),
+          ('ord-oc', 'c1', 'acc-2', 'cancelled', 15, 'EUR', 'pay-oc', 'ref-oc', now(), now()),
+          ('ord-void', 'c1', 'acc-2', 'cancelled', 10, 'EUR', NULL, NULL, now(), now());
+      INSERT INTO order_item (order_id, sku, quantity, price) VALUES
+          ('ord-placed', 'widget', 1, 10),
+          ('ord-reserved', 'widget', 2, 10), ('ord-reserved', 'gadget', 1, 15),
+          ('ord-paid', 'widget', 3, 10),
+          ('ord-rejected', 'gadget', 2, 15),
+          ('ord-cancelled', 'widget', 4, 10),
+          ('ord-oc', 'gadget', 1, 15),
+          ('ord-void', 'widget', 1, 10);
+      INSERT INTO reservation (order_id, client_id, sku, quantity, state, created_at, updated_at)
+      VALUES
+          ('ord-reserved', 'c1', 'widget', 2, 'held', now(), now()),
+          ('ord-reserved', 'c1', 'gadget', 1, 'held', now(), now()),
+          ('ord-paid', 'c1', 'widget', 3, 'held', now(), now()),
+          ('ord-rejected', 'c1', 'gadget', 2, 'rejected', now(), now()),
+          ('ord-cancelled', 'c1', 'widget', 4, 'released', now(), now()),
+          ('ord-oc', 'c1', 'gadget', 1, 'released', now(), now()),
+          ('ord-void', 'c1', 'widget', 1, 'void', now(), now());
+      INSERT INTO once.outbox (message_id, type, aggregate_id, payload, state, attempts,
+                               next_attempt_at, created_at, delivered_at) VALUES
+          (gen_random_uuid(), 'order.placed', 'ord-reserved', '{}', 'delivered', 1, now(), now(),
+           now()),
+          ('00000000-0000-0000-0000-000000000001', 'order.cancelled', 'ord-cancelled', '{}',
+           'delivered', 1, now(), now(), now()),
+          ('00000000-0000-0000-0000-000000000002', 'order.cancelled', 'ord-oc', '{}',
+           'delivered', 1, now(), now(), now());
+      INSERT INTO once.inbox (message_id, consumer, received_at) VALUES
+          ('00000000-0000-0000-0000-000000000001', 'release-stock', now()),
+          ('00000000-0000-0000-0000-000000000002', 'release-stock', now());
+      INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, status_code,
+                                        content_type, body, created_at, completed_at, expires_at)
+      VALUES ('c1', 'key-done', decode(repeat('ab', 32), 'hex'), 'completed', 201,
+              'application/json', '{}', now(), now(), now() + interval '1 day');
+      """;
+
+  private final EmbeddedPostgres postgres;
+  private final AtomicInteger databases = new AtomicInteger();
+
+  private ShopSchemaDatabase(EmbeddedPostgres postgres) {
+    this.postgres = postgres;
+  }
+
+  /** Starts PostgreSQL and builds the template: schema from the migrations, then {@link #SEED}. */
+  public static ShopSchemaDatabase start() throws IOException, SQLException {
+    EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+    ShopSchemaDatabase db = new ShopSchemaDatabase(postgres);
+    try {
+      try (Connection c = postgres.getPostgresDatabase().getConnection();
+          Statement s = c.createStatement()) {
+        s.execute("CREATE DATABASE " + TEMPLATE);
+        s.execute("CREATE ROLE " + APPLICATION + " LOGIN PASSWORD '" + APPLICATION + "'");
+      }
+      try (Connection c = db.connect(TEMPLATE);
+          Statement s = c.createStatement()) {
+        s.execute("CREATE SCHEMA once");
+        for (Path script : migrations(ONCE_MIGRATIONS)) {
+          run(s, script);
+        }
+        run(s, ONCE_MIGRATIONS.resolve("afterMigrate.sql"));
+        for (Path script : migrations(SHOP_MIGRATIONS)) {
+          run(s, script);
+        }
+        run(s, SHOP_MIGRATIONS.resolve("afterMigrate.sql"));
+        s.execute(SEED);
+      }
+    } catch (IOException | SQLException | RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return db;
+  }
+
+  /** A fresh copy of the seeded template; returns its JDBC URL (user {@code postgres}). */
+  public String newDatabase() throws SQLException {
+    String name = "shop_" + databases.incrementAndGet();
+    try (Connection c = postgres.getPostgresDatabase().getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name + " TEMPLATE " + TEMPLATE);
+    }
+    return jdbcUrl(name);
+  }
+
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
+  }
+
+  /** A connection as the superuser {@code postgres}, which may corrupt anything. */
+  public Connection connect(String database) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl(database), "postgres", "");
+  }
+
+  /** A connection as {@link #APPLICATION}, with the shop's grants only. */
+  public static Connection connectAsApplication(String jdbcUrl) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl, APPLICATION, APPLICATION);
+  }
+
+  /** A connection as the superuser, by URL. */
+  public static Connection connectUrl(String jdbcUrl) throws SQLException {
+    return DriverManager.getConnection(jdbcUrl, "postgres", "");
+  }
+
+  @Override
+  public void close() throws IOException {
+    postgres.close();
+  }
+
+  /** The {@code V<n>__*.sql} files of a folder in version order (not name order: V10 > V9). */
+  static List<Path> migrations(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      throw new IOException(
+          "no migrations at " + folder.toAbsolutePath() + " (tests run from once-verify/)");
+    }
+    try (Stream<Path> files = Files.list(folder)) {
+      return files
+          .filter(p -> VERSION.matcher(p.getFileName().toString()).matches())
+          .sorted(Comparator.comparingInt(ShopSchemaDatabase::version))
+          .toList();
+    }
+  }
+
+  private static int version(Path script) {
+    Matcher m = VERSION.matcher(script.getFileName().toString());
+    if (!m.matches()) {
+      throw new IllegalArgumentException(script.toString());
+    }
+    return Integer.parseInt(m.group(1));
+  }
+
+  private static void run(Statement s, Path script) throws SQLException {
+    String sql;
+    try {
+      sql = Files.readString(script, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    sql =
+        sql.replace("${flyway:defaultSchema}", "public")
+            .replace("${application_role}", APPLICATION);
+    if (sql.contains("${")) {
+      throw new IllegalStateException(script + " has a placeholder this runner does not know");
+    }
+    try {
+      s.execute(sql);
+    } catch (SQLException e) {
+      throw new SQLException(script.getFileName() + ": " + e.getMessage(), e.getSQLState(), e);
+    }
+  }
+}
