@@ -9,8 +9,8 @@ import java.util.Arrays;
 /**
  * {@code java -jar once-verify.jar <subcommand> [flags]}. Subcommands: {@code bench} (the
  * performance benchmark), {@code fingerprint} (what Once computes for a request, and why two
- * differ). Exit codes: 0 done, 1 the run failed or saw unexpected answers, 2 wrong command line
- * (usage on stderr).
+ * differ), {@code check} (the shop's invariants over its database). Exit codes: 0 done, 1 the run
+ * failed or saw unexpected answers, 2 wrong command line (usage on stderr).
  */
 public final class Main {
   private Main() {}
