@@ -65,6 +65,24 @@ class CheckMainTest {
   }
 
   @Test
+  void readsThePasswordFromAFile() throws Exception {
+    Path password =
+        Files.writeString(folder.resolve("app.password"), ShopSchemaDatabase.APPLICATION + "\n");
+    Run run =
+        run(
+            "check",
+            "--jdbc-url",
+            db.newDatabase(),
+            "--user",
+            ShopSchemaDatabase.APPLICATION,
+            "--password-file",
+            password.toString());
+    assertEquals(0, run.exit, run.toString());
+    assertEquals(
+        2, run("check", "--jdbc-url", "jdbc:postgresql://x/y", "--password-file", "/nope").exit);
+  }
+
+  @Test
   void aViolationExitsOneAndNamesTheRow() throws Exception {
     String url = db.newDatabase();
     try (Connection c = ShopSchemaDatabase.connectUrl(url);

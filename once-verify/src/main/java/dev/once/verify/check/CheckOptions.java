@@ -1,6 +1,9 @@
 package dev.once.verify.check;
 
 import dev.once.verify.UsageException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -33,6 +36,7 @@ public record CheckOptions(
         case "--jdbc-url" -> jdbcUrl = value(args, ++i, flag);
         case "--user" -> user = value(args, ++i, flag);
         case "--password" -> password = value(args, ++i, flag);
+        case "--password-file" -> password = passwordFrom(Path.of(value(args, ++i, flag)));
         case "--report" -> report = Path.of(value(args, ++i, flag));
         case "--allow-dead" -> allowDead = true;
         default ->
@@ -53,6 +57,17 @@ public record CheckOptions(
         allowDead);
   }
 
+  /** The first line of {@code file}: a password that neither the shell history nor ps shows. */
+  private static String passwordFrom(Path file) throws UsageException {
+    try {
+      return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+          .findFirst()
+          .orElseThrow(() -> new UsageException("check: --password-file is empty: " + file));
+    } catch (IOException e) {
+      throw new UsageException("check: cannot read --password-file " + file + ": " + e);
+    }
+  }
+
   private static String value(String[] args, int i, String flag) throws UsageException {
     if (i >= args.length || args[i].startsWith("--")) {
       throw new UsageException("check: " + flag + " needs a value");
@@ -64,7 +79,9 @@ public record CheckOptions(
     return "check: evaluates the shop's invariants on its PostgreSQL database (read-only)\n"
         + "  --jdbc-url URL    the shop's database, jdbc:postgresql://HOST:PORT/DB (required)\n"
         + "  --user U          role to connect as (one that may read the shop's and once's tables)\n"
-        + "  --password P      its password\n"
+        + "  --password P      its password (visible to ps; prefer --password-file)\n"
+        + "  --password-file F its password, the first line of F (e.g. the embedded database's\n"
+        + "                    data/postgres/shop_app.password)\n"
         + "  --report FILE     also write the verdicts as JSON to FILE\n"
         + "  --allow-dead      dead outbox rows are a warning, not a failure\n"
         + "  Exit: 0 every invariant holds, 1 a violation (or no connection), 2 wrong flags.\n";
