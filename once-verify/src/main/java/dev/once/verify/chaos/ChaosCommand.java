@@ -109,7 +109,9 @@ public final class ChaosCommand {
       out.println("chaos: workload over; waiting until quiet (provider faults off)");
       setFaults(psp, 0);
       processes.startShop();
+      long quietStart = System.nanoTime();
       long[] quiet = awaitQuiet(shop, adminToken, db);
+      long quietSeconds = (System.nanoTime() - quietStart) / 1_000_000_000L;
       Observations o = observe(workload, shop, psp, db, quiet);
       List<Verdict> verdicts = new ArrayList<>();
       for (Check c : Checks.all()) {
@@ -133,17 +135,24 @@ public final class ChaosCommand {
       facts.put("connection errors", counters.connectionErrors.get());
       facts.put("409 in use", counters.inUse.get());
       facts.put("5xx", counters.serverErrors.get());
+      facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
       facts.put("replays compared", o.replays().size());
       facts.put("key reuses", o.reuses().size());
+      facts.put("journal rows", o.accounts().stream().mapToInt(a -> a.journal().size()).sum());
+      facts.put(
+          "longest journal",
+          o.accounts().stream().mapToInt(a -> a.journal().size()).max().orElse(0));
       facts.put("payments", o.payments().size());
       facts.put("refunds", o.refunds().size());
       facts.put("provider effects", o.providerTotalEffects());
       facts.put("provider stats", quietStats(psp));
+      facts.put("seconds to quiet", quietSeconds);
       facts.put("started", started.toString());
       facts.put("seconds", Duration.between(started, Instant.now()).toSeconds());
       facts.put("problems", List.copyOf(problems));
       facts.put("flags", options.flags());
       ChaosReport.write(options.out(), facts, verdicts);
+      ChaosReport.writeIntents(options.out(), o);
       boolean pass = verdicts.stream().allMatch(Verdict::pass) && problems.isEmpty();
       for (String problem : problems) {
         out.println("chaos: run incomplete: " + problem);
@@ -320,7 +329,7 @@ public final class ChaosCommand {
             shop.get(
                 "/v1/accounts/"
                     + account
-                    + "/operations?limit=200"
+                    + "/operations?limit=100"
                     + (after == null ? "" : "&after=" + after),
                 apiKey);
         if (page.status() != 200) {

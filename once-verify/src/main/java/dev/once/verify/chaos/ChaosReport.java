@@ -80,6 +80,24 @@ final class ChaosReport {
     Files.writeString(folder.resolve("summary.md"), md);
   }
 
+  /** intents.tsv: every intent, its amount and its first answer's status (empty: timed out). */
+  static void writeIntents(Path folder, Observations o) throws IOException {
+    StringBuilder b = new StringBuilder("intent\taccount\tkind\tamount\tstatus\n");
+    for (Observations.IntentRecord i : o.intents()) {
+      b.append(i.id())
+          .append('\t')
+          .append(i.account())
+          .append('\t')
+          .append(i.kind().name().toLowerCase(java.util.Locale.ROOT))
+          .append('\t')
+          .append(Amounts.amount(i.kind(), i.number()))
+          .append('\t')
+          .append(i.timedOut() ? "" : i.status().toString())
+          .append('\n');
+    }
+    Files.writeString(folder.resolve("intents.tsv"), b);
+  }
+
   private static String value(Object o) {
     if (o == null) {
       return "null";

@@ -29,6 +29,9 @@ final class Workload {
     final AtomicLong inUse = new AtomicLong();
     final AtomicLong serverErrors = new AtomicLong();
     final AtomicLong kills = new AtomicLong();
+
+    /** The first few 5xx answers, for the report: a 5xx is retried, but may be a shop bug. */
+    final List<String> serverErrorSamples = Collections.synchronizedList(new ArrayList<>());
   }
 
   private final Http http;
@@ -124,7 +127,10 @@ final class Workload {
         continue;
       }
       if (a.status() >= 500) {
-        counters.serverErrors.incrementAndGet();
+        if (counters.serverErrors.incrementAndGet() <= 10) {
+          counters.serverErrorSamples.add(
+              java.time.Instant.now() + " " + path + " -> " + a.status() + " " + a.body());
+        }
         Thread.sleep(250);
         continue;
       }
