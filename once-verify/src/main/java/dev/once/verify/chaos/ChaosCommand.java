@@ -129,9 +129,10 @@ public final class ChaosCommand {
       facts.put("clients", options.clients());
       facts.put("accounts", workload.accounts.size());
       facts.put("requests", counters.requests.get());
-      facts.put("intents", o.intents().size());
-      facts.put("acknowledged", counters.acks.get());
-      facts.put("timed out", counters.timeouts.get());
+      facts.put("intents (key-reuse probes included)", o.intents().size());
+      facts.put("acknowledged", o.intents().stream().filter(i -> !i.timedOut()).count());
+      facts.put("timed out", o.intents().stream().filter(i -> i.timedOut()).count());
+      facts.put("longest wait for an answer ms", counters.longestWaitMillis.get());
       facts.put("connection errors", counters.connectionErrors.get());
       facts.put("409 in use", counters.inUse.get());
       facts.put("5xx", counters.serverErrors.get());

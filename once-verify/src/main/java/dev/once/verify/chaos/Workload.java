@@ -30,6 +30,9 @@ final class Workload {
     final AtomicLong serverErrors = new AtomicLong();
     final AtomicLong kills = new AtomicLong();
 
+    /** The longest time an intent waited for its answer (retries through kills and 409s). */
+    final AtomicLong longestWaitMillis = new AtomicLong();
+
     /** The first few 5xx answers, for the report: a 5xx is retried, but may be a shop bug. */
     final List<String> serverErrorSamples = Collections.synchronizedList(new ArrayList<>());
   }
@@ -111,6 +114,7 @@ final class Workload {
    */
   Http.Answer sendUntilAnswer(String apiKey, String path, String key, String body)
       throws InterruptedException {
+    long began = System.nanoTime();
     while (!over()) {
       counters.requests.incrementAndGet();
       Http.Answer a;
@@ -134,6 +138,8 @@ final class Workload {
         Thread.sleep(250);
         continue;
       }
+      counters.longestWaitMillis.accumulateAndGet(
+          (System.nanoTime() - began) / 1_000_000, Math::max);
       return a;
     }
     return null;
