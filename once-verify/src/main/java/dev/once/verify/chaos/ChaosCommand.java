@@ -361,6 +361,18 @@ public final class ChaosCommand {
               "/v1/stats/references/" + URLEncoder.encode(reference, StandardCharsets.UTF_8), null);
       effects.put(reference, Long.parseLong(Http.number(r.body(), "effects")));
     }
+    long keys;
+    long keysInUse;
+    try (Connection c = db.connectAsOwner("shop");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
+                    + " FROM once.idempotency_key")) {
+      rs.next();
+      keys = rs.getLong(1);
+      keysInUse = rs.getLong(2);
+    }
     Http.Answer stats = psp.get("/v1/stats", null);
     long total = Long.parseLong(Http.number(stats.body(), "effects"));
     return new Observations(
@@ -374,7 +386,9 @@ public final class ChaosCommand {
         Math.max(0, quiet[0]),
         Math.max(0, quiet[2]),
         effects,
-        total);
+        total,
+        keys,
+        keysInUse);
   }
 
   private static String quietStats(Http psp) {

@@ -30,7 +30,8 @@ public final class Checks {
         new ProviderOncePerPaymentAndRefund(),
         new ProviderNoStrayEffects(),
         new BalanceIsJournalSum(),
-        new NoDeadOutboxRows());
+        new NoDeadOutboxRows(),
+        new NoKeyLeftInUse());
   }
 
   /** How many journal rows each (account, kind, number) has. */
@@ -239,6 +240,18 @@ public final class Checks {
         v.add("dead outbox row");
       }
       return Verdict.of("no dead outbox rows", o.payments().size() + o.refunds().size(), v);
+    }
+  }
+
+  /** Once quiet, no idempotency key is left claimed (in_progress): each got its stored answer. */
+  public static final class NoKeyLeftInUse implements Check {
+    @Override
+    public Verdict run(Observations o) {
+      List<String> v = new ArrayList<>();
+      for (long i = 0; i < o.keysInUse(); i++) {
+        v.add("key in use");
+      }
+      return Verdict.of("no idempotency key left in use", o.keys(), v);
     }
   }
 }

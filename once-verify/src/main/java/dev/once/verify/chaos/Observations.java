@@ -18,6 +18,8 @@ import java.util.Map;
  * @param dead dead outbox rows
  * @param providerEffects provider effects per merchant reference (payment or refund id)
  * @param providerTotalEffects all provider effects
+ * @param keys idempotency keys Once holds (table once.idempotency_key)
+ * @param keysInUse of those, the ones still {@code in_progress}
  */
 public record Observations(
     List<IntentRecord> intents,
@@ -30,7 +32,9 @@ public record Observations(
     long backlog,
     long dead,
     Map<String, Long> providerEffects,
-    long providerTotalEffects) {
+    long providerTotalEffects,
+    long keys,
+    long keysInUse) {
 
   /**
    * One intent and its outcome.

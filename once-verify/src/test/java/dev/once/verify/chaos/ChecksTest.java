@@ -49,6 +49,8 @@ class ChecksTest {
     long pending;
     long backlog;
     long dead;
+    long keys = 8;
+    long keysInUse;
 
     Observations observations() {
       return new Observations(
@@ -62,7 +64,9 @@ class ChecksTest {
           backlog,
           dead,
           effects,
-          total);
+          total,
+          keys,
+          keysInUse);
     }
   }
 
@@ -79,7 +83,7 @@ class ChecksTest {
     }
     assertEquals(4, verdict(new Checks.AcknowledgedExactlyOnce(), new Run()).checked());
     assertEquals(2, verdict(new Checks.TimedOutAtMostOnce(), new Run()).checked());
-    assertEquals(10, Checks.all().size());
+    assertEquals(11, Checks.all().size());
   }
 
   @Test
@@ -199,6 +203,15 @@ class ChecksTest {
   }
 
   @Test
+  void aKeyLeftInUseFails() {
+    Run run = new Run();
+    run.keysInUse = 1;
+    Verdict v = verdict(new Checks.NoKeyLeftInUse(), run);
+    assertFalse(v.pass());
+    assertEquals(8, v.checked());
+  }
+
+  @Test
   void verdictsKeepFiveExamples() {
     List<String> many = new ArrayList<>();
     for (int i = 0; i < 12; i++) {
@@ -218,7 +231,7 @@ class ChecksTest {
       verdicts.add(c.run(new Run().observations()));
     }
     String table = ChaosReport.table(verdicts);
-    assertEquals(11, table.lines().count());
+    assertEquals(12, table.lines().count());
     assertTrue(table.contains("PASS"));
   }
 }
