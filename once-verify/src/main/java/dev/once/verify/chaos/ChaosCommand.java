@@ -4,6 +4,7 @@ import dev.once.verify.UsageException;
 import dev.once.verify.bench.BenchDatabase;
 import dev.once.verify.chaos.Observations.AccountState;
 import dev.once.verify.chaos.Observations.JournalRow;
+import dev.once.verify.check.Invariants;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URLEncoder;
@@ -117,6 +118,7 @@ public final class ChaosCommand {
       for (Check c : Checks.all()) {
         verdicts.add(c.run(o));
       }
+      verdicts.addAll(databaseInvariants(db));
       String table = ChaosReport.table(verdicts);
       out.print(table);
       Map<String, Object> facts = new java.util.LinkedHashMap<>();
@@ -389,6 +391,21 @@ public final class ChaosCommand {
         total,
         keys,
         keysInUse);
+  }
+
+  /**
+   * The {@code check} subcommand's invariants over the shop's database, in the same snapshot-read
+   * way, appended to the table as {@code db: <id>} rows (a WARN of theirs counts as a pass).
+   */
+  static List<Verdict> databaseInvariants(BenchDatabase db) throws SQLException {
+    List<Verdict> verdicts = new ArrayList<>();
+    try (Connection c = db.connectAsOwner("shop")) {
+      for (dev.once.verify.check.Verdict v : new Invariants(false).evaluate(c)) {
+        verdicts.add(
+            new Verdict("db: " + v.id(), !v.failed(), v.checked(), v.violations(), v.examples()));
+      }
+    }
+    return verdicts;
   }
 
   private static String quietStats(Http psp) {

@@ -44,6 +44,7 @@ class ChaosIntegrationTest {
     String text = printed.toString(StandardCharsets.UTF_8);
     assertEquals(0, exit, text);
     assertTrue(text.contains("kill -9 of the shop (2 of 2)"), text);
+    assertTrue(text.contains("db: account-balance"), "check's invariants are appended: " + text);
     assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": true"));
     assertTrue(Files.readString(out.resolve("summary.md")).contains("| PASS |"));
   }
