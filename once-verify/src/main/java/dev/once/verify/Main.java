@@ -2,6 +2,8 @@ package dev.once.verify;
 
 import dev.once.verify.bench.BenchCommand;
 import dev.once.verify.bench.BenchOptions;
+import dev.once.verify.chaos.ChaosCommand;
+import dev.once.verify.chaos.ChaosOptions;
 import dev.once.verify.fingerprint.FingerprintCommand;
 import dev.once.verify.fingerprint.FingerprintOptions;
 import java.util.Arrays;
@@ -33,6 +35,8 @@ public final class Main {
       switch (args[0]) {
         case "bench":
           return new BenchCommand(BenchOptions.parse(rest)).run();
+        case "chaos":
+          return new ChaosCommand(ChaosOptions.parse(rest), System.out).run();
         case "fingerprint":
           return new FingerprintCommand(FingerprintOptions.parse(rest), System.out, System.in)
               .run();
@@ -67,11 +71,15 @@ public final class Main {
         + "Subcommands:\n"
         + "  bench        performance of the shop's payment path with and without Once, and its SQL"
         + " floor\n"
+        + "  chaos        kills the shop and faults the provider under a seeded workload, then checks\n"
+        + "               that every effect happened exactly once\n"
         + "  fingerprint  a request's canonical body and fingerprint, as Once computes them; given a\n"
         + "               second body, whether a retry with it is replayed or refused, and why\n"
         + "  check        the shop's database invariants, read-only (flags: check --help)\n"
         + "\n"
         + BenchOptions.usage()
+        + "\n"
+        + ChaosOptions.usage()
         + "\n"
         + FingerprintOptions.usage();
   }

@@ -1,0 +1,424 @@
+package dev.once.verify.chaos;
+
+import dev.once.verify.UsageException;
+import dev.once.verify.bench.BenchDatabase;
+import dev.once.verify.chaos.Observations.AccountState;
+import dev.once.verify.chaos.Observations.JournalRow;
+import dev.once.verify.check.Invariants;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code once-verify chaos}: PostgreSQL in this JVM, psp-simulator and the shop as processes, a
+ * seeded workload of deposits, payments and refunds from concurrent clients, SIGKILLs of the shop
+ * and provider faults; once quiet, the checks of {@link Checks}, a verdict table and a report. Exit
+ * 0 if every check passes, 1 on a violation or if the run could not complete.
+ */
+public final class ChaosCommand {
+  private static final Pattern ITEMS = Pattern.compile("\\{[^{}]*\\}");
+
+  private final ChaosOptions options;
+  private final PrintStream out;
+  private final List<String> problems = new ArrayList<>();
+
+  public ChaosCommand(ChaosOptions options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  public int run() throws Exception {
+    if (!Files.isRegularFile(options.shopJar())) {
+      throw new UsageException("no shop jar at " + options.shopJar() + " (--shop-jar)");
+    }
+    if (!Files.isRegularFile(options.simulatorJar())) {
+      throw new UsageException(
+          "no psp-simulator jar at " + options.simulatorJar() + " (--simulator-jar)");
+    }
+    Files.createDirectories(options.out());
+    out.printf(
+        "chaos: seed %d, %s, %d kills, %d%% provider faults, %d clients x %d accounts; report in"
+            + " %s%n",
+        options.seed(),
+        options.duration(),
+        options.kills(),
+        options.providerFaults(),
+        options.clients(),
+        options.accounts(),
+        options.out());
+    List<Duration> killTimes =
+        Schedule.killTimes(options.seed(), options.kills(), options.duration());
+    Workload.Counters counters = new Workload.Counters();
+    Instant started = Instant.now();
+    BenchDatabase db = null;
+    Processes processes = null;
+    Thread cleanup = null;
+    try {
+      db = BenchDatabase.start();
+      String adminToken = secret();
+      processes = new Processes(options.shopJar(), db, adminToken, options.out().resolve("logs"));
+      BenchDatabase dbRef = db;
+      Processes processesRef = processes;
+      cleanup =
+          new Thread(
+              () -> {
+                processesRef.close();
+                dbRef.close();
+              },
+              "chaos-cleanup");
+      Runtime.getRuntime().addShutdownHook(cleanup);
+
+      processes.startSimulator(options.simulatorJar(), options.seed());
+      processes.startShop();
+      Http shop = new Http("http://127.0.0.1:" + processes.shopPort(), Duration.ofSeconds(10));
+      Http psp = new Http("http://127.0.0.1:" + processes.simulatorPort(), Duration.ofSeconds(10));
+      Workload workload = new Workload(shop, options.seed(), options.accounts(), counters);
+      workload.setUp(options.clients(), adminToken);
+      setFaults(psp, options.providerFaults());
+      out.printf("chaos: processes up, %d accounts; workload starts%n", workload.accounts.size());
+
+      long start = System.nanoTime();
+      long deadline = start + options.duration().toNanos();
+      Processes p = processes;
+      Thread killer =
+          new Thread(() -> kill(p, killTimes, start, deadline, counters), "chaos-killer");
+      killer.setDaemon(true);
+      killer.start();
+      Thread progress = new Thread(() -> progress(start, deadline, counters), "chaos-progress");
+      progress.setDaemon(true);
+      progress.start();
+      workload.run(deadline);
+      killer.join();
+      progress.interrupt();
+
+      out.println("chaos: workload over; waiting until quiet (provider faults off)");
+      setFaults(psp, 0);
+      processes.startShop();
+      long quietStart = System.nanoTime();
+      long[] quiet = awaitQuiet(shop, adminToken, db);
+      long quietSeconds = (System.nanoTime() - quietStart) / 1_000_000_000L;
+      Observations o = observe(workload, shop, psp, db, quiet);
+      List<Verdict> verdicts = new ArrayList<>();
+      for (Check c : Checks.all()) {
+        verdicts.add(c.run(o));
+      }
+      verdicts.addAll(databaseInvariants(db));
+      String table = ChaosReport.table(verdicts);
+      out.print(table);
+      Map<String, Object> facts = new java.util.LinkedHashMap<>();
+      facts.put("seed", options.seed());
+      facts.put("duration", options.duration().toString());
+      facts.put("kills planned", options.kills());
+      facts.put("kills done", counters.kills.get());
+      facts.put("kill times ms", killTimes.stream().map(Duration::toMillis).toList());
+      facts.put("provider faults percent", options.providerFaults());
+      facts.put("clients", options.clients());
+      facts.put("accounts", workload.accounts.size());
+      facts.put("requests", counters.requests.get());
+      facts.put("intents (key-reuse probes included)", o.intents().size());
+      facts.put("acknowledged", o.intents().stream().filter(i -> !i.timedOut()).count());
+      facts.put("timed out", o.intents().stream().filter(i -> i.timedOut()).count());
+      facts.put("longest wait for an answer ms", counters.longestWaitMillis.get());
+      facts.put("connection errors", counters.connectionErrors.get());
+      facts.put("409 in use", counters.inUse.get());
+      facts.put("5xx", counters.serverErrors.get());
+      facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
+      facts.put("replays compared", o.replays().size());
+      facts.put("key reuses", o.reuses().size());
+      facts.put("journal rows", o.accounts().stream().mapToInt(a -> a.journal().size()).sum());
+      facts.put(
+          "longest journal",
+          o.accounts().stream().mapToInt(a -> a.journal().size()).max().orElse(0));
+      facts.put("payments", o.payments().size());
+      facts.put("refunds", o.refunds().size());
+      facts.put("provider effects", o.providerTotalEffects());
+      facts.put("provider stats", quietStats(psp));
+      facts.put("seconds to quiet", quietSeconds);
+      facts.put("started", started.toString());
+      facts.put("seconds", Duration.between(started, Instant.now()).toSeconds());
+      facts.put("problems", List.copyOf(problems));
+      facts.put("flags", options.flags());
+      ChaosReport.write(options.out(), facts, verdicts);
+      ChaosReport.writeIntents(options.out(), o);
+      boolean pass = verdicts.stream().allMatch(Verdict::pass) && problems.isEmpty();
+      for (String problem : problems) {
+        out.println("chaos: run incomplete: " + problem);
+      }
+      out.printf(
+          "chaos: %s (seed %d); report %s%n",
+          pass ? "PASS" : "FAIL", options.seed(), options.out().resolve("summary.md"));
+      return pass ? 0 : 1;
+    } finally {
+      if (processes != null) {
+        processes.close();
+      }
+      if (db != null) {
+        db.close();
+      }
+      if (cleanup != null) {
+        try {
+          Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException e) {
+          // shutting down already
+        }
+      }
+    }
+  }
+
+  private void kill(
+      Processes processes, List<Duration> times, long start, long deadline, Workload.Counters c) {
+    try {
+      for (Duration t : times) {
+        long at = start + t.toNanos();
+        long wait = at - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        if (System.nanoTime() >= deadline) {
+          break;
+        }
+        processes.killShop();
+        long n = c.kills.incrementAndGet();
+        out.printf(
+            "  [%5.1fs] kill -9 of the shop (%d of %d); restarting%n",
+            (System.nanoTime() - start) / 1e9, n, times.size());
+        long restart = System.nanoTime();
+        processes.startShop();
+        out.printf(
+            "  [%5.1fs] shop up again after %.1fs%n",
+            (System.nanoTime() - start) / 1e9, (System.nanoTime() - restart) / 1e9);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      synchronized (problems) {
+        problems.add("the shop could not be restarted: " + e.getMessage());
+      }
+    }
+  }
+
+  private void progress(long start, long deadline, Workload.Counters c) {
+    try {
+      while (System.nanoTime() < deadline) {
+        Thread.sleep(5_000);
+        out.printf(
+            "  [%5.1fs] requests %d, acknowledged %d, timed out %d, connection errors %d, 409 %d,"
+                + " 5xx %d, kills %d%n",
+            (System.nanoTime() - start) / 1e9,
+            c.requests.get(),
+            c.acks.get(),
+            c.timeouts.get(),
+            c.connectionErrors.get(),
+            c.inUse.get(),
+            c.serverErrors.get(),
+            c.kills.get());
+      }
+    } catch (InterruptedException e) {
+      // done
+    }
+  }
+
+  /** The fault rates: {@code percent} split evenly into errors, time-outs and lost answers. */
+  private static void setFaults(Http psp, int percent) throws IOException, InterruptedException {
+    double each = percent / 300.0;
+    String body =
+        String.format(
+            java.util.Locale.ROOT,
+            "{\"latencyMs\":0,\"errorRate\":%.6f,\"timeoutRate\":%.6f,\"lostAnswerRate\":%.6f,"
+                + "\"timeoutMs\":6000}",
+            each,
+            each,
+            each);
+    Http.Answer r = psp.put("/v1/faults", body);
+    if (r.status() != 200) {
+      throw new IOException("psp-simulator refused the faults: " + r.status() + " " + r.body());
+    }
+  }
+
+  /** Waits for backlog 0 and nothing pending; returns {backlog, pending, dead}. */
+  private long[] awaitQuiet(Http shop, String adminToken, BenchDatabase db)
+      throws InterruptedException, SQLException {
+    long deadline = System.nanoTime() + options.quietTimeout().toNanos();
+    long[] last = {-1, -1, -1};
+    long lastPrint = 0;
+    while (true) {
+      try {
+        Http.Answer r = shop.get("/admin/v1/outbox", adminToken);
+        if (r.status() == 200) {
+          last[0] = Long.parseLong(Http.number(r.body(), "backlog"));
+          last[2] = Long.parseLong(Http.number(r.body(), "dead"));
+        }
+      } catch (IOException e) {
+        // try again
+      }
+      last[1] = pending(db);
+      if (last[0] == 0 && last[1] == 0) {
+        out.println("chaos: quiet: outbox drained, nothing pending");
+        return last;
+      }
+      if (System.nanoTime() - lastPrint > 5_000_000_000L) {
+        lastPrint = System.nanoTime();
+        out.printf(
+            "  waiting: outbox backlog %d, pending %d, dead %d%n", last[0], last[1], last[2]);
+      }
+      if (System.nanoTime() > deadline) {
+        problems.add(
+            "not quiet within "
+                + options.quietTimeout()
+                + ": backlog "
+                + last[0]
+                + ", pending "
+                + last[1]);
+        return last;
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  private static long pending(BenchDatabase db) throws SQLException {
+    try (Connection c = db.connectAsOwner("shop");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT (SELECT count(*) FROM payment WHERE status = 'pending')"
+                    + " + (SELECT count(*) FROM refund WHERE status = 'pending')")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static List<String> ids(BenchDatabase db, String table) throws SQLException {
+    List<String> ids = new ArrayList<>();
+    try (Connection c = db.connectAsOwner("shop");
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
+      while (rs.next()) {
+        ids.add(rs.getString(1));
+      }
+    }
+    return ids;
+  }
+
+  private Observations observe(Workload w, Http shop, Http psp, BenchDatabase db, long[] quiet)
+      throws IOException, InterruptedException, SQLException {
+    List<AccountState> accounts = new ArrayList<>();
+    for (String account : w.accounts) {
+      String apiKey = w.owners.get(account);
+      Http.Answer a = shop.get("/v1/accounts/" + account, apiKey);
+      if (a.status() != 200) {
+        throw new IOException("GET account " + account + ": " + a.status() + " " + a.body());
+      }
+      String balance = Http.field(a.body(), "balance");
+      List<JournalRow> journal = new ArrayList<>();
+      String after = null;
+      do {
+        Http.Answer page =
+            shop.get(
+                "/v1/accounts/"
+                    + account
+                    + "/operations?limit=100"
+                    + (after == null ? "" : "&after=" + after),
+                apiKey);
+        if (page.status() != 200) {
+          throw new IOException("GET operations of " + account + ": " + page.status());
+        }
+        String body = page.body();
+        int itemsAt = body.indexOf("\"items\"");
+        int end = body.indexOf(']', itemsAt);
+        Matcher m = ITEMS.matcher(body.substring(itemsAt, end < 0 ? body.length() : end));
+        while (m.find()) {
+          String item = m.group();
+          journal.add(
+              new JournalRow(
+                  Http.field(item, "id"), Http.field(item, "kind"), Http.field(item, "amount")));
+        }
+        after = Http.field(body.substring(end < 0 ? 0 : end), "next");
+      } while (after != null);
+      accounts.add(new AccountState(account, balance, journal));
+    }
+    List<String> payments = ids(db, "payment");
+    List<String> refunds = ids(db, "refund");
+    Map<String, Long> effects = new HashMap<>();
+    List<String> references = new ArrayList<>(payments);
+    references.addAll(refunds);
+    for (String reference : references) {
+      Http.Answer r =
+          psp.get(
+              "/v1/stats/references/" + URLEncoder.encode(reference, StandardCharsets.UTF_8), null);
+      effects.put(reference, Long.parseLong(Http.number(r.body(), "effects")));
+    }
+    long keys;
+    long keysInUse;
+    try (Connection c = db.connectAsOwner("shop");
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
+                    + " FROM once.idempotency_key")) {
+      rs.next();
+      keys = rs.getLong(1);
+      keysInUse = rs.getLong(2);
+    }
+    Http.Answer stats = psp.get("/v1/stats", null);
+    long total = Long.parseLong(Http.number(stats.body(), "effects"));
+    return new Observations(
+        List.copyOf(w.intents),
+        List.copyOf(w.replays),
+        List.copyOf(w.reuses),
+        accounts,
+        payments,
+        refunds,
+        Math.max(0, quiet[1]),
+        Math.max(0, quiet[0]),
+        Math.max(0, quiet[2]),
+        effects,
+        total,
+        keys,
+        keysInUse);
+  }
+
+  /**
+   * The {@code check} subcommand's invariants over the shop's database, in the same snapshot-read
+   * way, appended to the table as {@code db: <id>} rows (a WARN of theirs counts as a pass).
+   */
+  static List<Verdict> databaseInvariants(BenchDatabase db) throws SQLException {
+    List<Verdict> verdicts = new ArrayList<>();
+    try (Connection c = db.connectAsOwner("shop")) {
+      for (dev.once.verify.check.Verdict v : new Invariants(false).evaluate(c)) {
+        verdicts.add(
+            new Verdict("db: " + v.id(), !v.failed(), v.checked(), v.violations(), v.examples()));
+      }
+    }
+    return verdicts;
+  }
+
+  private static String quietStats(Http psp) {
+    try {
+      return psp.get("/v1/stats", null).body();
+    } catch (IOException | InterruptedException e) {
+      return "unavailable: " + e;
+    }
+  }
+
+  private static String secret() {
+    byte[] bytes = new byte[24];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+}

@@ -1,0 +1,154 @@
+package dev.once.verify.chaos;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/** The verdict table, report.json and summary.md of a chaos run. */
+final class ChaosReport {
+  private ChaosReport() {}
+
+  /** The verdict table as printed: one row per check. */
+  static String table(List<Verdict> verdicts) {
+    int width = "invariant".length();
+    for (Verdict v : verdicts) {
+      width = Math.max(width, v.name().length());
+    }
+    StringBuilder b = new StringBuilder();
+    String format = "%-" + width + "s  %-7s %9s %10s  %s%n";
+    b.append(String.format(format, "invariant", "verdict", "checked", "violations", "examples"));
+    for (Verdict v : verdicts) {
+      b.append(
+          String.format(
+              format,
+              v.name(),
+              v.pass() ? "PASS" : "FAIL",
+              v.checked(),
+              v.violations(),
+              String.join(", ", v.examples())));
+    }
+    return b.toString();
+  }
+
+  static void write(Path folder, Map<String, Object> facts, List<Verdict> verdicts)
+      throws IOException {
+    StringBuilder json = new StringBuilder("{\n  \"run\": ");
+    json.append(value(facts)).append(",\n  \"verdicts\": [");
+    for (int i = 0; i < verdicts.size(); i++) {
+      Verdict v = verdicts.get(i);
+      json.append(i == 0 ? "\n    " : ",\n    ")
+          .append("{\"name\": ")
+          .append(string(v.name()))
+          .append(", \"verdict\": ")
+          .append(string(v.pass() ? "PASS" : "FAIL"))
+          .append(", \"checked\": ")
+          .append(v.checked())
+          .append(", \"violations\": ")
+          .append(v.violations())
+          .append(", \"examples\": ")
+          .append(value(v.examples()))
+          .append("}");
+    }
+    json.append("\n  ],\n  \"pass\": ")
+        .append(verdicts.stream().allMatch(Verdict::pass))
+        .append("\n}\n");
+    Files.writeString(folder.resolve("report.json"), json);
+
+    StringBuilder md = new StringBuilder("# once-verify chaos\n\n");
+    for (Map.Entry<String, Object> e : facts.entrySet()) {
+      md.append("- ").append(e.getKey()).append(": ").append(e.getValue()).append('\n');
+    }
+    md.append(
+        "\n| invariant | verdict | checked | violations | examples |\n|---|---|---:|---:|---|\n");
+    for (Verdict v : verdicts) {
+      md.append("| ")
+          .append(v.name())
+          .append(" | ")
+          .append(v.pass() ? "PASS" : "**FAIL**")
+          .append(" | ")
+          .append(v.checked())
+          .append(" | ")
+          .append(v.violations())
+          .append(" | ")
+          .append(String.join(", ", v.examples()).replace("|", "\\|"))
+          .append(" |\n");
+    }
+    Files.writeString(folder.resolve("summary.md"), md);
+  }
+
+  /** intents.tsv: every intent, its amount and its first answer's status (empty: timed out). */
+  static void writeIntents(Path folder, Observations o) throws IOException {
+    StringBuilder b = new StringBuilder("intent\taccount\tkind\tamount\tstatus\n");
+    for (Observations.IntentRecord i : o.intents()) {
+      b.append(i.id())
+          .append('\t')
+          .append(i.account())
+          .append('\t')
+          .append(i.kind().name().toLowerCase(java.util.Locale.ROOT))
+          .append('\t')
+          .append(Amounts.amount(i.kind(), i.number()))
+          .append('\t')
+          .append(i.timedOut() ? "" : i.status().toString())
+          .append('\n');
+    }
+    Files.writeString(folder.resolve("intents.tsv"), b);
+  }
+
+  private static String value(Object o) {
+    if (o == null) {
+      return "null";
+    }
+    if (o instanceof Number || o instanceof Boolean) {
+      return o.toString();
+    }
+    if (o instanceof Map<?, ?> map) {
+      StringBuilder b = new StringBuilder("{");
+      Iterator<? extends Map.Entry<?, ?>> it = map.entrySet().iterator();
+      while (it.hasNext()) {
+        Map.Entry<?, ?> e = it.next();
+        b.append(string(String.valueOf(e.getKey()))).append(": ").append(value(e.getValue()));
+        if (it.hasNext()) {
+          b.append(", ");
+        }
+      }
+      return b.append('}').toString();
+    }
+    if (o instanceof Collection<?> list) {
+      StringBuilder b = new StringBuilder("[");
+      Iterator<?> it = list.iterator();
+      while (it.hasNext()) {
+        b.append(value(it.next()));
+        if (it.hasNext()) {
+          b.append(", ");
+        }
+      }
+      return b.append(']').toString();
+    }
+    return string(o.toString());
+  }
+
+  static String string(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      switch (c) {
+        case '"' -> b.append("\\\"");
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (c < 0x20) {
+            b.append(String.format("\\u%04x", (int) c));
+          } else {
+            b.append(c);
+          }
+        }
+      }
+    }
+    return b.append('"').toString();
+  }
+}

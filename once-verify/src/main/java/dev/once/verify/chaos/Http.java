@@ -1,0 +1,102 @@
+package dev.once.verify.chaos;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Small JSON-over-HTTP helper: one java.net.http client, answers as status and body text. */
+final class Http {
+  /** An answer: its status, body, and the replay and Retry-After headers. */
+  record Answer(int status, String body, boolean replayed, int retryAfterSeconds) {
+    /** Whether status and body equal {@code other}'s (the replay header aside). */
+    boolean sameAs(Answer other) {
+      return other != null && status == other.status && body.equals(other.body);
+    }
+
+    /** The problem slug of a problem answer, or null. */
+    String slug() {
+      String type = Http.field(body, "type");
+      return type == null ? null : type.substring(type.lastIndexOf('/') + 1);
+    }
+  }
+
+  private final HttpClient client;
+  private final String base;
+  private final Duration timeout;
+
+  Http(String base, Duration timeout) {
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+    this.base = base;
+    this.timeout = timeout;
+  }
+
+  Answer post(String path, String bearer, String key, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (bearer != null) {
+      b.header("Authorization", "Bearer " + bearer);
+    }
+    if (key != null) {
+      b.header("Idempotency-Key", key);
+    }
+    return send(b.build());
+  }
+
+  Answer put(String path, String body) throws IOException, InterruptedException {
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body))
+            .build());
+  }
+
+  Answer get(String path, String bearer) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout).GET();
+    if (bearer != null) {
+      b.header("Authorization", "Bearer " + bearer);
+    }
+    return send(b.build());
+  }
+
+  private Answer send(HttpRequest request) throws IOException, InterruptedException {
+    HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+    boolean replayed = r.headers().firstValue("Idempotent-Replayed").isPresent();
+    int retryAfter = 1;
+    try {
+      retryAfter = Integer.parseInt(r.headers().firstValue("Retry-After").orElse("1").trim());
+    } catch (NumberFormatException e) {
+      // keep 1
+    }
+    return new Answer(r.statusCode(), r.body(), replayed, retryAfter);
+  }
+
+  /** The string value of the first member {@code name} of a JSON text, or null. */
+  static String field(String json, String name) {
+    Matcher m =
+        Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"")
+            .matcher(json);
+    return m.find() ? m.group(1) : null;
+  }
+
+  /** The number value of the first member {@code name} of a JSON text, or null. */
+  static String number(String json, String name) {
+    Matcher m =
+        Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(-?[0-9][0-9.eE+-]*)")
+            .matcher(json);
+    return m.find() ? m.group(1) : null;
+  }
+}

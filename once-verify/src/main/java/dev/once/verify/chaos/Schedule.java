@@ -1,0 +1,80 @@
+package dev.once.verify.chaos;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * Everything a run decides by chance, drawn from its seed: the kill times and, per virtual client,
+ * the sequence of steps. The same seed gives the same kill times and the same steps per client; the
+ * interleaving of clients and what the shop answers still depend on timing.
+ */
+public final class Schedule {
+  private Schedule() {}
+
+  /**
+   * {@code kills} moments in {@code (0, duration)}: the duration is cut into equal slots, one per
+   * kill, and each kill falls at a random point of the middle 80% of its slot.
+   */
+  public static List<Duration> killTimes(long seed, int kills, Duration duration) {
+    SplittableRandom random = new SplittableRandom(seed ^ 0x6b696c6cL);
+    List<Duration> times = new ArrayList<>();
+    long slot = duration.toMillis() / Math.max(1, kills);
+    for (int i = 0; i < kills; i++) {
+      long at = i * slot + slot / 10 + (long) (random.nextDouble() * slot * 0.8);
+      times.add(Duration.ofMillis(at));
+    }
+    return times;
+  }
+
+  /** What a client does next. */
+  public enum Action {
+    DEPOSIT,
+    PAYMENT,
+    REFUND
+  }
+
+  /**
+   * One step of a client.
+   *
+   * @param action what to send
+   * @param account which of the client's accounts (index)
+   * @param target for a refund, which of the account's succeeded payments (an index to take modulo)
+   * @param duplicate send it from two threads at once
+   * @param reuse afterwards, send its key with a different body (expect 422)
+   * @param replays how many times to send it again after its first answer
+   * @param pauseMillis pause before the step
+   */
+  public record Step(
+      Action action,
+      int account,
+      int target,
+      boolean duplicate,
+      boolean reuse,
+      int replays,
+      int pauseMillis) {}
+
+  /** The steps of client {@code client}: an endless, seeded sequence. */
+  public static final class ClientPlan {
+    private final SplittableRandom random;
+    private final int accounts;
+
+    public ClientPlan(long seed, int client, int accounts) {
+      this.random = new SplittableRandom(seed * 1_000_003L + client);
+      this.accounts = accounts;
+    }
+
+    public Step next() {
+      double u = random.nextDouble();
+      Action action = u < 0.35 ? Action.DEPOSIT : u < 0.8 ? Action.PAYMENT : Action.REFUND;
+      int account = random.nextInt(accounts);
+      int target = random.nextInt(1_000);
+      boolean duplicate = random.nextDouble() < 0.1;
+      boolean reuse = random.nextDouble() < 0.05;
+      int replays = random.nextDouble() < 0.3 ? 1 + random.nextInt(2) : 0;
+      int pause = random.nextInt(50);
+      return new Step(action, account, target, duplicate, reuse, replays, pause);
+    }
+  }
+}
