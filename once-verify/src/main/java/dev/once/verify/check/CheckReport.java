@@ -1,5 +1,6 @@
 package dev.once.verify.check;
 
+import dev.once.verify.report.JsonWriter;
 import java.util.List;
 
 /** The verdicts as a text table for the terminal and as JSON for the report file. */
@@ -69,24 +70,6 @@ public final class CheckReport {
   }
 
   static String string(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> b.append("\\\"");
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\r' -> b.append("\\r");
-        case '\t' -> b.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            b.append(String.format("\\u%04x", (int) c));
-          } else {
-            b.append(c);
-          }
-        }
-      }
-    }
-    return b.append('"').toString();
+    return JsonWriter.string(s);
   }
 }

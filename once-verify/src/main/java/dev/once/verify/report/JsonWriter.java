@@ -123,8 +123,8 @@ public final class JsonWriter {
     return b.toString();
   }
 
-  /** A JSON string literal. */
-  static String string(String s) {
+  /** A JSON string literal: the one escaping of every report once-verify writes. */
+  public static String string(String s) {
     StringBuilder b = new StringBuilder(s.length() + 2).append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
