@@ -25,7 +25,9 @@ import java.util.stream.Stream;
  * database.
  */
 public final class BenchDatabase implements AutoCloseable {
-  static final String DATABASE = "shop";
+  /** The database the shop runs on. */
+  public static final String DATABASE = "shop";
+
   static final String ORDERS_DATABASE = "shop_orders";
   static final String OWNER = "shop_owner";
   static final String APPLICATION = "shop_app";

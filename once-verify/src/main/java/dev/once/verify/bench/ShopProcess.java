@@ -70,7 +70,24 @@ public final class ShopProcess implements AutoCloseable {
       List<String> jvmOptions,
       List<String> extraArgs)
       throws IOException, InterruptedException {
-    int port = freePort();
+    return start(jar, db, database, relay, freePort(), adminToken, log, jvmOptions, extraArgs);
+  }
+
+  /**
+   * As {@link #start(Path, BenchDatabase, String, boolean, String, Path, List, List)}, on {@code
+   * port}: a shop restarted after a kill answers where its clients already send.
+   */
+  public static ShopProcess start(
+      Path jar,
+      BenchDatabase db,
+      String database,
+      boolean relay,
+      int port,
+      String adminToken,
+      Path log,
+      List<String> jvmOptions,
+      List<String> extraArgs)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -120,6 +137,17 @@ public final class ShopProcess implements AutoCloseable {
     return ProcessMemory.read(process.pid());
   }
 
+  /** Whether the shop's process still runs. */
+  public boolean isAlive() {
+    return process.isAlive();
+  }
+
+  /** Kills the shop with SIGKILL, as a crash would, and waits until it is gone. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
   /** Stops the shop (SIGTERM, then SIGKILL after 20 s) and waits for it. Safe to repeat. */
   @Override
   public void close() throws InterruptedException {
@@ -157,7 +185,8 @@ public final class ShopProcess implements AutoCloseable {
         "the shop did not become healthy within " + START_TIMEOUT + "; see " + log);
   }
 
-  private static int freePort() throws IOException {
+  /** A port that is free now. */
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

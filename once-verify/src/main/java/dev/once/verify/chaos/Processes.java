@@ -1,14 +1,15 @@
 package dev.once.verify.chaos;
 
 import dev.once.verify.bench.BenchDatabase;
+import dev.once.verify.bench.ShopProcess;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ final class Processes implements AutoCloseable {
   private final int shopPort;
   private final int simulatorPort;
   private Process simulator;
-  private volatile Process shop;
+  private volatile ShopProcess shop;
   private int shopStarts;
 
   Processes(Path shopJar, BenchDatabase db, String adminToken, Path logs) throws IOException {
@@ -36,8 +37,8 @@ final class Processes implements AutoCloseable {
     this.db = db;
     this.adminToken = adminToken;
     this.logs = logs;
-    this.shopPort = freePort();
-    this.simulatorPort = freePort();
+    this.shopPort = ShopProcess.freePort();
+    this.simulatorPort = ShopProcess.freePort();
     Files.createDirectories(logs);
   }
 
@@ -74,51 +75,48 @@ final class Processes implements AutoCloseable {
       return;
     }
     shopStarts++;
-    List<String> command = new ArrayList<>();
-    command.add(java());
-    command.add("-Xmx256m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-jar");
-    command.add(shopJar.toString());
-    command.add("--logging.level.root=WARN");
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("shop.log").toFile()));
-    builder.environment().put("PORT", Integer.toString(shopPort));
-    builder.environment().put("SPRING_DATASOURCE_URL", db.jdbcUrl());
-    builder.environment().put("SPRING_DATASOURCE_USERNAME", "shop_app");
-    builder.environment().put("SPRING_DATASOURCE_PASSWORD", db.appPassword());
-    builder.environment().put("SPRING_FLYWAY_USER", "shop_owner");
-    builder.environment().put("SPRING_FLYWAY_PASSWORD", db.ownerPassword());
-    builder.environment().put("SHOP_ADMIN_TOKEN", adminToken);
-    builder.environment().put("SHOP_PROVIDER_URL", "http://127.0.0.1:" + simulatorPort);
+    Path log = logs.resolve("shop.log");
     Files.writeString(
-        logs.resolve("shop.log"),
+        log,
         "=== start " + shopStarts + " ===\n",
-        java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.APPEND);
-    shop = builder.start();
-    awaitHealthy(shop, shopPort, "/actuator/health", "the shop", "shop.log");
+        StandardOpenOption.CREATE,
+        StandardOpenOption.APPEND);
+    shop =
+        ShopProcess.start(
+            shopJar,
+            db,
+            BenchDatabase.DATABASE,
+            true,
+            shopPort,
+            adminToken,
+            log,
+            List.of("-XX:TieredStopAtLevel=1"),
+            List.of("--shop.provider.url=http://127.0.0.1:" + simulatorPort));
   }
 
   boolean shopAlive() {
-    Process p = shop;
+    ShopProcess p = shop;
     return p != null && p.isAlive();
   }
 
   /** SIGKILL of the shop; waits until it is gone. */
   void killShop() throws InterruptedException {
-    Process p = shop;
+    ShopProcess p = shop;
     if (p != null && p.isAlive()) {
-      p.destroyForcibly();
-      p.waitFor(30, TimeUnit.SECONDS);
+      p.kill();
     }
   }
 
   @Override
   public void close() {
-    stop(shop);
+    ShopProcess p = shop;
+    if (p != null) {
+      try {
+        p.close();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     stop(simulator);
   }
 
@@ -165,11 +163,5 @@ final class Processes implements AutoCloseable {
 
   private static String java() {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }
