@@ -40,7 +40,7 @@ final class Journal implements AutoCloseable {
   static final Journal NONE = new Journal(null);
 
   /** A complete line that cannot be read or replayed; the simulator does not start. */
-  static final class CorruptException extends RuntimeException {
+  static final class CorruptException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
     CorruptException(String message) {

@@ -18,7 +18,12 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * {@code POST /v1/charges} and {@code POST /v1/refunds}: validate, check the idempotency key, draw
- * a fault, apply, store the answer. Returns the reply; problems are thrown.
+ * a fault, decide, journal, apply, store the answer. Returns the reply; problems are thrown.
+ *
+ * <p>With a {@link Journal}, every counted request, error and timeout and every applied effect is
+ * appended before it counts or applies, and {@link #replay} rebuilds the ledger, the keys with
+ * their answers and the counters from those records, so that a restart answers and counts as if the
+ * process had never stopped.
  */
 final class Payments {
   private static final Logger LOG = Logger.getLogger(Payments.class.getName());
@@ -192,7 +197,10 @@ final class Payments {
   }
 
   private void countRequest(String reference) {
-    journal.append(Map.of("type", "request", "reference", reference));
+    Map<String, Object> record = new LinkedHashMap<>();
+    record.put("type", "request");
+    record.put("reference", reference);
+    journal.append(record);
     counters.request(reference);
   }
 

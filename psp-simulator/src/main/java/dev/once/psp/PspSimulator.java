@@ -89,7 +89,8 @@ public final class PspSimulator implements AutoCloseable {
    *
    * @throws UncheckedIOException if the address cannot be bound or the journal cannot be read,
    *     truncated or opened
-   * @throws Journal.CorruptException if a complete line of the journal cannot be replayed
+   * @throws IllegalStateException if a complete line of the journal cannot be replayed (the file is
+   *     left as it was)
    */
   public static PspSimulator start(PspSettings settings) {
     Objects.requireNonNull(settings, "settings");
