@@ -1,5 +1,8 @@
 package dev.once.psp;
 
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +34,8 @@ final class Cli {
           "timeout-rate",
           "lost-answer-rate",
           "timeout-ms",
-          "seed");
+          "seed",
+          "journal");
 
   private Cli() {}
 
@@ -90,7 +94,35 @@ final class Cli {
       // Only the sum of the rates is left to fail here; each value was checked above.
       throw new UsageException(e.getMessage());
     }
-    return new PspSettings(host, port, faults, seed);
+    return new PspSettings(host, port, faults, seed, journal(settings.get("journal")));
+  }
+
+  /** The journal's path: not blank, not a directory, in a directory that exists. */
+  private static Path journal(Setting setting) throws UsageException {
+    if (setting == null) {
+      return null;
+    }
+    if (setting.value().isBlank()) {
+      throw new UsageException(setting.source() + " must not be blank");
+    }
+    Path path;
+    try {
+      path = Path.of(setting.value()).toAbsolutePath();
+    } catch (InvalidPathException e) {
+      throw new UsageException(setting.source() + " is not a valid path: " + e.getMessage());
+    }
+    if (Files.isDirectory(path)) {
+      throw new UsageException(
+          setting.source() + " must name a file, '" + setting.value() + "' is a directory");
+    }
+    if (path.getParent() == null || !Files.isDirectory(path.getParent())) {
+      throw new UsageException(
+          setting.source()
+              + " must be in an existing directory, '"
+              + path.getParent()
+              + "' does not exist");
+    }
+    return path;
   }
 
   static String usage() {
@@ -108,8 +140,12 @@ final class Cli {
         "  --timeout-ms MS           how long a timeout holds a request, 0..600000, default 30000"
             + " (PSP_TIMEOUT_MS)",
         "  --seed N                  seed of the fault draws, default 0 (PSP_SEED)",
+        "  --journal FILE            append-only file of what was applied, replayed at start so"
+            + " that a restart forgets nothing; created if missing (PSP_JOURNAL, default none:"
+            + " in memory only)",
         "The three rates must add up to at most 1. Flags win over environment variables.",
-        "A bad value exits with status 2.");
+        "A bad value exits with status 2; a port that cannot be bound or a journal that cannot be"
+            + " read, written or replayed exits with status 1.");
   }
 
   private static String variable(String option) {

@@ -55,6 +55,19 @@ final class IdempotencyKeys {
     entries.get(key).answer = answer;
   }
 
+  /**
+   * Stores a key answered before (replayed from the journal).
+   *
+   * @throws IllegalArgumentException if the key is already stored
+   */
+  void restore(String key, Object request, Answer answer) {
+    Entry entry = new Entry(request);
+    entry.answer = answer;
+    if (entries.putIfAbsent(key, entry) != null) {
+      throw new IllegalArgumentException("idempotency key " + key + " is applied twice");
+    }
+  }
+
   /** Forgets a claimed key whose request applied nothing. */
   void release(String key) {
     entries.remove(key);

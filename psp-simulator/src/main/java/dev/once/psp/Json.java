@@ -75,6 +75,15 @@ final class Json {
     return value;
   }
 
+  /** A journal line as a JSON object; throws an exception saying why it is not one. */
+  static JsonNode tree(String line) {
+    JsonNode node = MAPPER.readTree(line);
+    if (node == null || !node.isObject()) {
+      throw new IllegalArgumentException("not a JSON object");
+    }
+    return node;
+  }
+
   static byte[] write(Object value) {
     return MAPPER.writeValueAsBytes(value);
   }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The charges and refunds applied, with the decline rules. Charges are kept per merchant reference
@@ -45,18 +46,27 @@ final class Ledger {
 
   private final ConcurrentHashMap<String, List<Charge>> charges = new ConcurrentHashMap<>();
 
-  /** Applies a charge: declined iff the amount's fraction is exactly .51. */
-  Charge charge(ChargeRequest request) {
+  /**
+   * Decides a charge (declined iff the amount's fraction is exactly .51), passes it to {@code
+   * record} and then applies it; if {@code record} throws, nothing is applied.
+   */
+  Charge charge(ChargeRequest request, Consumer<Charge> record) {
     Charge charge =
         new Charge(id("ch_"), request, request.amount().fractionIs(51) ? CARD_DECLINED : null);
+    record.accept(charge);
+    restore(charge);
+    return charge;
+  }
+
+  /** Applies a charge decided before (replayed from the journal). */
+  void restore(Charge charge) {
     charges.compute(
-        request.reference(),
+        charge.request.reference(),
         (reference, list) -> {
           List<Charge> more = list == null ? new ArrayList<>() : new ArrayList<>(list);
           more.add(charge);
           return List.copyOf(more);
         });
-    return charge;
   }
 
   /**
@@ -76,9 +86,10 @@ final class Ledger {
   /**
    * Applies a refund of {@code charge}. Declined, in this order of precedence, if the charge was
    * declined, if the amount's fraction is exactly .52, or if the succeeded refunds of the charge
-   * plus this one would exceed it. Serialized per charge so that concurrent refunds never do.
+   * plus this one would exceed it. Serialized per charge so that concurrent refunds never do. The
+   * decided refund is passed to {@code record} before it is applied; if that throws, nothing is.
    */
-  Refund refund(RefundRequest request, Charge charge) {
+  Refund refund(RefundRequest request, Charge charge, Consumer<Refund> record) {
     synchronized (charge) {
       String declineCode;
       if (!charge.succeeded()) {
@@ -93,9 +104,30 @@ final class Ledger {
         declineCode = EXCEEDS_CHARGE;
       } else {
         declineCode = null;
-        charge.refunded = charge.refunded.add(request.amount().value);
       }
-      return new Refund(id("re_"), request, declineCode);
+      Refund refund = new Refund(id("re_"), request, declineCode);
+      record.accept(refund);
+      restore(refund, charge);
+      return refund;
+    }
+  }
+
+  /** The charge with {@code id} among those of {@code reference}, or null. */
+  Charge charge(String reference, String id) {
+    for (Charge charge : charges.getOrDefault(reference, List.of())) {
+      if (charge.id.equals(id)) {
+        return charge;
+      }
+    }
+    return null;
+  }
+
+  /** Applies a refund of {@code charge} decided before (also replayed from the journal). */
+  void restore(Refund refund, Charge charge) {
+    if (refund.succeeded()) {
+      synchronized (charge) {
+        charge.refunded = charge.refunded.add(refund.request().amount().value);
+      }
     }
   }
 

@@ -8,15 +8,22 @@ import dev.once.psp.Ledger.Refund;
 import dev.once.psp.Requests.ChargeRequest;
 import dev.once.psp.Requests.RefundRequest;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code POST /v1/charges} and {@code POST /v1/refunds}: validate, check the idempotency key, draw
- * a fault, apply, store the answer. Returns the reply; problems are thrown.
+ * a fault, decide, journal, apply, store the answer. Returns the reply; problems are thrown.
+ *
+ * <p>With a {@link Journal}, every counted request, error and timeout and every applied effect is
+ * appended before it counts or applies, and {@link #replay} rebuilds the ledger, the keys with
+ * their answers and the counters from those records, so that a restart answers and counts as if the
+ * process had never stopped.
  */
 final class Payments {
   private static final Logger LOG = Logger.getLogger(Payments.class.getName());
@@ -31,15 +38,22 @@ final class Payments {
     boolean pause(long millis);
   }
 
+  /** Decides an effect, appends its record, applies and counts it; answers it. */
+  private interface Apply {
+    Answer apply(boolean lostAnswer);
+  }
+
   private final Ledger ledger = new Ledger();
   private final IdempotencyKeys chargeKeys = new IdempotencyKeys();
   private final IdempotencyKeys refundKeys = new IdempotencyKeys();
   private final Counters counters;
   private final FaultPlan plan;
   private final Controls controls;
+  private final Journal journal;
 
-  Payments(Counters counters, FaultPlan plan, Controls controls) {
+  Payments(Counters counters, FaultPlan plan, Controls controls, Journal journal) {
     this.counters = counters;
+    this.journal = journal;
     this.plan = plan;
     this.controls = controls;
   }
@@ -47,17 +61,24 @@ final class Payments {
   Reply charge(HttpExchange exchange) throws IOException {
     String key = Http.idempotencyKey(exchange);
     ChargeRequest request = Requests.charge(Http.jsonBody(exchange));
-    counters.request(request.reference());
+    countRequest(request.reference());
     return execute(
         chargeKeys,
         key,
         request,
         request.reference(),
-        () -> {
-          Charge charge = ledger.charge(request);
-          counters.charge(request.reference(), charge.succeeded());
-          return new Answer(201, Json.write(Ledger.json(charge)));
-        });
+        lostAnswer ->
+            journal.atomically(
+                () -> {
+                  Charge charge =
+                      ledger.charge(
+                          request,
+                          decided ->
+                              journal.append(
+                                  record("charge", key, lostAnswer, Ledger.json(decided))));
+                  counters.charge(request.reference(), charge.succeeded());
+                  return new Answer(201, Json.write(Ledger.json(charge)));
+                }));
   }
 
   Reply refund(HttpExchange exchange) throws IOException {
@@ -75,21 +96,32 @@ final class Payments {
       throw Problem.invalidRequest(
           "currency", "currency must be the charge's currency, " + charge.request.currency() + ".");
     }
-    counters.request(request.reference());
+    countRequest(request.reference());
     return execute(
         refundKeys,
         key,
         request,
         request.reference(),
-        () -> {
-          Refund refund = ledger.refund(request, charge);
-          counters.refund(request.reference(), refund.succeeded());
-          return new Answer(201, Json.write(Ledger.json(refund)));
-        });
+        lostAnswer ->
+            journal.atomically(
+                () -> {
+                  Refund refund =
+                      ledger.refund(
+                          request,
+                          charge,
+                          decided -> {
+                            Map<String, Object> record =
+                                record("refund", key, lostAnswer, Ledger.json(decided));
+                            record.put("chargeId", charge.id);
+                            journal.append(record);
+                          });
+                  counters.refund(request.reference(), refund.succeeded());
+                  return new Answer(201, Json.write(Ledger.json(refund)));
+                }));
   }
 
   private Reply execute(
-      IdempotencyKeys keys, String key, Object request, String reference, Supplier<Answer> apply) {
+      IdempotencyKeys keys, String key, Object request, String reference, Apply apply) {
     Claim claim = keys.claim(key, request);
     switch (claim.kind()) {
       case REUSED:
@@ -116,6 +148,7 @@ final class Payments {
       Faults faults = controls.faults();
       Fault fault = plan.draw(faults);
       if (fault == Fault.ERROR) {
+        journal.append(Map.of("type", "error"));
         counters.error();
         throw Problem.of(
                 503,
@@ -125,6 +158,7 @@ final class Payments {
             .withHeader("Retry-After", "1");
       }
       if (fault == Fault.TIMEOUT) {
+        journal.append(Map.of("type", "timeout"));
         counters.timeout();
         if (!controls.pause(faults.timeoutMs())) {
           return Reply.ABORT;
@@ -135,7 +169,7 @@ final class Payments {
             "Provider timeout",
             "Simulated provider timeout; nothing was applied. Retry with the same key.");
       }
-      Answer answer = apply.get();
+      Answer answer = apply.apply(fault == Fault.LOST_ANSWER);
       try {
         runHook(reference);
       } finally {
@@ -160,5 +194,108 @@ final class Payments {
     } catch (RuntimeException e) {
       LOG.log(Level.WARNING, "The afterApply hook failed; the answer is stored anyway", e);
     }
+  }
+
+  private void countRequest(String reference) {
+    Map<String, Object> record = new LinkedHashMap<>();
+    record.put("type", "request");
+    record.put("reference", reference);
+    journal.append(record);
+    counters.request(reference);
+  }
+
+  /**
+   * A journal record of an applied charge or refund: its type, the idempotency key, whether its
+   * answer is lost, and the answer's body, which holds the request (the key's fingerprint) and the
+   * effect (id, status, decline code); a refund's record adds the {@code chargeId} it applies to.
+   */
+  private static Map<String, Object> record(
+      String type, String key, boolean lostAnswer, Map<String, Object> answer) {
+    Map<String, Object> record = new LinkedHashMap<>();
+    record.put("type", type);
+    record.put("key", key);
+    record.put("lostAnswer", lostAnswer);
+    record.put("answer", answer);
+    return record;
+  }
+
+  /**
+   * Applies one journal record to the ledger, the keys and the counters, as its request did.
+   *
+   * @throws RuntimeException saying why if the record is not one this simulator writes or does not
+   *     fit the state rebuilt so far
+   */
+  void replay(JsonNode record) {
+    switch (text(record, "type")) {
+      case "request" -> counters.request(text(record, "reference"));
+      case "error" -> counters.error();
+      case "timeout" -> counters.timeout();
+      case "charge" -> {
+        JsonNode answer = member(record, "answer");
+        ChargeRequest request =
+            new ChargeRequest(
+                text(answer, "reference"),
+                Amount.parse("amount", text(answer, "amount")),
+                text(answer, "currency"));
+        Charge charge = new Charge(text(answer, "id"), request, declineCode(answer));
+        ledger.restore(charge);
+        counters.charge(request.reference(), charge.succeeded());
+        restoreKey(chargeKeys, record, request, Ledger.json(charge));
+      }
+      case "refund" -> {
+        JsonNode answer = member(record, "answer");
+        RefundRequest request =
+            new RefundRequest(
+                text(answer, "reference"),
+                text(answer, "charge"),
+                Amount.parse("amount", text(answer, "amount")),
+                text(answer, "currency"));
+        Charge charge = ledger.charge(request.charge(), text(record, "chargeId"));
+        if (charge == null) {
+          throw new IllegalArgumentException("the refunded charge is not in the journal before");
+        }
+        Refund refund = new Refund(text(answer, "id"), request, declineCode(answer));
+        ledger.restore(refund, charge);
+        counters.refund(request.reference(), refund.succeeded());
+        restoreKey(refundKeys, record, request, Ledger.json(refund));
+      }
+      default -> throw new IllegalArgumentException("unknown type");
+    }
+  }
+
+  private void restoreKey(
+      IdempotencyKeys keys, JsonNode record, Object request, Map<String, Object> answer) {
+    byte[] body = Json.write(answer);
+    if (!Json.tree(new String(body, StandardCharsets.UTF_8)).equals(member(record, "answer"))) {
+      throw new IllegalArgumentException("the answer does not match its effect");
+    }
+    JsonNode lostAnswer = member(record, "lostAnswer");
+    if (!lostAnswer.isBoolean()) {
+      throw new IllegalArgumentException("\"lostAnswer\" is not a boolean");
+    }
+    keys.restore(text(record, "key"), request, new Answer(201, body));
+    if (lostAnswer.booleanValue()) {
+      counters.lostAnswer();
+    }
+  }
+
+  private static String declineCode(JsonNode answer) {
+    return answer.has("declineCode") ? text(answer, "declineCode") : null;
+  }
+
+  private static JsonNode member(JsonNode object, String name) {
+    JsonNode value = object.get(name);
+    if (value == null) {
+      throw new IllegalArgumentException("\"" + name + "\" is missing");
+    }
+    return value;
+  }
+
+  private static String text(JsonNode object, String name) {
+    JsonNode value = member(object, name);
+    if (!value.isString()) {
+      throw new IllegalArgumentException("\"" + name + "\" is not a string");
+    }
+    return value.stringValue();
   }
 }

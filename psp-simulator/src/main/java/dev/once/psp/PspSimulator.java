@@ -27,8 +27,10 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * A payment service provider simulator: charges and refunds with idempotency keys, decline rules
- * and injectable faults, all in memory. Runs standalone ({@link #main}) or embedded ({@link
- * #start}); see the module's README for the HTTP API.
+ * and injectable faults, in memory and, with a {@link PspSettings#journal()}, in a write-ahead
+ * {@link Journal} that a restart replays, so that a {@code kill -9} forgets nothing answered. Runs
+ * standalone ({@link #main}) or embedded ({@link #start}); see the module's README for the HTTP
+ * API.
  */
 public final class PspSimulator implements AutoCloseable {
   private static final String REFERENCES = "/v1/stats/references/";
@@ -47,6 +49,7 @@ public final class PspSimulator implements AutoCloseable {
   private final ExecutorService executor;
   private final Counters counters = new Counters();
   private final Payments payments;
+  private final Journal journal;
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile Faults faults;
@@ -56,6 +59,7 @@ public final class PspSimulator implements AutoCloseable {
     this.server = server;
     this.executor = executor;
     this.faults = settings.faults();
+    this.journal = settings.journal() == null ? Journal.NONE : new Journal(settings.journal());
     this.payments =
         new Payments(
             counters,
@@ -75,13 +79,18 @@ public final class PspSimulator implements AutoCloseable {
               public boolean pause(long millis) {
                 return PspSimulator.this.pause(millis);
               }
-            });
+            },
+            journal);
   }
 
   /**
-   * Binds {@code settings.host():settings.port()}, starts serving and returns.
+   * Binds {@code settings.host():settings.port()}, replays the journal if the settings name one,
+   * starts serving and returns.
    *
-   * @throws UncheckedIOException if the address cannot be bound
+   * @throws UncheckedIOException if the address cannot be bound or the journal cannot be read,
+   *     truncated or opened
+   * @throws IllegalStateException if a complete line of the journal cannot be replayed (the file is
+   *     left as it was)
    */
   public static PspSimulator start(PspSettings settings) {
     Objects.requireNonNull(settings, "settings");
@@ -106,6 +115,13 @@ public final class PspSimulator implements AutoCloseable {
               return thread;
             });
     PspSimulator simulator = new PspSimulator(server, executor, settings);
+    try {
+      simulator.journal.open(simulator.payments::replay);
+    } catch (RuntimeException e) {
+      server.stop(0);
+      executor.shutdownNow();
+      throw e;
+    }
     server.createContext("/", simulator::handle);
     server.setExecutor(executor);
     server.start();
@@ -118,7 +134,10 @@ public final class PspSimulator implements AutoCloseable {
                 + "); "
                 + settings.faults()
                 + ", seed "
-                + settings.seed());
+                + settings.seed()
+                + (settings.journal() == null
+                    ? ", no journal"
+                    : ", journal " + settings.journal()));
     return simulator;
   }
 
@@ -183,6 +202,7 @@ public final class PspSimulator implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    journal.close();
   }
 
   /** The runnable jar's entry point; see {@link Cli#usage()}. Exits 2 on a bad setting. */
@@ -208,7 +228,7 @@ public final class PspSimulator implements AutoCloseable {
     PspSimulator simulator;
     try {
       simulator = start(settings);
-    } catch (UncheckedIOException e) {
+    } catch (UncheckedIOException | Journal.CorruptException e) {
       System.err.println("psp-simulator: " + e.getMessage());
       System.exit(1);
       return;

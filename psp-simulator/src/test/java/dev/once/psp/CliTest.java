@@ -3,9 +3,11 @@ package dev.once.psp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -74,6 +76,43 @@ class CliTest {
     assertThatThrownBy(() -> Cli.parse(List.of(args.trim().split(" +")), Map.of()))
         .isInstanceOf(Cli.UsageException.class)
         .hasMessageContaining(message);
+  }
+
+  @Test
+  void theJournalIsAFlagOrAnEnvironmentVariableAndNoneByDefault(@TempDir Path dir)
+      throws Exception {
+    Path flag = dir.resolve("flag.journal");
+    Path variable = dir.resolve("env.journal");
+
+    assertThat(Cli.parse(List.of(), Map.of()).journal()).isNull();
+    assertThat(Cli.parse(List.of("--journal", flag.toString()), Map.of()).journal())
+        .isEqualTo(flag);
+    assertThat(Cli.parse(List.of(), Map.of("PSP_JOURNAL", variable.toString())).journal())
+        .isEqualTo(variable);
+    assertThat(
+            Cli.parse(List.of("--journal=" + flag), Map.of("PSP_JOURNAL", variable.toString()))
+                .journal())
+        .isEqualTo(flag);
+  }
+
+  @Test
+  void aJournalInAMissingDirectoryOrThatIsADirectoryIsAUsageError(@TempDir Path dir) {
+    assertThatThrownBy(
+            () ->
+                Cli.parse(
+                    List.of("--journal", dir.resolve("no/such.journal").toString()), Map.of()))
+        .isInstanceOf(Cli.UsageException.class)
+        .hasMessageContaining("--journal must be in an existing directory")
+        .hasMessageContaining("does not exist");
+    assertThatThrownBy(() -> Cli.parse(List.of("--journal", dir.toString()), Map.of()))
+        .isInstanceOf(Cli.UsageException.class)
+        .hasMessageContaining("is a directory");
+    assertThatThrownBy(() -> Cli.parse(List.of("--journal="), Map.of()))
+        .isInstanceOf(Cli.UsageException.class)
+        .hasMessageContaining("--journal must not be blank");
+    assertThatThrownBy(() -> Cli.parse(List.of(), Map.of("PSP_JOURNAL", " ")))
+        .isInstanceOf(Cli.UsageException.class)
+        .hasMessageContaining("PSP_JOURNAL must not be blank");
   }
 
   @Test

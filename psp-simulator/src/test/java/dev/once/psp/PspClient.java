@@ -9,7 +9,7 @@ import java.time.Duration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** A plain HTTP/1.1 client for an embedded simulator, as a merchant would call it. */
+/** A plain HTTP/1.1 client for a simulator, as a merchant would call it. */
 final class PspClient {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -21,7 +21,11 @@ final class PspClient {
           .build();
 
   PspClient(PspSimulator simulator) {
-    this.base = simulator.baseUri();
+    this(simulator.baseUri());
+  }
+
+  PspClient(URI base) {
+    this.base = base;
   }
 
   HttpResponse<String> charge(String key, String reference, String amount) {
@@ -97,7 +101,11 @@ final class PspClient {
   }
 
   static JsonNode json(HttpResponse<String> response) {
-    return JSON.readTree(response.body());
+    return json(response.body());
+  }
+
+  static JsonNode json(String body) {
+    return JSON.readTree(body);
   }
 
   static String charge(String reference, String amount) {
