@@ -10,9 +10,10 @@ import java.util.Arrays;
 
 /**
  * {@code java -jar once-verify.jar <subcommand> [flags]}. Subcommands: {@code bench} (the
- * performance benchmark), {@code fingerprint} (what Once computes for a request, and why two
- * differ), {@code check} (the shop's invariants over its database). Exit codes: 0 done, 1 the run
- * failed or saw unexpected answers, 2 wrong command line (usage on stderr).
+ * performance benchmark), {@code chaos} (the guarantees under kills and provider faults), {@code
+ * fingerprint} (what Once computes for a request, and why two differ), {@code check} (the shop's
+ * invariants over its database). Exit codes: 0 done, 1 the run failed or saw unexpected answers, 2
+ * wrong command line (usage on stderr).
  */
 public final class Main {
   private Main() {}
@@ -71,8 +72,8 @@ public final class Main {
         + "Subcommands:\n"
         + "  bench        performance of the shop's payment path with and without Once, and its SQL"
         + " floor\n"
-        + "  chaos        kills the shop and faults the provider under a seeded workload, then checks\n"
-        + "               that every effect happened exactly once\n"
+        + "  chaos        kills the shops and the provider and faults the provider under a seeded\n"
+        + "               workload, then checks that every effect happened exactly once\n"
         + "  fingerprint  a request's canonical body and fingerprint, as Once computes them; given a\n"
         + "               second body, whether a retry with it is replayed or refused, and why\n"
         + "  check        the shop's database invariants, read-only (flags: check --help)\n"

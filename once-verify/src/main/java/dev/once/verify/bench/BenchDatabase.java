@@ -93,6 +93,13 @@ public final class BenchDatabase implements AutoCloseable {
     return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
   }
 
+  /**
+   * How a shop logs in to {@code database}: as {@code shop_app}, migrating as {@code shop_owner}.
+   */
+  public ShopLogin login(String database) {
+    return new ShopLogin(jdbcUrl(database), APPLICATION, appPassword, OWNER, ownerPassword);
+  }
+
   public String ownerPassword() {
     return ownerPassword;
   }

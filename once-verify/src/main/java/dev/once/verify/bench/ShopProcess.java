@@ -88,6 +88,23 @@ public final class ShopProcess implements AutoCloseable {
       List<String> jvmOptions,
       List<String> extraArgs)
       throws IOException, InterruptedException {
+    return start(jar, db.login(database), relay, port, adminToken, log, jvmOptions, extraArgs);
+  }
+
+  /**
+   * Starts the shop on any PostgreSQL it can log in to, on {@code port}, its relay on or off, and
+   * waits until {@code /actuator/health} answers 200.
+   */
+  public static ShopProcess start(
+      Path jar,
+      ShopLogin login,
+      boolean relay,
+      int port,
+      String adminToken,
+      Path log,
+      List<String> jvmOptions,
+      List<String> extraArgs)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -95,9 +112,9 @@ public final class ShopProcess implements AutoCloseable {
     command.add("-jar");
     command.add(jar.toString());
     command.add("--server.port=" + port);
-    command.add("--spring.datasource.url=" + db.jdbcUrl(database));
-    command.add("--spring.datasource.username=" + BenchDatabase.APPLICATION);
-    command.add("--spring.flyway.user=" + BenchDatabase.OWNER);
+    command.add("--spring.datasource.url=" + login.jdbcUrl());
+    command.add("--spring.datasource.username=" + login.appUser());
+    command.add("--spring.flyway.user=" + login.ownerUser());
     command.add("--once.outbox.relay.enabled=" + relay);
     command.add("--logging.level.root=WARN");
     command.addAll(extraArgs);
@@ -106,8 +123,8 @@ public final class ShopProcess implements AutoCloseable {
         new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    builder.environment().put("SPRING_DATASOURCE_PASSWORD", db.appPassword());
-    builder.environment().put("SPRING_FLYWAY_PASSWORD", db.ownerPassword());
+    builder.environment().put("SPRING_DATASOURCE_PASSWORD", login.appPassword());
+    builder.environment().put("SPRING_FLYWAY_PASSWORD", login.ownerPassword());
     builder.environment().put("SHOP_ADMIN_TOKEN", adminToken);
     ShopProcess shop = new ShopProcess(builder.start(), port, log);
     try {

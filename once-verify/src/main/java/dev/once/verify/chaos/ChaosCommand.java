@@ -1,7 +1,6 @@
 package dev.once.verify.chaos;
 
 import dev.once.verify.UsageException;
-import dev.once.verify.bench.BenchDatabase;
 import dev.once.verify.chaos.Observations.AccountState;
 import dev.once.verify.chaos.Observations.JournalRow;
 import dev.once.verify.check.Invariants;
@@ -22,14 +21,16 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code once-verify chaos}: PostgreSQL in this JVM, psp-simulator and the shop as processes, a
- * seeded workload of deposits, payments and refunds from concurrent clients, SIGKILLs of the shop
- * and provider faults; once quiet, the checks of {@link Checks}, a verdict table and a report. Exit
- * 0 if every check passes, 1 on a violation or if the run could not complete.
+ * {@code once-verify chaos}: PostgreSQL in this JVM (or an external one), psp-simulator and one or
+ * more shops as processes (or running ones it attaches to), a seeded workload from concurrent
+ * clients, SIGKILLs of the shops and of psp-simulator, and provider faults; once quiet, the checks
+ * of {@link Checks} and the database invariants, a verdict table and a report. Exit 0 if every
+ * check passes, 1 on a violation or if the run could not complete.
  */
 public final class ChaosCommand {
   private static final Pattern ITEMS = Pattern.compile("\\{[^{}]*\\}");
@@ -44,50 +45,82 @@ public final class ChaosCommand {
   }
 
   public int run() throws Exception {
-    if (!Files.isRegularFile(options.shopJar())) {
-      throw new UsageException("no shop jar at " + options.shopJar() + " (--shop-jar)");
-    }
-    if (!Files.isRegularFile(options.simulatorJar())) {
-      throw new UsageException(
-          "no psp-simulator jar at " + options.simulatorJar() + " (--simulator-jar)");
+    if (options.startsProcesses()) {
+      if (!Files.isRegularFile(options.shopJar())) {
+        throw new UsageException("no shop jar at " + options.shopJar() + " (--shop-jar)");
+      }
+      if (!Files.isRegularFile(options.simulatorJar())) {
+        throw new UsageException(
+            "no psp-simulator jar at " + options.simulatorJar() + " (--simulator-jar)");
+      }
     }
     Files.createDirectories(options.out());
     out.printf(
-        "chaos: seed %d, %s, %d kills, %d%% provider faults, %d clients x %d accounts; report in"
-            + " %s%n",
+        "chaos: seed %d, %s, %d shop(s), %d shop kills, %d psp-simulator kills, %d%% provider"
+            + " faults, %d clients x %d accounts; report in %s%n",
         options.seed(),
         options.duration(),
+        options.shops(),
         options.kills(),
+        options.simulatorKills(),
         options.providerFaults(),
         options.clients(),
         options.accounts(),
         options.out());
-    List<Duration> killTimes =
-        Schedule.killTimes(options.seed(), options.kills(), options.duration());
+    options
+        .brokenMode()
+        .ifPresent(
+            mode ->
+                out.printf(
+                    "chaos: the shops run with shop.testing.broken-mode=%s, a guarantee switched"
+                        + " off on purpose: this run must FAIL%n",
+                    mode));
+    List<KillPlan.Kill> plan =
+        options.startsProcesses()
+            ? KillPlan.of(
+                options.seed(),
+                options.shops(),
+                options.kills(),
+                options.simulatorKills(),
+                options.duration())
+            : List.of();
     Workload.Counters counters = new Workload.Counters();
+    AtomicLong simulatorKills = new AtomicLong();
     Instant started = Instant.now();
-    BenchDatabase db = null;
+    ChaosDatabase db = null;
     Processes processes = null;
     Thread cleanup = null;
     try {
-      db = BenchDatabase.start();
-      String adminToken = secret();
-      processes = new Processes(options.shopJar(), db, adminToken, options.out().resolve("logs"));
-      BenchDatabase dbRef = db;
-      Processes processesRef = processes;
-      cleanup =
-          new Thread(
-              () -> {
-                processesRef.close();
-                dbRef.close();
-              },
-              "chaos-cleanup");
-      Runtime.getRuntime().addShutdownHook(cleanup);
-
-      processes.startSimulator(options.simulatorJar(), options.seed());
-      processes.startShop();
-      Http shop = new Http("http://127.0.0.1:" + processes.shopPort(), Duration.ofSeconds(10));
-      Http psp = new Http("http://127.0.0.1:" + processes.simulatorPort(), Duration.ofSeconds(10));
+      db = database();
+      String adminToken;
+      List<String> shopUrls;
+      String simulatorUrl;
+      if (options.startsProcesses()) {
+        adminToken = secret();
+        processes =
+            new Processes(
+                options.shopJar(),
+                options.simulatorJar(),
+                db,
+                adminToken,
+                options.out().resolve("logs"),
+                options.seed(),
+                options.shops(),
+                options.brokenMode().orElse(null));
+        cleanup = cleanupHook(processes, db);
+        processes.startSimulator();
+        processes.startShops();
+        shopUrls = processes.shopUrls();
+        simulatorUrl = processes.simulatorUrl();
+      } else {
+        ChaosOptions.Attach attach = options.attach().orElseThrow();
+        adminToken = attach.adminToken();
+        shopUrls = attach.shopUrls();
+        simulatorUrl = attach.simulatorUrl();
+        out.printf("chaos: attached to %s%n", attach);
+      }
+      Http shop = new Http(shopUrls, Duration.ofSeconds(10));
+      Http psp = new Http(simulatorUrl, Duration.ofSeconds(10));
       Workload workload = new Workload(shop, options.seed(), options.accounts(), counters);
       workload.setUp(options.clients(), adminToken);
       setFaults(psp, options.providerFaults());
@@ -97,19 +130,27 @@ public final class ChaosCommand {
       long deadline = start + options.duration().toNanos();
       Processes p = processes;
       Thread killer =
-          new Thread(() -> kill(p, killTimes, start, deadline, counters), "chaos-killer");
+          new Thread(
+              () -> kill(p, plan, start, deadline, counters, simulatorKills, psp), "chaos-killer");
       killer.setDaemon(true);
-      killer.start();
+      if (processes != null) {
+        killer.start();
+      }
       Thread progress = new Thread(() -> progress(start, deadline, counters), "chaos-progress");
       progress.setDaemon(true);
       progress.start();
       workload.run(deadline);
-      killer.join();
+      if (processes != null) {
+        killer.join();
+      }
       progress.interrupt();
 
       out.println("chaos: workload over; waiting until quiet (provider faults off)");
+      if (processes != null) {
+        processes.startSimulator();
+        processes.startShops();
+      }
       setFaults(psp, 0);
-      processes.startShop();
       long quietStart = System.nanoTime();
       long[] quiet = awaitQuiet(shop, adminToken, db);
       long quietSeconds = (System.nanoTime() - quietStart) / 1_000_000_000L;
@@ -124,9 +165,16 @@ public final class ChaosCommand {
       Map<String, Object> facts = new java.util.LinkedHashMap<>();
       facts.put("seed", options.seed());
       facts.put("duration", options.duration().toString());
-      facts.put("kills planned", options.kills());
-      facts.put("kills done", counters.kills.get());
-      facts.put("kill times ms", killTimes.stream().map(Duration::toMillis).toList());
+      facts.put("shops", options.shops());
+      facts.put(
+          "database",
+          options.database().map(d -> "external " + d.jdbcUrl()).orElse("PostgreSQL in chaos"));
+      facts.put("attached", options.attach().map(Object::toString).orElse("no"));
+      facts.put("broken mode", options.brokenMode().orElse("none"));
+      facts.put("kills planned", plan.size());
+      facts.put("shop kills done", counters.kills.get());
+      facts.put("psp-simulator kills done", simulatorKills.get());
+      facts.put("kills", plan.stream().map(k -> k.at().toMillis() + " ms " + k.victim()).toList());
       facts.put("provider faults percent", options.providerFaults());
       facts.put("clients", options.clients());
       facts.put("accounts", workload.accounts.size());
@@ -181,11 +229,55 @@ public final class ChaosCommand {
     }
   }
 
+  /**
+   * The run's database: an external one (refused unless empty when chaos starts the shops, which it
+   * then kills), or a new one in this JVM.
+   */
+  private ChaosDatabase database() throws Exception {
+    if (options.database().isEmpty()) {
+      return ChaosDatabase.start();
+    }
+    ChaosDatabase db = ChaosDatabase.external(options.database().get());
+    if (options.startsProcesses()) {
+      long clients = db.clients();
+      if (clients > 0) {
+        throw new UsageException(
+            "the database at "
+                + options.database().get().jdbcUrl()
+                + " already holds "
+                + clients
+                + " API clients: chaos checks everything in it, so it needs an empty database");
+      }
+    }
+    out.printf("chaos: external database %s%n", options.database().get());
+    return db;
+  }
+
+  /** Stops the processes and the database if the JVM is interrupted (Ctrl-C). */
+  private static Thread cleanupHook(Processes processes, ChaosDatabase db) {
+    Thread cleanup =
+        new Thread(
+            () -> {
+              processes.close();
+              db.close();
+            },
+            "chaos-cleanup");
+    Runtime.getRuntime().addShutdownHook(cleanup);
+    return cleanup;
+  }
+
   private void kill(
-      Processes processes, List<Duration> times, long start, long deadline, Workload.Counters c) {
+      Processes processes,
+      List<KillPlan.Kill> plan,
+      long start,
+      long deadline,
+      Workload.Counters c,
+      AtomicLong simulatorKills,
+      Http psp) {
+    int n = 0;
     try {
-      for (Duration t : times) {
-        long at = start + t.toNanos();
+      for (KillPlan.Kill k : plan) {
+        long at = start + k.at().toNanos();
         long wait = at - System.nanoTime();
         if (wait > 0) {
           Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
@@ -193,22 +285,33 @@ public final class ChaosCommand {
         if (System.nanoTime() >= deadline) {
           break;
         }
-        processes.killShop();
-        long n = c.kills.incrementAndGet();
+        n++;
+        if (k.target() == KillPlan.SIMULATOR) {
+          processes.killSimulator();
+          simulatorKills.incrementAndGet();
+        } else {
+          processes.killShop(k.target());
+          c.kills.incrementAndGet();
+        }
         out.printf(
-            "  [%5.1fs] kill -9 of the shop (%d of %d); restarting%n",
-            (System.nanoTime() - start) / 1e9, n, times.size());
+            "  [%5.1fs] kill -9 of %s (%d of %d); restarting%n",
+            (System.nanoTime() - start) / 1e9, k.victim(), n, plan.size());
         long restart = System.nanoTime();
-        processes.startShop();
+        if (k.target() == KillPlan.SIMULATOR) {
+          processes.startSimulator();
+          setFaults(psp, options.providerFaults());
+        } else {
+          processes.startShop(k.target());
+        }
         out.printf(
-            "  [%5.1fs] shop up again after %.1fs%n",
-            (System.nanoTime() - start) / 1e9, (System.nanoTime() - restart) / 1e9);
+            "  [%5.1fs] %s up again after %.1fs%n",
+            (System.nanoTime() - start) / 1e9, k.victim(), (System.nanoTime() - restart) / 1e9);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException | RuntimeException e) {
       synchronized (problems) {
-        problems.add("the shop could not be restarted: " + e.getMessage());
+        problems.add("a process could not be restarted: " + e.getMessage());
       }
     }
   }
@@ -252,7 +355,7 @@ public final class ChaosCommand {
   }
 
   /** Waits for backlog 0 and nothing pending; returns {backlog, pending, dead}. */
-  private long[] awaitQuiet(Http shop, String adminToken, BenchDatabase db)
+  private long[] awaitQuiet(Http shop, String adminToken, ChaosDatabase db)
       throws InterruptedException, SQLException {
     long deadline = System.nanoTime() + options.quietTimeout().toNanos();
     long[] last = {-1, -1, -1};
@@ -291,8 +394,8 @@ public final class ChaosCommand {
     }
   }
 
-  private static long pending(BenchDatabase db) throws SQLException {
-    try (Connection c = db.connectAsOwner("shop");
+  private static long pending(ChaosDatabase db) throws SQLException {
+    try (Connection c = db.connect();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
@@ -303,9 +406,9 @@ public final class ChaosCommand {
     }
   }
 
-  private static List<String> ids(BenchDatabase db, String table) throws SQLException {
+  private static List<String> ids(ChaosDatabase db, String table) throws SQLException {
     List<String> ids = new ArrayList<>();
-    try (Connection c = db.connectAsOwner("shop");
+    try (Connection c = db.connect();
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
       while (rs.next()) {
@@ -315,7 +418,7 @@ public final class ChaosCommand {
     return ids;
   }
 
-  private Observations observe(Workload w, Http shop, Http psp, BenchDatabase db, long[] quiet)
+  private Observations observe(Workload w, Http shop, Http psp, ChaosDatabase db, long[] quiet)
       throws IOException, InterruptedException, SQLException {
     List<AccountState> accounts = new ArrayList<>();
     for (String account : w.accounts) {
@@ -365,7 +468,7 @@ public final class ChaosCommand {
     }
     long keys;
     long keysInUse;
-    try (Connection c = db.connectAsOwner("shop");
+    try (Connection c = db.connect();
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
@@ -397,9 +500,9 @@ public final class ChaosCommand {
    * The {@code check} subcommand's invariants over the shop's database, in the same snapshot-read
    * way, appended to the table as {@code db: <id>} rows (a WARN of theirs counts as a pass).
    */
-  static List<Verdict> databaseInvariants(BenchDatabase db) throws SQLException {
+  static List<Verdict> databaseInvariants(ChaosDatabase db) throws SQLException {
     List<Verdict> verdicts = new ArrayList<>();
-    try (Connection c = db.connectAsOwner("shop")) {
+    try (Connection c = db.connect()) {
       for (dev.once.verify.check.Verdict v : new Invariants(false).evaluate(c)) {
         verdicts.add(
             new Verdict("db: " + v.id(), !v.failed(), v.checked(), v.violations(), v.examples()));

@@ -6,10 +6,16 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Small JSON-over-HTTP helper: one java.net.http client, answers as status and body text. */
+/**
+ * Small JSON-over-HTTP helper: one java.net.http client, answers as status and body text. Given
+ * several base URLs (shop instances behind no load balancer) it sends each request to the next one
+ * in turn, so a retry usually reaches another instance than its first try, as behind a balancer.
+ */
 final class Http {
   /** An answer: its status, body, and the replay and Retry-After headers. */
   record Answer(int status, String body, boolean replayed, int retryAfterSeconds) {
@@ -26,23 +32,31 @@ final class Http {
   }
 
   private final HttpClient client;
-  private final String base;
+  private final List<String> bases;
+  private final AtomicInteger next = new AtomicInteger();
   private final Duration timeout;
 
   Http(String base, Duration timeout) {
+    this(List.of(base), timeout);
+  }
+
+  Http(List<String> bases, Duration timeout) {
+    if (bases.isEmpty()) {
+      throw new IllegalArgumentException("no base URL");
+    }
     this.client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
             .build();
-    this.base = base;
+    this.bases = List.copyOf(bases);
     this.timeout = timeout;
   }
 
   Answer post(String path, String bearer, String key, String body)
       throws IOException, InterruptedException {
     HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.newBuilder(uri(path))
             .timeout(timeout)
             .header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body));
@@ -57,7 +71,7 @@ final class Http {
 
   Answer put(String path, String body) throws IOException, InterruptedException {
     return send(
-        HttpRequest.newBuilder(URI.create(base + path))
+        HttpRequest.newBuilder(uri(path))
             .timeout(timeout)
             .header("Content-Type", "application/json")
             .PUT(HttpRequest.BodyPublishers.ofString(body))
@@ -65,11 +79,16 @@ final class Http {
   }
 
   Answer get(String path, String bearer) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout).GET();
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(timeout).GET();
     if (bearer != null) {
       b.header("Authorization", "Bearer " + bearer);
     }
     return send(b.build());
+  }
+
+  private URI uri(String path) {
+    int i = bases.size() == 1 ? 0 : Math.floorMod(next.getAndIncrement(), bases.size());
+    return URI.create(bases.get(i) + path);
   }
 
   private Answer send(HttpRequest request) throws IOException, InterruptedException {

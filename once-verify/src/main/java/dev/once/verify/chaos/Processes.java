@@ -1,6 +1,5 @@
 package dev.once.verify.chaos;
 
-import dev.once.verify.bench.BenchDatabase;
 import dev.once.verify.bench.ShopProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -16,92 +15,149 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The processes of a run: psp-simulator (started once, so its effect counts survive the shop), and
- * the shop, started, killed with SIGKILL and restarted on the same port and database.
+ * The processes of a run: psp-simulator, whose journal file keeps what it applied across its own
+ * SIGKILLs, and one or more shops on one database, each killed with SIGKILL and restarted on its
+ * own port. Every start appends a banner and the process's output to a log file of its own.
  */
 final class Processes implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
   private final Path shopJar;
-  private final BenchDatabase db;
+  private final Path simulatorJar;
+  private final ChaosDatabase db;
   private final String adminToken;
   private final Path logs;
-  private final int shopPort;
+  private final long seed;
+  private final List<String> shopArgs;
+  private final int[] shopPorts;
+  private final ShopProcess[] shops;
+  private final int[] shopStarts;
   private final int simulatorPort;
   private Process simulator;
-  private volatile ShopProcess shop;
-  private int shopStarts;
+  private int simulatorStarts;
 
-  Processes(Path shopJar, BenchDatabase db, String adminToken, Path logs) throws IOException {
+  /**
+   * @param shops how many shop processes
+   * @param brokenMode {@code shop.testing.broken-mode} of every shop, or null
+   */
+  Processes(
+      Path shopJar,
+      Path simulatorJar,
+      ChaosDatabase db,
+      String adminToken,
+      Path logs,
+      long seed,
+      int shops,
+      String brokenMode)
+      throws IOException {
     this.shopJar = shopJar;
+    this.simulatorJar = simulatorJar;
     this.db = db;
     this.adminToken = adminToken;
     this.logs = logs;
-    this.shopPort = ShopProcess.freePort();
+    this.seed = seed;
+    this.shopPorts = new int[shops];
+    this.shops = new ShopProcess[shops];
+    this.shopStarts = new int[shops];
+    for (int i = 0; i < shops; i++) {
+      shopPorts[i] = ShopProcess.freePort();
+    }
     this.simulatorPort = ShopProcess.freePort();
+    List<String> args = new ArrayList<>();
+    args.add("--shop.provider.url=http://127.0.0.1:" + simulatorPort);
+    if (brokenMode != null) {
+      args.add("--shop.testing.broken-mode=" + brokenMode);
+    }
+    this.shopArgs = List.copyOf(args);
     Files.createDirectories(logs);
   }
 
-  int shopPort() {
-    return shopPort;
+  /** The shops' base URLs, in instance order. */
+  List<String> shopUrls() {
+    List<String> urls = new ArrayList<>();
+    for (int port : shopPorts) {
+      urls.add("http://127.0.0.1:" + port);
+    }
+    return urls;
   }
 
-  int simulatorPort() {
-    return simulatorPort;
+  String simulatorUrl() {
+    return "http://127.0.0.1:" + simulatorPort;
   }
 
-  void startSimulator(Path jar, long seed) throws IOException, InterruptedException {
+  int shops() {
+    return shops.length;
+  }
+
+  /** Starts psp-simulator (again) on its port and journal, and waits until it is healthy. */
+  synchronized void startSimulator() throws IOException, InterruptedException {
+    if (simulator != null && simulator.isAlive()) {
+      return;
+    }
+    simulatorStarts++;
+    Path log = banner("simulator.log", simulatorStarts);
     List<String> command = new ArrayList<>();
     command.add(java());
     command.add("-Xmx128m");
+    command.add("-XX:TieredStopAtLevel=1");
     command.add("-jar");
-    command.add(jar.toString());
+    command.add(simulatorJar.toString());
     command.add("--port");
     command.add(Integer.toString(simulatorPort));
     command.add("--seed");
-    command.add(Long.toString(seed));
+    command.add(Long.toString(seed + simulatorStarts));
+    command.add("--journal");
+    command.add(logs.resolve("simulator.journal").toString());
     simulator =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
-            .redirectOutput(
-                ProcessBuilder.Redirect.appendTo(logs.resolve("simulator.log").toFile()))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .start();
-    awaitHealthy(simulator, simulatorPort, "/health", "psp-simulator", "simulator.log");
+    awaitHealthy(simulator, simulatorPort, "psp-simulator", log);
   }
 
-  /** Starts the shop (again) on its port and waits until it is healthy. */
-  synchronized void startShop() throws IOException, InterruptedException {
-    if (shop != null && shop.isAlive()) {
-      return;
+  /** SIGKILL of psp-simulator; waits until it is gone. */
+  synchronized void killSimulator() throws InterruptedException {
+    if (simulator != null && simulator.isAlive()) {
+      simulator.destroyForcibly();
+      simulator.waitFor(30, TimeUnit.SECONDS);
     }
-    shopStarts++;
-    Path log = logs.resolve("shop.log");
-    Files.writeString(
-        log,
-        "=== start " + shopStarts + " ===\n",
-        StandardOpenOption.CREATE,
-        StandardOpenOption.APPEND);
-    shop =
-        ShopProcess.start(
-            shopJar,
-            db,
-            BenchDatabase.DATABASE,
-            true,
-            shopPort,
-            adminToken,
-            log,
-            List.of("-XX:TieredStopAtLevel=1"),
-            List.of("--shop.provider.url=http://127.0.0.1:" + simulatorPort));
   }
 
-  boolean shopAlive() {
-    ShopProcess p = shop;
-    return p != null && p.isAlive();
+  /** Starts every shop that does not run, one after the other (their migrations take a lock). */
+  void startShops() throws IOException, InterruptedException {
+    for (int i = 0; i < shops.length; i++) {
+      startShop(i);
+    }
   }
 
-  /** SIGKILL of the shop; waits until it is gone. */
-  void killShop() throws InterruptedException {
-    ShopProcess p = shop;
+  /** Starts shop {@code i} (again) on its port and waits until it is healthy. */
+  void startShop(int i) throws IOException, InterruptedException {
+    synchronized (shops) {
+      if (shops[i] != null && shops[i].isAlive()) {
+        return;
+      }
+      shopStarts[i]++;
+      Path log = banner("shop-" + (i + 1) + ".log", shopStarts[i]);
+      shops[i] =
+          ShopProcess.start(
+              shopJar,
+              db.login(),
+              true,
+              shopPorts[i],
+              adminToken,
+              log,
+              List.of("-XX:TieredStopAtLevel=1"),
+              shopArgs);
+    }
+  }
+
+  /** SIGKILL of shop {@code i}; waits until it is gone. */
+  void killShop(int i) throws InterruptedException {
+    ShopProcess p;
+    synchronized (shops) {
+      p = shops[i];
+    }
     if (p != null && p.isAlive()) {
       p.kill();
     }
@@ -109,15 +165,25 @@ final class Processes implements AutoCloseable {
 
   @Override
   public void close() {
-    ShopProcess p = shop;
-    if (p != null) {
-      try {
-        p.close();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    synchronized (shops) {
+      for (ShopProcess p : shops) {
+        if (p != null) {
+          try {
+            p.close();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
       }
     }
     stop(simulator);
+  }
+
+  private Path banner(String file, int start) throws IOException {
+    Path log = logs.resolve(file);
+    Files.writeString(
+        log, "=== start " + start + " ===\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    return log;
   }
 
   private static void stop(Process p) {
@@ -136,18 +202,18 @@ final class Processes implements AutoCloseable {
     }
   }
 
-  private void awaitHealthy(Process p, int port, String path, String what, String log)
+  private static void awaitHealthy(Process p, int port, String what, Path log)
       throws IOException, InterruptedException {
     HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
             .timeout(Duration.ofSeconds(5))
             .build();
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!p.isAlive()) {
         throw new IOException(
-            what + " exited with " + p.exitValue() + " while starting; see " + logs.resolve(log));
+            what + " exited with " + p.exitValue() + " while starting; see " + log);
       }
       try {
         if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {

@@ -1,9 +1,7 @@
 package dev.once.verify.check;
 
+import dev.once.verify.SecretFile;
 import dev.once.verify.UsageException;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -36,7 +34,8 @@ public record CheckOptions(
         case "--jdbc-url" -> jdbcUrl = value(args, ++i, flag);
         case "--user" -> user = value(args, ++i, flag);
         case "--password" -> password = value(args, ++i, flag);
-        case "--password-file" -> password = passwordFrom(Path.of(value(args, ++i, flag)));
+        case "--password-file" ->
+            password = SecretFile.read("check: --password-file", Path.of(value(args, ++i, flag)));
         case "--report" -> report = Path.of(value(args, ++i, flag));
         case "--allow-dead" -> allowDead = true;
         default ->
@@ -55,17 +54,6 @@ public record CheckOptions(
         Optional.ofNullable(password),
         Optional.ofNullable(report),
         allowDead);
-  }
-
-  /** The first line of {@code file}: a password that neither the shell history nor ps shows. */
-  private static String passwordFrom(Path file) throws UsageException {
-    try {
-      return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
-          .findFirst()
-          .orElseThrow(() -> new UsageException("check: --password-file is empty: " + file));
-    } catch (IOException e) {
-      throw new UsageException("check: cannot read --password-file " + file + ": " + e);
-    }
   }
 
   private static String value(String[] args, int i, String flag) throws UsageException {

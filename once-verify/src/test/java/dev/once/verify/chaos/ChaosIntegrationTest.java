@@ -2,50 +2,129 @@ package dev.once.verify.chaos;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.once.verify.bench.ShopLogin;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real 20-second chaos run with 2 kills and 30% provider faults against the real jars. Skipped
- * when they are absent: {@code mvn verify} of once-verify alone does not build them (build them
- * with {@code ./mvnw -pl shop,psp-simulator -am package -DskipTests}).
+ * Real chaos runs against the real jars (see {@link ChaosRuns}): the short seeded run CI must pass,
+ * two shops on one external PostgreSQL with kills of both shops and of psp-simulator and 30%
+ * provider faults, and a run attached to processes it did not start.
  */
 class ChaosIntegrationTest {
-  private static final Path SHOP = Path.of("../shop/target/shop.jar");
-  private static final Path SIMULATOR = Path.of("../psp-simulator/target/psp-simulator.jar");
 
   @Test
-  void aShortRunWithKillsAndProviderFaultsPasses(@TempDir Path out) throws Exception {
-    assumeTrue(Files.isRegularFile(SHOP), "no " + SHOP + "; build the shop's jar first");
-    assumeTrue(Files.isRegularFile(SIMULATOR), "no " + SIMULATOR + "; build psp-simulator first");
-    ByteArrayOutputStream printed = new ByteArrayOutputStream();
-    int exit =
-        new ChaosCommand(
-                ChaosOptions.parse(
-                    new String[] {
-                      "--shop-jar", SHOP.toString(),
-                      "--simulator-jar", SIMULATOR.toString(),
-                      "--duration", "20s",
-                      "--kills", "2",
-                      "--provider-faults", "30",
-                      "--clients", "4",
-                      "--seed", "11",
-                      "--out", out.toString()
-                    }),
-                new PrintStream(printed, true, StandardCharsets.UTF_8))
-            .run();
-    String text = printed.toString(StandardCharsets.UTF_8);
-    assertEquals(0, exit, text);
-    assertTrue(text.contains("kill -9 of the shop (2 of 2)"), text);
-    assertTrue(text.contains("db: account-balance"), "check's invariants are appended: " + text);
-    assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": true"));
-    assertTrue(Files.readString(out.resolve("summary.md")).contains("| PASS |"));
+  void twoShopsOnOneExternalPostgresThroughKillsAndProviderFaultsPass(@TempDir Path dir)
+      throws Exception {
+    ChaosRuns.assumeJars();
+    try (ChaosDatabase db = ChaosDatabase.start()) {
+      ShopLogin login = db.login();
+      Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
+      Path app = Files.writeString(dir.resolve("app.password"), login.appPassword());
+      Path out = dir.resolve("report");
+      ChaosRuns.Run run =
+          ChaosRuns.run(
+              "--jdbc-url", login.jdbcUrl(),
+              "--db-user", login.ownerUser(),
+              "--db-password-file", owner.toString(),
+              "--db-app-user", login.appUser(),
+              "--db-app-password-file", app.toString(),
+              "--shops", "2",
+              "--duration", "70s",
+              "--kills", "3",
+              "--simulator-kills", "1",
+              "--provider-faults", "30",
+              "--clients", "6",
+              "--seed", "11",
+              "--out", out.toString());
+      String text = run.text();
+      assertEquals(0, run.exit(), text);
+      assertTrue(text.contains("(4 of 4)"), "every planned kill happened: " + text);
+      assertTrue(text.contains("kill -9 of psp-simulator"), text);
+      assertTrue(text.contains("kill -9 of shop 1") || text.contains("kill -9 of shop 2"), text);
+      assertTrue(text.contains("db: account-balance"), "check's invariants are appended: " + text);
+      String report = Files.readString(out.resolve("report.json"));
+      assertTrue(report.contains("\"pass\": true"), report);
+      assertTrue(report.contains("\"shop kills done\": 3"), report);
+      assertTrue(report.contains("\"psp-simulator kills done\": 1"), report);
+      assertTrue(Files.readString(out.resolve("summary.md")).contains("| PASS |"));
+      assertTrue(Files.isRegularFile(out.resolve("logs/shop-2.log")));
+      assertTrue(Files.size(out.resolve("logs/simulator.journal")) > 0);
+    }
+  }
+
+  @Test
+  void aSecondRunOnTheSameDatabaseIsRefused(@TempDir Path dir) throws Exception {
+    ChaosRuns.assumeJars();
+    try (ChaosDatabase db = ChaosDatabase.start()) {
+      ShopLogin login = db.login();
+      try (java.sql.Connection c = db.connect();
+          java.sql.Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE client (id text)");
+        s.execute("INSERT INTO client VALUES ('cli_1')");
+      }
+      Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
+      dev.once.verify.UsageException refused =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              dev.once.verify.UsageException.class,
+              () ->
+                  ChaosRuns.run(
+                      "--jdbc-url", login.jdbcUrl(),
+                      "--db-user", login.ownerUser(),
+                      "--db-password-file", owner.toString(),
+                      "--out", dir.resolve("report").toString()));
+      assertTrue(refused.getMessage().contains("needs an empty database"), refused.getMessage());
+    }
+  }
+
+  @Test
+  void attachedToRunningProcessesItDrivesAndChecksWithoutKilling(@TempDir Path dir)
+      throws Exception {
+    ChaosRuns.assumeJars();
+    String token = "attach-test-admin-token-0123456789";
+    try (ChaosDatabase db = ChaosDatabase.start();
+        Processes running =
+            new Processes(
+                ChaosRuns.SHOP, ChaosRuns.SIMULATOR, db, token, dir.resolve("logs"), 5, 1, null)) {
+      running.startSimulator();
+      running.startShops();
+      ShopLogin login = db.login();
+      Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
+      Path tokenFile = Files.writeString(dir.resolve("admin.token"), token);
+      Path out = dir.resolve("report");
+      ChaosRuns.Run run =
+          ChaosRuns.runAsIs(
+              "--attach",
+              "--shop-url",
+              running.shopUrls().get(0),
+              "--simulator-url",
+              running.simulatorUrl(),
+              "--admin-token-file",
+              tokenFile.toString(),
+              "--jdbc-url",
+              login.jdbcUrl(),
+              "--db-user",
+              login.ownerUser(),
+              "--db-password-file",
+              owner.toString(),
+              "--duration",
+              "15s",
+              "--provider-faults",
+              "20",
+              "--clients",
+              "3",
+              "--seed",
+              "5",
+              "--out",
+              out.toString());
+      String text = run.text();
+      assertEquals(0, run.exit(), text);
+      assertTrue(text.contains("attached to shops [" + running.shopUrls().get(0)), text);
+      assertTrue(!text.contains("kill -9"), text);
+      assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": true"));
+    }
   }
 }

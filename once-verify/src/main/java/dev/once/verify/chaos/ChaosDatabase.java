@@ -1,0 +1,88 @@
+package dev.once.verify.chaos;
+
+import dev.once.verify.bench.BenchDatabase;
+import dev.once.verify.bench.ShopLogin;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+
+/**
+ * The one PostgreSQL every shop of a run shares: either one chaos starts in its own JVM (gone with
+ * the run), or an external one given on the command line. The checks read it as the schema owner.
+ */
+final class ChaosDatabase implements AutoCloseable {
+  private final BenchDatabase embedded;
+  private final ShopLogin login;
+
+  private ChaosDatabase(BenchDatabase embedded, ShopLogin login) {
+    this.embedded = embedded;
+    this.login = login;
+  }
+
+  /** A PostgreSQL in this JVM with the shop's two roles and an empty database. */
+  static ChaosDatabase start() throws IOException, SQLException {
+    BenchDatabase db = BenchDatabase.start();
+    return new ChaosDatabase(db, db.login(BenchDatabase.DATABASE));
+  }
+
+  /** An external PostgreSQL; refuses one that is unreachable. */
+  static ChaosDatabase external(ChaosOptions.ExternalDatabase external) throws SQLException {
+    ChaosDatabase db =
+        new ChaosDatabase(
+            null,
+            new ShopLogin(
+                external.jdbcUrl(),
+                external.appUser(),
+                external.appPassword(),
+                external.ownerUser(),
+                external.ownerPassword()));
+    try (Connection c = db.connect()) {
+      c.isValid(5);
+    }
+    return db;
+  }
+
+  /** How the shops log in. */
+  ShopLogin login() {
+    return login;
+  }
+
+  /** A new connection as the schema owner, who may read every table of the shop and of Once. */
+  Connection connect() throws SQLException {
+    Properties p = new Properties();
+    p.setProperty("user", login.ownerUser());
+    p.setProperty("password", login.ownerPassword());
+    return DriverManager.getConnection(login.jdbcUrl(), p);
+  }
+
+  /**
+   * How many API clients the shop's database holds, or 0 before its first migration: a run checks
+   * everything in the database, so it must start from an empty one.
+   */
+  long clients() throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT to_regclass('client') IS NOT NULL")) {
+        rs.next();
+        if (!rs.getBoolean(1)) {
+          return 0;
+        }
+      }
+      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM client")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    if (embedded != null) {
+      embedded.close();
+    }
+  }
+}
