@@ -33,7 +33,7 @@ class ChaosIntegrationTest {
               "--db-app-user", login.appUser(),
               "--db-app-password-file", app.toString(),
               "--shops", "2",
-              "--duration", "70s",
+              "--duration", "60s",
               "--kills", "3",
               "--simulator-kills", "1",
               "--provider-faults", "30",
@@ -57,7 +57,7 @@ class ChaosIntegrationTest {
   }
 
   @Test
-  void aSecondRunOnTheSameDatabaseIsRefused(@TempDir Path dir) throws Exception {
+  void aDatabaseThatAlreadyHoldsDataIsRefused(@TempDir Path dir) throws Exception {
     ChaosRuns.assumeJars();
     try (ChaosDatabase db = ChaosDatabase.start()) {
       ShopLogin login = db.login();
