@@ -32,6 +32,14 @@ public final class Main {
       return 2;
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    String help =
+        rest.length == 1 && (rest[0].equals("--help") || rest[0].equals("-h"))
+            ? subcommandUsage(args[0])
+            : null;
+    if (help != null) {
+      System.out.print(help);
+      return 0;
+    }
     try {
       switch (args[0]) {
         case "bench":
@@ -63,6 +71,20 @@ public final class Main {
       System.err.println("once-verify: failed: " + e);
       e.printStackTrace(System.err);
       return 1;
+    }
+  }
+
+  /** The flags of {@code subcommand}, or null for one without its own (check prints its own). */
+  private static String subcommandUsage(String subcommand) {
+    switch (subcommand) {
+      case "bench":
+        return BenchOptions.usage();
+      case "chaos":
+        return ChaosOptions.usage();
+      case "fingerprint":
+        return FingerprintOptions.usage();
+      default:
+        return null;
     }
   }
 
