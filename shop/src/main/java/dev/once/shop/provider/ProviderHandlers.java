@@ -10,6 +10,7 @@ import dev.once.shop.web.NotFoundException;
 import dev.once.spring.outbox.OutboxHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.core.JacksonException;
@@ -29,8 +30,12 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>no final answer (time-out, broken connection, 5xx, 409, 429): retried with backoff;
  *   <li>the provider rejects the request itself (another 4xx): dead at once, with an error log.
  * </ul>
+ *
+ * <p>{@link BrokenMode} ({@value BrokenMode#PROPERTY}) breaks this on purpose, for {@code
+ * once-verify}'s self-test only.
  */
 @Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(BrokenMode.Setting.class)
 class ProviderHandlers {
   private static final Logger log = LoggerFactory.getLogger(ProviderHandlers.class);
 
@@ -41,15 +46,22 @@ class ProviderHandlers {
   static final String REFUND_KEY_PREFIX = "shop-refund-";
 
   @Bean
+  BrokenMode brokenMode(BrokenMode.Setting setting) {
+    BrokenMode mode = setting.mode();
+    mode.announce();
+    return mode;
+  }
+
+  @Bean
   OutboxHandler providerChargeHandler(
-      ProviderClient provider, PaymentService payments, JsonMapper json) {
+      ProviderClient provider, PaymentService payments, JsonMapper json, BrokenMode broken) {
     return handler(
         PaymentService.PROVIDER_CHARGE,
         row -> {
           ChargeMessage charge = json.readValue(row.payloadJson(), ChargeMessage.class);
           ProviderAnswer answer =
               provider.charge(
-                  CHARGE_KEY_PREFIX + charge.paymentId(),
+                  broken.key(CHARGE_KEY_PREFIX + charge.paymentId()),
                   charge.paymentId(),
                   charge.amount(),
                   charge.currency());
@@ -57,20 +69,21 @@ class ProviderHandlers {
               row,
               answer,
               outcome -> payments.settle(charge.paymentId(), outcome),
-              "payment " + charge.paymentId());
+              "payment " + charge.paymentId(),
+              broken);
         });
   }
 
   @Bean
   OutboxHandler providerRefundHandler(
-      ProviderClient provider, PaymentService payments, JsonMapper json) {
+      ProviderClient provider, PaymentService payments, JsonMapper json, BrokenMode broken) {
     return handler(
         PaymentService.PROVIDER_REFUND,
         row -> {
           RefundMessage refund = json.readValue(row.payloadJson(), RefundMessage.class);
           ProviderAnswer answer =
               provider.refund(
-                  REFUND_KEY_PREFIX + refund.refundId(),
+                  broken.key(REFUND_KEY_PREFIX + refund.refundId()),
                   refund.refundId(),
                   refund.paymentId(),
                   refund.amount(),
@@ -80,7 +93,8 @@ class ProviderHandlers {
                 row,
                 answer,
                 outcome -> payments.settleRefund(refund.refundId(), outcome),
-                "refund " + refund.refundId());
+                "refund " + refund.refundId(),
+                broken);
           } catch (RefundReversalException e) {
             log.warn("{}", e.getMessage());
             return Delivery.retry("refused refund cannot be reversed: balance too low");
@@ -90,12 +104,17 @@ class ProviderHandlers {
 
   /** Records a final answer through {@code settle}; decides what the row becomes. */
   private static Delivery record(
-      OutboxRecord row, ProviderAnswer answer, Settlement settle, String what) {
+      OutboxRecord row, ProviderAnswer answer, Settlement settle, String what, BrokenMode broken) {
     if (answer instanceof ProviderAnswer.Succeeded) {
       return settled(row, settle, PaymentStatus.SUCCEEDED, what);
     }
     if (answer instanceof ProviderAnswer.Declined) {
       return settled(row, settle, PaymentStatus.FAILED, what);
+    }
+    if (broken == BrokenMode.MARK_DELIVERED_BEFORE_CALL) {
+      // Broken on purpose: no final answer or a rejection, yet the row is done and the payment or
+      // refund stays pending.
+      return Delivery.done();
     }
     if (answer instanceof ProviderAnswer.Unavailable unavailable) {
       return Delivery.retry("provider: " + unavailable.reason());

@@ -4,45 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.once.psp.Faults;
-import dev.once.psp.PspSimulator;
 import dev.once.shop.support.PaymentEvents;
-import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.TestPropertySource;
 import tools.jackson.databind.JsonNode;
 
 /**
  * G3 end to end with the relay running against the in-process PSP simulator: every payment and
  * refund settles, a decline gives the money back, the provider applies each effect once even under
- * faults, and a row the provider keeps refusing turns dead and can be requeued. The context is
- * closed after the class, so its relay does not outlive it into other tests.
+ * faults, and a row the provider keeps refusing turns dead and can be requeued.
  */
 @TestPropertySource(
     properties = {
-      "once.outbox.relay.enabled=true",
-      "once.outbox.relay.poll-interval=100ms",
-      "once.outbox.relay.retry.initial-delay=10ms",
-      "once.outbox.relay.retry.max-delay=100ms",
       "once.outbox.relay.retry.max-attempts=60",
       // Short delays burn attempts fast on 409s while the simulator holds a timed-out key.
       "once.outbox.relay.types[provider.charge].max-attempts=60",
       "once.outbox.relay.types[provider.refund].max-attempts=3",
       "shop.provider.read-timeout=300ms"
     })
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class ProviderRelayTest extends ShopIntegrationTest {
+class ProviderRelayTest extends RelayingShopTest {
   private static final Duration SETTLED = Duration.ofSeconds(60);
 
-  @Autowired private PspSimulator provider;
   @Autowired private PaymentEvents events;
 
   private TestClient client;
@@ -51,11 +40,6 @@ class ProviderRelayTest extends ShopIntegrationTest {
   void client() {
     provider.faults(Faults.NONE);
     client = newClient();
-  }
-
-  @AfterEach
-  void noFaults() {
-    provider.faults(Faults.NONE);
   }
 
   @Test

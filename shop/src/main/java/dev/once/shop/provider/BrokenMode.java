@@ -1,0 +1,104 @@
+package dev.once.shop.provider;
+
+import java.util.Arrays;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * A deliberately broken mode of the provider handlers ({@value #PROPERTY}, {@code
+ * SHOP_TESTING_BROKEN_MODE}). It exists only so that {@code once-verify chaos} can be shown to
+ * catch a real violation: each mode other than {@link #NONE} switches off one of Once's guarantees
+ * on purpose. Never set it in production.
+ */
+public enum BrokenMode {
+  /** The default: the handlers behave as documented in {@link ProviderHandlers}. */
+  NONE("none"),
+
+  /**
+   * The outbox row is done whatever the provider call did, as if it had been marked delivered
+   * before the call: with no final answer (time-out, 5xx, lost answer, refused connection) or a
+   * rejection, the payment or refund stays {@code pending} and is never retried.
+   */
+  MARK_DELIVERED_BEFORE_CALL("mark-delivered-before-call"),
+
+  /**
+   * Every provider call sends a fresh Idempotency-Key (the derived key plus a random suffix), so a
+   * retry after a lost answer is applied a second time at the provider.
+   */
+  PROVIDER_KEY_PER_ATTEMPT("provider-key-per-attempt");
+
+  /** The setting's name. */
+  public static final String PROPERTY = "shop.testing.broken-mode";
+
+  private static final Logger log = LoggerFactory.getLogger(BrokenMode.class);
+
+  private final String value;
+
+  BrokenMode(String value) {
+    this.value = value;
+  }
+
+  /** The setting's value for this mode, e.g. {@code mark-delivered-before-call}. */
+  public String value() {
+    return value;
+  }
+
+  /**
+   * The mode named {@code value}.
+   *
+   * @throws IllegalArgumentException naming the setting and the allowed values if there is none
+   */
+  public static BrokenMode of(String value) {
+    for (BrokenMode mode : values()) {
+      if (mode.value.equals(value)) {
+        return mode;
+      }
+    }
+    throw new IllegalArgumentException(
+        "Invalid configuration: "
+            + PROPERTY
+            + " must be one of "
+            + Arrays.stream(values()).map(BrokenMode::value).collect(Collectors.joining(", "))
+            + ", but was '"
+            + value
+            + "'.");
+  }
+
+  /** The Idempotency-Key to send for one call: {@code key}, unless keys are broken. */
+  String key(String key) {
+    return this == PROVIDER_KEY_PER_ATTEMPT ? key + "-attempt-" + UUID.randomUUID() : key;
+  }
+
+  /** Logs one loud ERROR line when this mode is broken. */
+  void announce() {
+    if (this != NONE) {
+      log.error(
+          "BROKEN MODE {}: Once's guarantees are switched off on purpose; for once-verify's"
+              + " self-test only, never in production ({}).",
+          value,
+          PROPERTY);
+    }
+  }
+
+  /**
+   * The setting under {@code shop.testing}.
+   *
+   * @param brokenMode one of {@code none} (the default), {@code mark-delivered-before-call} or
+   *     {@code provider-key-per-attempt}
+   */
+  @ConfigurationProperties("shop.testing")
+  public record Setting(@DefaultValue("none") String brokenMode) {
+    public Setting {
+      of(brokenMode);
+    }
+
+    /** The mode this setting names. */
+    public BrokenMode mode() {
+      return of(brokenMode);
+    }
+  }
+}
