@@ -188,6 +188,7 @@ public final class ChaosCommand {
       facts.put("5xx", counters.serverErrors.get());
       facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
       facts.put("replays compared", o.replays().size());
+      facts.putAll(ChaosReport.orderFacts(o.orders()));
       facts.put("key reuses", o.reuses().size());
       facts.put("journal rows", o.accounts().stream().mapToInt(a -> a.journal().size()).sum());
       facts.put(
@@ -493,7 +494,82 @@ public final class ChaosCommand {
         effects,
         total,
         keys,
-        keysInUse);
+        keysInUse,
+        observeOrders(w, shop, db));
+  }
+
+  /** Products through the API; orders, reservations and order payments from the database. */
+  private static Observations.OrderObservations observeOrders(
+      Workload w, Http shop, BenchDatabase db)
+      throws IOException, InterruptedException, SQLException {
+    List<Observations.ProductState> products = new ArrayList<>();
+    for (Map.Entry<String, String> p : w.productOwners.entrySet()) {
+      Http.Answer a = shop.get("/v1/products/" + p.getKey(), p.getValue());
+      if (a.status() != 200) {
+        throw new IOException("GET product " + p.getKey() + ": " + a.status() + " " + a.body());
+      }
+      products.add(
+          new Observations.ProductState(
+              p.getKey(),
+              Long.parseLong(Http.number(a.body(), "stock")),
+              Long.parseLong(Http.number(a.body(), "reserved"))));
+    }
+    Map<String, Map<String, Long>> items = new HashMap<>();
+    List<Observations.OrderState> orders = new ArrayList<>();
+    List<Observations.ReservationRow> reservations = new ArrayList<>();
+    List<Observations.OrderPayment> payments = new ArrayList<>();
+    try (Connection c = db.connectAsOwner("shop");
+        Statement s = c.createStatement()) {
+      try (ResultSet rs = s.executeQuery("SELECT order_id, sku, quantity FROM order_item")) {
+        while (rs.next()) {
+          items
+              .computeIfAbsent(rs.getString(1), k -> new java.util.TreeMap<>())
+              .put(rs.getString(2), rs.getLong(3));
+        }
+      }
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT id, account_id, status, total, payment_id, refund_id FROM orders"
+                  + " ORDER BY id")) {
+        while (rs.next()) {
+          orders.add(
+              new Observations.OrderState(
+                  rs.getString(1),
+                  rs.getString(2),
+                  rs.getString(3),
+                  items.getOrDefault(rs.getString(1), Map.of()),
+                  rs.getBigDecimal(4).toPlainString(),
+                  rs.getString(5),
+                  rs.getString(6)));
+        }
+      }
+      try (ResultSet rs =
+          s.executeQuery("SELECT order_id, sku, quantity, state FROM reservation")) {
+        while (rs.next()) {
+          reservations.add(
+              new Observations.ReservationRow(
+                  rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
+        }
+      }
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT id, substr(description, 7), status FROM payment"
+                  + " WHERE description LIKE 'Order %' ORDER BY id")) {
+        while (rs.next()) {
+          payments.add(
+              new Observations.OrderPayment(rs.getString(1), rs.getString(2), rs.getString(3)));
+        }
+      }
+    }
+    return new Observations.OrderObservations(
+        List.copyOf(w.placed),
+        List.copyOf(w.orderActions),
+        List.copyOf(w.restocks),
+        Map.copyOf(w.initialStock),
+        products,
+        orders,
+        reservations,
+        payments);
   }
 
   /**

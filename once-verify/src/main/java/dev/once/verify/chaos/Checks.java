@@ -31,16 +31,41 @@ public final class Checks {
         new ProviderNoStrayEffects(),
         new BalanceIsJournalSum(),
         new NoDeadOutboxRows(),
-        new NoKeyLeftInUse());
+        new NoKeyLeftInUse(),
+        new OrderChecks.PlacedExactlyOnce(),
+        new OrderChecks.StockBalanced(),
+        new OrderChecks.HoldWhatWasOrdered(),
+        new OrderChecks.ReservedIsLiveOrders(),
+        new OrderChecks.PaidOnce(),
+        new OrderChecks.AcknowledgedPays(),
+        new OrderChecks.AcknowledgedCancels());
+  }
+
+  /**
+   * The journal rows orders made, as {@code account/amount} (unsigned): an order's charges, their
+   * reversals and its refund are for its total, which no payment or refund intent's amount equals
+   * (see {@link Workload}).
+   */
+  static Set<String> orderAmounts(Observations o) {
+    Set<String> amounts = new HashSet<>();
+    for (Observations.OrderState order : o.orders().orders()) {
+      amounts.add(amountKey(order.account(), order.total()));
+    }
+    return amounts;
+  }
+
+  static String amountKey(String account, String amount) {
+    return account + "/" + new BigDecimal(amount).abs().stripTrailingZeros().toPlainString();
   }
 
   /** How many journal rows each (account, kind, number) has. */
   static Map<String, Integer> effectCounts(Observations o) {
     Map<String, Integer> counts = new HashMap<>();
+    Set<String> orders = orderAmounts(o);
     for (AccountState a : o.accounts()) {
       for (JournalRow row : a.journal()) {
         Kind kind = Kind.ofJournal(row.kind());
-        if (kind == null) {
+        if (kind == null || orders.contains(amountKey(a.account(), row.amount()))) {
           continue;
         }
         long n = Amounts.decode(kind, row.amount());
@@ -115,7 +140,10 @@ public final class Checks {
     }
   }
 
-  /** Every deposit, charge and refund row of the journals belongs to an intent. */
+  /**
+   * Every deposit, charge and refund row of the journals belongs to an intent, or to an order (its
+   * total; {@link OrderChecks} checks the orders).
+   */
   public static final class NoUnexplainedEffects implements Check {
     @Override
     public Verdict run(Observations o) {
@@ -123,6 +151,7 @@ public final class Checks {
       for (IntentRecord i : o.intents()) {
         known.add(key(i.account(), i.kind(), i.number()));
       }
+      Set<String> orders = orderAmounts(o);
       List<String> v = new ArrayList<>();
       long checked = 0;
       for (AccountState a : o.accounts()) {
@@ -132,6 +161,9 @@ public final class Checks {
             continue;
           }
           checked++;
+          if (orders.contains(amountKey(a.account(), row.amount()))) {
+            continue;
+          }
           if (!known.contains(key(a.account(), kind, Amounts.decode(kind, row.amount())))) {
             v.add(row.id() + " (" + row.kind() + " " + row.amount() + ")");
           }
