@@ -92,7 +92,7 @@ public final class Schedule {
       int pause = random.nextInt(50);
       int first = random.nextInt(4);
       int second = first == 0 ? 1 + random.nextInt(3) : random.nextInt(4);
-      boolean decline = random.nextDouble() < 0.1;
+      boolean decline = random.nextDouble() < 0.2;
       if (action == Action.RESTOCK) {
         first = 1 + random.nextInt(3);
         second = 0;
@@ -102,17 +102,17 @@ public final class Schedule {
     }
 
     /**
-     * The mix: deposits 25%, payments 25%, refunds 10%, orders 20%, pays 10%, cancels 6%, restocks
+     * The mix: deposits 25%, payments 20%, refunds 10%, orders 20%, pays 15%, cancels 6%, restocks
      * 4%.
      */
     static Action action(double u) {
       if (u < 0.25) {
         return Action.DEPOSIT;
-      } else if (u < 0.5) {
+      } else if (u < 0.45) {
         return Action.PAYMENT;
-      } else if (u < 0.6) {
+      } else if (u < 0.55) {
         return Action.REFUND;
-      } else if (u < 0.8) {
+      } else if (u < 0.75) {
         return Action.ORDER;
       } else if (u < 0.9) {
         return Action.PAY;

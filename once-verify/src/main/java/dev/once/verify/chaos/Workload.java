@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * until the deadline. An intent is retried with the same key and body until it gets an answer
  * (anything but a 5xx or a 409 idempotency-key-in-use) or the run ends (then it timed out).
  *
- * <p>Each client also has four products: two limited ones, {@code C<client>-A} (2.00, 8 units) and
- * {@code C<client>-B} (3.00, 5 units), which run short so that orders get rejected, cancels give
+ * <p>Each client also has four products: two limited ones, {@code C<client>-A} (2.00, 12 units) and
+ * {@code C<client>-B} (3.00, 8 units), which run short so that orders get rejected, cancels give
  * units back and restocks add some; and two unlimited ones priced 0.0001 that make orders
  * countable. Order intent {@code n} of a client holds {@code n} units of its tag product {@code
  * C<client>-TAG}: the shop's orders show each intent at most once, found by account and tag units,
@@ -137,8 +137,8 @@ final class Workload {
   static final Map<String, String[]> PRODUCTS = new LinkedHashMap<>();
 
   static {
-    PRODUCTS.put("A", new String[] {"2.00", "8"});
-    PRODUCTS.put("B", new String[] {"3.00", "5"});
+    PRODUCTS.put("A", new String[] {"2.00", "12"});
+    PRODUCTS.put("B", new String[] {"3.00", "8"});
     PRODUCTS.put("TAG", new String[] {"0.0001", "1000000000"});
     PRODUCTS.put("DECL", new String[] {"0.0001", "1000000000"});
   }

@@ -67,12 +67,12 @@ class ScheduleTest {
   }
 
   @Test
-  void theMixIsAQuarterDepositsAQuarterPaymentsAndAFifthOrders() {
+  void theMixIsAQuarterDepositsAFifthPaymentsAndAFifthOrders() {
     assertEquals(Schedule.Action.DEPOSIT, Schedule.ClientPlan.action(0.0));
     assertEquals(Schedule.Action.PAYMENT, Schedule.ClientPlan.action(0.25));
-    assertEquals(Schedule.Action.REFUND, Schedule.ClientPlan.action(0.5));
-    assertEquals(Schedule.Action.ORDER, Schedule.ClientPlan.action(0.6));
-    assertEquals(Schedule.Action.PAY, Schedule.ClientPlan.action(0.8));
+    assertEquals(Schedule.Action.REFUND, Schedule.ClientPlan.action(0.45));
+    assertEquals(Schedule.Action.ORDER, Schedule.ClientPlan.action(0.55));
+    assertEquals(Schedule.Action.PAY, Schedule.ClientPlan.action(0.75));
     assertEquals(Schedule.Action.CANCEL, Schedule.ClientPlan.action(0.9));
     assertEquals(Schedule.Action.RESTOCK, Schedule.ClientPlan.action(0.96));
     assertEquals(Schedule.Action.RESTOCK, Schedule.ClientPlan.action(0.999));
