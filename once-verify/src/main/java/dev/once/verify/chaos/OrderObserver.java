@@ -1,6 +1,5 @@
 package dev.once.verify.chaos;
 
-import dev.once.verify.bench.BenchDatabase;
 import dev.once.verify.chaos.Observations.OrderObservations;
 import dev.once.verify.chaos.Observations.OrderPayment;
 import dev.once.verify.chaos.Observations.OrderState;
@@ -30,7 +29,7 @@ final class OrderObserver {
     T read(ResultSet rs) throws SQLException;
   }
 
-  static OrderObservations observe(Workload w, Http shop, BenchDatabase db)
+  static OrderObservations observe(Workload w, Http shop, ChaosDatabase db)
       throws IOException, InterruptedException, SQLException {
     List<ProductState> products = new ArrayList<>();
     for (Map.Entry<String, String> p : w.productOwners.entrySet()) {
@@ -44,7 +43,7 @@ final class OrderObserver {
               Long.parseLong(Http.number(a.body(), "stock")),
               Long.parseLong(Http.number(a.body(), "reserved"))));
     }
-    try (Connection c = db.connectAsOwner("shop");
+    try (Connection c = db.connect();
         Statement s = c.createStatement()) {
       Map<String, Map<String, Long>> items = new HashMap<>();
       rows(
