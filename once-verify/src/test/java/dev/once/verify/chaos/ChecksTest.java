@@ -567,6 +567,21 @@ class ChecksTest {
     assertFalse(v.pass());
     assertEquals(List.of("op_9 (charge -4.0002)"), v.examples());
 
+    Run chargedTwice = new Run(); // a second charge row for ord_1's one payment
+    chargedTwice.journal.add(new JournalRow("op_10", "charge", "-4.0001"));
+    chargedTwice.balance = "31.0001";
+    assertEquals(
+        List.of("op_10 (charge -4.0001, beyond its order's)"),
+        verdict(new Checks.NoUnexplainedEffects(), chargedTwice).examples());
+    assertTrue(verdict(new Checks.AcknowledgedExactlyOnce(), chargedTwice).pass());
+
+    Run refundedUnasked = new Run(); // a refund of ord_1's total, though it was not cancelled
+    refundedUnasked.journal.add(new JournalRow("op_10", "refund", "4.0001"));
+    refundedUnasked.balance = "39.0003";
+    assertFalse(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass());
+    refundedUnasked.order("ord_1", "cancelled", "pay_o1", "ref_1");
+    assertTrue(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass());
+
     Run twice = new Run(); // a second provider effect for the order's payment
     twice.effects.put("pay_o1", 2L);
     twice.total = 5;
