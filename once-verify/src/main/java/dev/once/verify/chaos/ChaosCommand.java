@@ -188,6 +188,7 @@ public final class ChaosCommand {
       facts.put("5xx", counters.serverErrors.get());
       facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
       facts.put("replays compared", o.replays().size());
+      facts.putAll(ChaosReport.orderFacts(o.orders()));
       facts.put("key reuses", o.reuses().size());
       facts.put("journal rows", o.accounts().stream().mapToInt(a -> a.journal().size()).sum());
       facts.put(
@@ -493,7 +494,8 @@ public final class ChaosCommand {
         effects,
         total,
         keys,
-        keysInUse);
+        keysInUse,
+        OrderObserver.observe(w, shop, db));
   }
 
   /**

@@ -35,6 +35,38 @@ final class ChaosReport {
     return b.toString();
   }
 
+  /** The orders' counts for the report's facts. */
+  static Map<String, Object> orderFacts(Observations.OrderObservations o) {
+    Map<String, Object> facts = new java.util.LinkedHashMap<>();
+    facts.put("products", o.products().size());
+    facts.put("order intents (key-reuse probes included)", o.placed().size());
+    facts.put("orders acknowledged", o.placed().stream().filter(i -> !i.timedOut()).count());
+    facts.put("orders timed out", o.placed().stream().filter(i -> i.timedOut()).count());
+    facts.put("orders in the shop", o.orders().size());
+    for (String status : List.of("placed", "reserved", "rejected", "paid", "cancelled")) {
+      facts.put(
+          "orders " + status + (status.equals("rejected") ? " (short of stock)" : ""),
+          o.orders().stream().filter(order -> order.status().equals(status)).count());
+    }
+    for (boolean pay : new boolean[] {true, false}) {
+      String name = pay ? "pays" : "cancels";
+      int ok = pay ? 201 : 200;
+      facts.put(name, o.actions().stream().filter(a -> a.pay() == pay).count());
+      facts.put(
+          name + " acknowledged " + ok,
+          o.actions().stream()
+              .filter(a -> a.pay() == pay && Integer.valueOf(ok).equals(a.status()))
+              .count());
+      facts.put(
+          name + " timed out",
+          o.actions().stream().filter(a -> a.pay() == pay && a.status() == null).count());
+    }
+    facts.put("order payments", o.payments().size());
+    facts.put("restocks", o.restocks().size());
+    facts.put("restocks timed out", o.restocks().stream().filter(r -> r.status() == null).count());
+    return facts;
+  }
+
   static void write(Path folder, Map<String, Object> facts, List<Verdict> verdicts)
       throws IOException {
     StringBuilder json = new StringBuilder("{\n  \"run\": ");
@@ -81,9 +113,12 @@ final class ChaosReport {
     Files.writeString(folder.resolve("summary.md"), md);
   }
 
-  /** intents.tsv: every intent, its amount and its first answer's status (empty: timed out). */
+  /**
+   * intents.tsv: every intent, its amount (for an order its items, for a restock its units), its
+   * first answer's status (empty: timed out) and, for orders, pays and cancels, the order.
+   */
   static void writeIntents(Path folder, Observations o) throws IOException {
-    StringBuilder b = new StringBuilder("intent\taccount\tkind\tamount\tstatus\n");
+    StringBuilder b = new StringBuilder("intent\taccount\tkind\tamount\tstatus\torder\n");
     for (Observations.IntentRecord i : o.intents()) {
       b.append(i.id())
           .append('\t')
@@ -94,9 +129,32 @@ final class ChaosReport {
           .append(Amounts.amount(i.kind(), i.number()))
           .append('\t')
           .append(i.timedOut() ? "" : i.status().toString())
-          .append('\n');
+          .append("\t\n");
+    }
+    for (Observations.OrderIntent i : o.orders().placed()) {
+      row(b, i.id(), i.account(), "order", i.items().toString(), i.status(), i.orderId());
+    }
+    for (Observations.OrderAction a : o.orders().actions()) {
+      row(b, a.id(), "", a.pay() ? "pay" : "cancel", "", a.status(), a.orderId());
+    }
+    for (Observations.RestockRecord r : o.orders().restocks()) {
+      row(b, r.id(), "", "restock " + r.sku(), Long.toString(r.quantity()), r.status(), "");
     }
     Files.writeString(folder.resolve("intents.tsv"), b);
+  }
+
+  private static void row(
+      StringBuilder b,
+      String id,
+      String account,
+      String kind,
+      String amount,
+      Integer status,
+      String order) {
+    b.append(String.join("\t", id, account, kind, amount, status == null ? "" : status.toString()))
+        .append('\t')
+        .append(order == null ? "" : order)
+        .append('\n');
   }
 
   private static String value(Object o) {

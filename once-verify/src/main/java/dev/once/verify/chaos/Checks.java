@@ -31,16 +31,54 @@ public final class Checks {
         new ProviderNoStrayEffects(),
         new BalanceIsJournalSum(),
         new NoDeadOutboxRows(),
-        new NoKeyLeftInUse());
+        new NoKeyLeftInUse(),
+        new OrderChecks.PlacedExactlyOnce(),
+        new OrderChecks.StockBalanced(),
+        new OrderChecks.HoldWhatWasOrdered(),
+        new OrderChecks.ReservedIsLiveOrders(),
+        new OrderChecks.PaidOnce(),
+        new OrderChecks.AcknowledgedPays(),
+        new OrderChecks.AcknowledgedCancels());
+  }
+
+  /**
+   * The journal rows orders may have made, as {@code kind/account/amount} (unsigned) -> how many: a
+   * charge per payment of the order and a refund if a cancellation refunded it, all for the order's
+   * total, which no payment or refund intent's amount equals (see {@link Workload}).
+   */
+  static Map<String, Integer> orderRows(Observations o) {
+    Map<String, Observations.OrderState> orders = new HashMap<>();
+    Map<String, Integer> rows = new HashMap<>();
+    for (Observations.OrderState order : o.orders().orders()) {
+      orders.put(order.id(), order);
+      rows.putIfAbsent("charge/" + amountKey(order.account(), order.total()), 0);
+      rows.merge(
+          "refund/" + amountKey(order.account(), order.total()),
+          order.refundId() == null ? 0 : 1,
+          Integer::sum);
+    }
+    for (Observations.OrderPayment p : o.orders().payments()) {
+      Observations.OrderState order = orders.get(p.orderId());
+      if (order != null) {
+        rows.merge("charge/" + amountKey(order.account(), order.total()), 1, Integer::sum);
+      }
+    }
+    return rows;
+  }
+
+  static String amountKey(String account, String amount) {
+    return account + "/" + new BigDecimal(amount).abs().stripTrailingZeros().toPlainString();
   }
 
   /** How many journal rows each (account, kind, number) has. */
   static Map<String, Integer> effectCounts(Observations o) {
     Map<String, Integer> counts = new HashMap<>();
+    Map<String, Integer> orders = orderRows(o);
     for (AccountState a : o.accounts()) {
       for (JournalRow row : a.journal()) {
         Kind kind = Kind.ofJournal(row.kind());
-        if (kind == null) {
+        if (kind == null
+            || orders.containsKey(row.kind() + "/" + amountKey(a.account(), row.amount()))) {
           continue;
         }
         long n = Amounts.decode(kind, row.amount());
@@ -115,7 +153,10 @@ public final class Checks {
     }
   }
 
-  /** Every deposit, charge and refund row of the journals belongs to an intent. */
+  /**
+   * Every deposit, charge and refund row of the journals belongs to an intent, or to an order: a
+   * charge of its total per payment of the order, a refund of it if a cancellation refunded it.
+   */
   public static final class NoUnexplainedEffects implements Check {
     @Override
     public Verdict run(Observations o) {
@@ -123,6 +164,7 @@ public final class Checks {
       for (IntentRecord i : o.intents()) {
         known.add(key(i.account(), i.kind(), i.number()));
       }
+      Map<String, Integer> orders = orderRows(o);
       List<String> v = new ArrayList<>();
       long checked = 0;
       for (AccountState a : o.accounts()) {
@@ -132,6 +174,13 @@ public final class Checks {
             continue;
           }
           checked++;
+          String order = row.kind() + "/" + amountKey(a.account(), row.amount());
+          if (orders.containsKey(order)) {
+            if (orders.merge(order, -1, Integer::sum) < 0) {
+              v.add(row.id() + " (" + row.kind() + " " + row.amount() + ", beyond its order's)");
+            }
+            continue;
+          }
           if (!known.contains(key(a.account(), kind, Amounts.decode(kind, row.amount())))) {
             v.add(row.id() + " (" + row.kind() + " " + row.amount() + ")");
           }

@@ -2,15 +2,20 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.chaos.Amounts.Kind;
 import dev.once.verify.chaos.Observations.IntentRecord;
+import dev.once.verify.chaos.Observations.OrderAction;
+import dev.once.verify.chaos.Observations.OrderIntent;
 import dev.once.verify.chaos.Observations.ReplayRecord;
+import dev.once.verify.chaos.Observations.RestockRecord;
 import dev.once.verify.chaos.Observations.ReuseRecord;
 import dev.once.verify.chaos.Schedule.Step;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,6 +23,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * The virtual clients: each has its own API client and accounts and loops over its seeded steps
  * until the deadline. An intent is retried with the same key and body until it gets an answer
  * (anything but a 5xx or a 409 idempotency-key-in-use) or the run ends (then it timed out).
+ *
+ * <p>Each client also has four products: two limited ones, {@code C<client>-A} (2.00, 12 units) and
+ * {@code C<client>-B} (3.00, 8 units), which run short so that orders get rejected, cancels give
+ * units back and restocks add some; and two unlimited ones priced 0.0001 that make orders
+ * countable. Order intent {@code n} of a client holds {@code n} units of its tag product {@code
+ * C<client>-TAG}: the shop's orders show each intent at most once, found by account and tag units,
+ * as {@link Amounts} does for money. The tag adds n/10000 to the total, whose integer part (at
+ * least 2: every order holds a limited product) keeps it apart from every payment and refund
+ * intent's amount. An order meant to be declined also holds {@code 5100 - n} units of {@code
+ * C<client>-DECL}, so that its total ends in exactly .5100, which psp-simulator declines.
  */
 final class Workload {
   /** Counters for the progress lines and the report. */
@@ -45,6 +60,16 @@ final class Workload {
   final List<IntentRecord> intents = Collections.synchronizedList(new ArrayList<>());
   final List<ReplayRecord> replays = Collections.synchronizedList(new ArrayList<>());
   final List<ReuseRecord> reuses = Collections.synchronizedList(new ArrayList<>());
+  final List<OrderIntent> placed = Collections.synchronizedList(new ArrayList<>());
+  final List<OrderAction> orderActions = Collections.synchronizedList(new ArrayList<>());
+  final List<RestockRecord> restocks = Collections.synchronizedList(new ArrayList<>());
+
+  /** sku -> the units it was created with, for the limited products. */
+  final Map<String, Long> initialStock = Collections.synchronizedMap(new TreeMap<>());
+
+  /** sku -> API key of its client. */
+  final Map<String, String> productOwners = Collections.synchronizedMap(new TreeMap<>());
+
   final List<String> accounts = Collections.synchronizedList(new ArrayList<>());
 
   /** account id -> API key of its client. */
@@ -85,8 +110,82 @@ final class Workload {
         accounts.add(id);
         owners.put(id, apiKey);
       }
+      for (Map.Entry<String, String[]> p : PRODUCTS.entrySet()) {
+        String sku = sku(c, p.getKey());
+        String body =
+            "{\"sku\":\""
+                + sku
+                + "\",\"name\":\"chaos "
+                + sku
+                + "\",\"price\":\""
+                + p.getValue()[0]
+                + "\",\"currency\":\"EUR\",\"stock\":"
+                + p.getValue()[1]
+                + "}";
+        Http.Answer made = http.post("/v1/products", apiKey, "chaos-" + seed + "-" + sku, body);
+        if (made.status() != 201) {
+          throw new IOException("could not create a product: " + made.status() + " " + made.body());
+        }
+        initialStock.put(sku, Long.parseLong(p.getValue()[1]));
+        productOwners.put(sku, apiKey);
+      }
       clients.add(new Client(c, apiKey, own, new Schedule.ClientPlan(seed, c, accountsPerClient)));
     }
+  }
+
+  /** Product suffix -> {price, initial stock}: two limited products, the tag and the decline. */
+  static final Map<String, String[]> PRODUCTS = new LinkedHashMap<>();
+
+  static {
+    PRODUCTS.put("A", new String[] {"2.00", "12"});
+    PRODUCTS.put("B", new String[] {"3.00", "8"});
+    PRODUCTS.put("TAG", new String[] {"0.0001", "1000000000"});
+    PRODUCTS.put("DECL", new String[] {"0.0001", "1000000000"});
+  }
+
+  static String sku(int client, String suffix) {
+    return "C" + client + "-" + suffix;
+  }
+
+  /** The intent number an order's items encode: its tag product's units, or -1. */
+  static long tagUnits(Map<String, Long> items) {
+    for (Map.Entry<String, Long> e : items.entrySet()) {
+      if (e.getKey().endsWith("-TAG")) {
+        return e.getValue();
+      }
+    }
+    return -1;
+  }
+
+  /** The items of client {@code client}'s order intent {@code n}, sorted by sku. */
+  static Map<String, Long> orderItems(int client, long n, int first, int second, boolean decline) {
+    Map<String, Long> items = new TreeMap<>();
+    if (first > 0) {
+      items.put(sku(client, "A"), (long) first);
+    }
+    if (second > 0) {
+      items.put(sku(client, "B"), (long) second);
+    }
+    items.put(sku(client, "TAG"), n);
+    if (decline) {
+      items.put(sku(client, "DECL"), 5_100 - n);
+    }
+    return items;
+  }
+
+  static String orderBody(String account, Map<String, Long> items) {
+    StringBuilder b = new StringBuilder("{\"accountId\":\"" + account + "\",\"items\":[");
+    String sep = "";
+    for (Map.Entry<String, Long> e : items.entrySet()) {
+      b.append(sep)
+          .append("{\"sku\":\"")
+          .append(e.getKey())
+          .append("\",\"quantity\":")
+          .append(e.getValue())
+          .append('}');
+      sep = ",";
+    }
+    return b.append("]}").toString();
   }
 
   /** Runs every client until {@code deadlineNanos} (System.nanoTime) and waits for them. */
@@ -152,6 +251,8 @@ final class Workload {
     final Schedule.ClientPlan plan;
     final Map<String, long[]> numbers = new HashMap<>();
     final Map<String, List<String>> payments = new HashMap<>();
+    final List<String> orders = new ArrayList<>();
+    long orderNumber;
     int intentCount;
 
     Client(int index, String apiKey, List<String> accountIds, Schedule.ClientPlan plan) {
@@ -184,6 +285,15 @@ final class Workload {
     }
 
     private void step(Step step) throws InterruptedException {
+      switch (step.action()) {
+        case ORDER -> order(step);
+        case PAY, CANCEL -> payOrCancel(step);
+        case RESTOCK -> restock(step);
+        default -> money(step);
+      }
+    }
+
+    private void money(Step step) throws InterruptedException {
       String account = accountIds.get(step.account());
       Kind kind;
       String path;
@@ -212,11 +322,122 @@ final class Workload {
           path = "/v1/payments/" + payment + "/refunds";
         }
       }
-      String id = "c" + index + "-" + (++intentCount);
+      String id = nextId();
       long number = nextNumber(account, kind);
-      String body = body(kind, account, number);
       String key = "chaos-" + seed + "-" + id;
+      Http.Answer first = send(id, path, key, body(kind, account, number), step);
+      intents.add(
+          new IntentRecord(id, account, kind, number, first == null ? null : first.status()));
+      if (first == null) {
+        return;
+      }
+      if (kind == Kind.PAYMENT && first.status() == 201) {
+        payments
+            .computeIfAbsent(account, a -> new ArrayList<>())
+            .add(Http.field(first.body(), "id"));
+      }
+      if (step.reuse()) {
+        long other = nextNumber(account, kind);
+        Http.Answer reused = sendUntilAnswer(apiKey, path, key, body(kind, account, other));
+        intents.add(
+            new IntentRecord(
+                id + "-reuse", account, kind, other, reused == null ? null : reused.status()));
+        if (reused != null) {
+          reuses.add(new ReuseRecord(id, reused.status(), reused.slug()));
+        }
+      }
+    }
 
+    private void order(Step step) throws InterruptedException {
+      String account = accountIds.get(step.account());
+      String id = nextId();
+      String key = "chaos-" + seed + "-" + id;
+      orderNumber = Amounts.next(orderNumber);
+      long n = orderNumber;
+      boolean decline = step.decline() && n < 5_000;
+      Map<String, Long> items = orderItems(index, n, step.first(), step.second(), decline);
+      Http.Answer first = send(id, "/v1/orders", key, orderBody(account, items), step);
+      String orderId =
+          first != null && first.status() == 201 ? Http.field(first.body(), "id") : null;
+      placed.add(
+          new OrderIntent(
+              id, account, n, items, decline, first == null ? null : first.status(), orderId));
+      if (orderId != null) {
+        orders.add(orderId);
+      }
+      if (first != null && step.reuse()) {
+        orderNumber = Amounts.next(orderNumber);
+        Map<String, Long> other =
+            orderItems(index, orderNumber, step.first(), step.second(), false);
+        Http.Answer reused = sendUntilAnswer(apiKey, "/v1/orders", key, orderBody(account, other));
+        placed.add(
+            new OrderIntent(
+                id + "-reuse",
+                account,
+                orderNumber,
+                other,
+                false,
+                reused == null ? null : reused.status(),
+                null));
+        if (reused != null) {
+          reuses.add(new ReuseRecord(id, reused.status(), reused.slug()));
+        }
+      }
+    }
+
+    /** Pays a reserved order, or cancels a placed, reserved or paid one, as the shop shows it. */
+    private void payOrCancel(Step step) throws InterruptedException {
+      if (orders.isEmpty()) {
+        return;
+      }
+      boolean pay = step.action() == Schedule.Action.PAY;
+      // one of the 4 latest orders: older ones are mostly settled (rejected, paid, cancelled)
+      String orderId = orders.get(orders.size() - 1 - step.target() % Math.min(4, orders.size()));
+      Http.Answer o = sendUntilAnswer(apiKey, "/v1/orders/" + orderId, null, null);
+      if (o == null || o.status() != 200) {
+        return;
+      }
+      String status = Http.field(o.body(), "status");
+      if (pay
+          ? !"reserved".equals(status)
+          : !List.of("placed", "reserved", "paid").contains(status)) {
+        return;
+      }
+      String id = nextId();
+      String path = "/v1/orders/" + orderId + (pay ? "/pay" : "/cancel");
+      Http.Answer first = send(id, path, "chaos-" + seed + "-" + id, "{}", step);
+      String answered = null;
+      if (first != null && first.status() == (pay ? 201 : 200)) {
+        answered = Http.field(first.body(), pay ? "id" : "status");
+      }
+      orderActions.add(
+          new OrderAction(id, pay, orderId, first == null ? null : first.status(), answered));
+    }
+
+    private void restock(Step step) throws InterruptedException {
+      String sku = sku(index, step.target() % 2 == 0 ? "A" : "B");
+      String id = nextId();
+      Http.Answer first =
+          send(
+              id,
+              "/v1/products/" + sku + "/restock",
+              "chaos-" + seed + "-" + id,
+              "{\"quantity\":" + step.first() + "}",
+              step);
+      restocks.add(new RestockRecord(id, sku, step.first(), first == null ? null : first.status()));
+    }
+
+    private String nextId() {
+      return "c" + index + "-" + (++intentCount);
+    }
+
+    /**
+     * Sends one intent until it gets an answer, from a second thread at once too if the step says
+     * so, and again {@code step.replays()} times after its first answer; records the comparisons
+     * and counts the acknowledgement or the time-out. The first answer, or null if none came.
+     */
+    private Http.Answer send(String id, String path, String key, String body, Step step)
+        throws InterruptedException {
       AtomicReference<Http.Answer> duplicate = new AtomicReference<>();
       Thread twin = null;
       if (step.duplicate()) {
@@ -243,18 +464,11 @@ final class Workload {
           replays.add(new ReplayRecord(id, other.sameAs(first), describe(first, other)));
         }
       }
-      intents.add(
-          new IntentRecord(id, account, kind, number, first == null ? null : first.status()));
       if (first == null) {
         counters.timeouts.incrementAndGet();
-        return;
+        return null;
       }
       counters.acks.incrementAndGet();
-      if (kind == Kind.PAYMENT && first.status() == 201) {
-        payments
-            .computeIfAbsent(account, a -> new ArrayList<>())
-            .add(Http.field(first.body(), "id"));
-      }
       for (int r = 0; r < step.replays(); r++) {
         Http.Answer again = sendUntilAnswer(apiKey, path, key, body);
         if (again == null) {
@@ -262,16 +476,7 @@ final class Workload {
         }
         replays.add(new ReplayRecord(id, again.sameAs(first), describe(first, again)));
       }
-      if (step.reuse()) {
-        long other = nextNumber(account, kind);
-        Http.Answer reused = sendUntilAnswer(apiKey, path, key, body(kind, account, other));
-        intents.add(
-            new IntentRecord(
-                id + "-reuse", account, kind, other, reused == null ? null : reused.status()));
-        if (reused != null) {
-          reuses.add(new ReuseRecord(id, reused.status(), reused.slug()));
-        }
-      }
+      return first;
     }
   }
 

@@ -8,7 +8,15 @@ import dev.once.verify.chaos.Amounts.Kind;
 import dev.once.verify.chaos.Observations.AccountState;
 import dev.once.verify.chaos.Observations.IntentRecord;
 import dev.once.verify.chaos.Observations.JournalRow;
+import dev.once.verify.chaos.Observations.OrderAction;
+import dev.once.verify.chaos.Observations.OrderIntent;
+import dev.once.verify.chaos.Observations.OrderObservations;
+import dev.once.verify.chaos.Observations.OrderPayment;
+import dev.once.verify.chaos.Observations.OrderState;
+import dev.once.verify.chaos.Observations.ProductState;
 import dev.once.verify.chaos.Observations.ReplayRecord;
+import dev.once.verify.chaos.Observations.ReservationRow;
+import dev.once.verify.chaos.Observations.RestockRecord;
 import dev.once.verify.chaos.Observations.ReuseRecord;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +28,12 @@ import org.junit.jupiter.api.Test;
 class ChecksTest {
   private static final String ACC = "acc_A";
 
-  /** A small, correct run: 2 deposits, 2 payments (one refused), 1 refund, 1 timed out. */
+  /**
+   * A small, correct run: 2 deposits, 2 payments (one refused), 1 refund, 1 timed out; and orders:
+   * ord_1 paid, ord_2 reserved with its payment declined, ord_3 rejected for stock, ord_4
+   * cancelled, one timed out and never made, one key-reuse probe refused; a restock acknowledged
+   * and one timed out and not applied.
+   */
   private static final class Run {
     List<IntentRecord> intents =
         new ArrayList<>(
@@ -37,15 +50,113 @@ class ChecksTest {
                 new JournalRow("op_1", "deposit", "20.0001"),
                 new JournalRow("op_2", "charge", "-1.0001"),
                 new JournalRow("op_3", "refund", "0.0001"),
-                new JournalRow("op_4", "deposit", "20.0002")));
-    String balance = "39.0003";
+                new JournalRow("op_4", "deposit", "20.0002"),
+                new JournalRow("op_5", "charge", "-4.0001"),
+                new JournalRow("op_6", "charge", "-9.5100"),
+                new JournalRow("op_7", "reversal", "9.5100")));
+    String balance = "35.0002";
     List<ReplayRecord> replays = new ArrayList<>(List.of(new ReplayRecord("c0-1", true, "equal")));
     List<ReuseRecord> reuses =
         new ArrayList<>(List.of(new ReuseRecord("c0-2", 422, "idempotency-key-reused")));
-    List<String> payments = new ArrayList<>(List.of("pay_1"));
+    List<String> payments = new ArrayList<>(List.of("pay_1", "pay_o1", "pay_o2"));
     List<String> refunds = new ArrayList<>(List.of("ref_1"));
-    Map<String, Long> effects = new HashMap<>(Map.of("pay_1", 1L, "ref_1", 1L));
-    long total = 2;
+    Map<String, Long> effects =
+        new HashMap<>(Map.of("pay_1", 1L, "ref_1", 1L, "pay_o1", 1L, "pay_o2", 1L));
+    long total = 4;
+    List<OrderIntent> placed =
+        new ArrayList<>(
+            List.of(
+                new OrderIntent(
+                    "c0-7", ACC, 1, Map.of("C0-A", 2L, "C0-TAG", 1L), false, 201, "ord_1"),
+                new OrderIntent(
+                    "c0-8",
+                    ACC,
+                    2,
+                    Map.of("C0-B", 3L, "C0-TAG", 2L, "C0-DECL", 5098L),
+                    true,
+                    201,
+                    "ord_2"),
+                new OrderIntent(
+                    "c0-9", ACC, 3, Map.of("C0-B", 2L, "C0-TAG", 3L), false, 201, "ord_3"),
+                new OrderIntent(
+                    "c0-10", ACC, 4, Map.of("C0-A", 1L, "C0-TAG", 4L), false, 201, "ord_4"),
+                new OrderIntent(
+                    "c0-11", ACC, 5, Map.of("C0-A", 1L, "C0-TAG", 5L), false, null, null),
+                new OrderIntent(
+                    "c0-7-reuse", ACC, 6, Map.of("C0-A", 2L, "C0-TAG", 6L), false, 422, null)));
+    List<OrderAction> actions =
+        new ArrayList<>(
+            List.of(
+                new OrderAction("c0-12", true, "ord_1", 201, "pay_o1"),
+                new OrderAction("c0-13", true, "ord_2", 201, "pay_o2"),
+                new OrderAction("c0-14", false, "ord_4", 200, "cancelled"),
+                new OrderAction("c0-15", true, "ord_3", 422, null)));
+    List<RestockRecord> restocks =
+        new ArrayList<>(
+            List.of(
+                new RestockRecord("c0-16", "C0-A", 2, 200),
+                new RestockRecord("c0-17", "C0-A", 3, null)));
+    Map<String, Long> initialStock =
+        Map.of("C0-A", 6L, "C0-B", 4L, "C0-TAG", 1_000_000_000L, "C0-DECL", 1_000_000_000L);
+    List<ProductState> products =
+        new ArrayList<>(
+            List.of(
+                new ProductState("C0-A", 6, 2),
+                new ProductState("C0-B", 1, 3),
+                new ProductState("C0-TAG", 1_000_000_000L - 3, 3),
+                new ProductState("C0-DECL", 1_000_000_000L - 5098, 5098)));
+    List<OrderState> orders =
+        new ArrayList<>(
+            List.of(
+                new OrderState(
+                    "ord_1",
+                    ACC,
+                    "paid",
+                    Map.of("C0-A", 2L, "C0-TAG", 1L),
+                    "4.0001",
+                    "pay_o1",
+                    null),
+                new OrderState(
+                    "ord_2",
+                    ACC,
+                    "reserved",
+                    Map.of("C0-B", 3L, "C0-TAG", 2L, "C0-DECL", 5098L),
+                    "9.5100",
+                    "pay_o2",
+                    null),
+                new OrderState(
+                    "ord_3",
+                    ACC,
+                    "rejected",
+                    Map.of("C0-B", 2L, "C0-TAG", 3L),
+                    "6.0003",
+                    null,
+                    null),
+                new OrderState(
+                    "ord_4",
+                    ACC,
+                    "cancelled",
+                    Map.of("C0-A", 1L, "C0-TAG", 4L),
+                    "2.0004",
+                    null,
+                    null)));
+    List<ReservationRow> reservations =
+        new ArrayList<>(
+            List.of(
+                new ReservationRow("ord_1", "C0-A", 2, "held"),
+                new ReservationRow("ord_1", "C0-TAG", 1, "held"),
+                new ReservationRow("ord_2", "C0-B", 3, "held"),
+                new ReservationRow("ord_2", "C0-TAG", 2, "held"),
+                new ReservationRow("ord_2", "C0-DECL", 5098, "held"),
+                new ReservationRow("ord_3", "C0-B", 2, "rejected"),
+                new ReservationRow("ord_3", "C0-TAG", 3, "rejected"),
+                new ReservationRow("ord_4", "C0-A", 1, "released"),
+                new ReservationRow("ord_4", "C0-TAG", 4, "released")));
+    List<OrderPayment> orderPayments =
+        new ArrayList<>(
+            List.of(
+                new OrderPayment("pay_o1", "ord_1", "succeeded"),
+                new OrderPayment("pay_o2", "ord_2", "failed")));
     long pending;
     long backlog;
     long dead;
@@ -66,7 +177,32 @@ class ChecksTest {
           effects,
           total,
           keys,
-          keysInUse);
+          keysInUse,
+          new OrderObservations(
+              placed,
+              actions,
+              restocks,
+              initialStock,
+              products,
+              orders,
+              reservations,
+              orderPayments));
+    }
+
+    /** Replaces order {@code id} by a copy with another status, payment and refund. */
+    void order(String id, String status, String paymentId, String refundId) {
+      for (int i = 0; i < orders.size(); i++) {
+        OrderState o = orders.get(i);
+        if (o.id().equals(id)) {
+          orders.set(
+              i,
+              new OrderState(id, o.account(), status, o.items(), o.total(), paymentId, refundId));
+        }
+      }
+    }
+
+    void product(String sku, long stock, long reserved) {
+      products.replaceAll(p -> p.sku().equals(sku) ? new ProductState(sku, stock, reserved) : p);
     }
   }
 
@@ -83,7 +219,10 @@ class ChecksTest {
     }
     assertEquals(4, verdict(new Checks.AcknowledgedExactlyOnce(), new Run()).checked());
     assertEquals(2, verdict(new Checks.TimedOutAtMostOnce(), new Run()).checked());
-    assertEquals(11, Checks.all().size());
+    assertEquals(18, Checks.all().size());
+    assertEquals(10, verdict(new OrderChecks.PlacedExactlyOnce(), new Run()).checked());
+    assertEquals(2, verdict(new OrderChecks.AcknowledgedPays(), new Run()).checked());
+    assertEquals(1, verdict(new OrderChecks.AcknowledgedCancels(), new Run()).checked());
   }
 
   @Test
@@ -124,7 +263,7 @@ class ChecksTest {
     Verdict v = verdict(new Checks.NoUnexplainedEffects(), run);
     assertFalse(v.pass());
     assertEquals(2, v.violations());
-    assertEquals(6, v.checked());
+    assertEquals(8, v.checked());
   }
 
   @Test
@@ -151,7 +290,7 @@ class ChecksTest {
   void aPaymentChargedTwiceOrNeverAtTheProviderFails() {
     Run twice = new Run();
     twice.effects.put("pay_1", 2L);
-    twice.total = 3;
+    twice.total = 5;
     Verdict v = verdict(new Checks.ProviderOncePerPaymentAndRefund(), twice);
     assertFalse(v.pass());
     assertEquals(List.of("pay_1 (2 effects)"), v.examples());
@@ -159,7 +298,7 @@ class ChecksTest {
 
     Run never = new Run();
     never.effects.remove("ref_1");
-    never.total = 1;
+    never.total = 3;
     assertFalse(verdict(new Checks.ProviderOncePerPaymentAndRefund(), never).pass());
   }
 
@@ -167,7 +306,7 @@ class ChecksTest {
   void aProviderEffectTheShopDoesNotKnowFails() {
     Run run = new Run();
     run.effects.put("pay_ghost", 1L);
-    run.total = 3;
+    run.total = 5;
     Verdict v = verdict(new Checks.ProviderNoStrayEffects(), run);
     assertFalse(v.pass());
     assertEquals(1, v.violations());
@@ -231,7 +370,223 @@ class ChecksTest {
       verdicts.add(c.run(new Run().observations()));
     }
     String table = ChaosReport.table(verdicts);
-    assertEquals(12, table.lines().count());
+    assertEquals(19, table.lines().count());
     assertTrue(table.contains("PASS"));
+  }
+
+  @Test
+  void anOrderPlacedTwiceOrNeverOrOfNoIntentFails() {
+    Run twice = new Run();
+    twice.orders.add(
+        new OrderState(
+            "ord_1b", ACC, "rejected", Map.of("C0-A", 2L, "C0-TAG", 1L), "4.0001", null, null));
+    Verdict v = verdict(new OrderChecks.PlacedExactlyOnce(), twice);
+    assertFalse(v.pass());
+    assertEquals(List.of("c0-7 (201 ord_1, 2 orders)"), v.examples());
+
+    Run never = new Run();
+    never.orders.remove(0);
+    assertEquals(
+        List.of("c0-7 (201 ord_1, 0 orders)"),
+        verdict(new OrderChecks.PlacedExactlyOnce(), never).examples());
+
+    Run timedOutOnce = new Run();
+    timedOutOnce.orders.add(
+        new OrderState(
+            "ord_5", ACC, "rejected", Map.of("C0-A", 1L, "C0-TAG", 5L), "2.0005", null, null));
+    assertTrue(verdict(new OrderChecks.PlacedExactlyOnce(), timedOutOnce).pass());
+    timedOutOnce.orders.add(
+        new OrderState(
+            "ord_5b", ACC, "rejected", Map.of("C0-A", 1L, "C0-TAG", 5L), "2.0005", null, null));
+    assertEquals(
+        List.of("c0-11 (timed out, 2 orders)"),
+        verdict(new OrderChecks.PlacedExactlyOnce(), timedOutOnce).examples());
+
+    Run reuse = new Run();
+    reuse.orders.add(
+        new OrderState(
+            "ord_6", ACC, "rejected", Map.of("C0-A", 2L, "C0-TAG", 6L), "4.0006", null, null));
+    assertEquals(
+        List.of("c0-7-reuse (422, 1 orders)"),
+        verdict(new OrderChecks.PlacedExactlyOnce(), reuse).examples());
+
+    Run stray = new Run();
+    stray.orders.add(
+        new OrderState(
+            "ord_x", ACC, "rejected", Map.of("C0-A", 1L, "C0-TAG", 99L), "2.0099", null, null));
+    assertEquals(
+        List.of("ord_x (no intent)"),
+        verdict(new OrderChecks.PlacedExactlyOnce(), stray).examples());
+  }
+
+  @Test
+  void stockThatDoesNotAddUpFails() {
+    Run withTimedOutRestock = new Run();
+    withTimedOutRestock.product("C0-A", 9, 2); // the timed-out restock of 3 applied once
+    assertTrue(verdict(new OrderChecks.StockBalanced(), withTimedOutRestock).pass());
+
+    Run restockedTwice = new Run();
+    restockedTwice.product("C0-A", 8, 2); // the acknowledged restock of 2 applied twice
+    Verdict v = verdict(new OrderChecks.StockBalanced(), restockedTwice);
+    assertFalse(v.pass());
+    assertEquals(List.of("C0-A (8 + 2, expected [8, 11])"), v.examples());
+    assertEquals(4, v.checked());
+
+    Run lost = new Run();
+    lost.product("C0-B", 0, 3);
+    assertEquals(
+        List.of("C0-B (0 + 3, expected [4])"),
+        verdict(new OrderChecks.StockBalanced(), lost).examples());
+
+    Run negative = new Run();
+    negative.product("C0-B", -1, 5);
+    assertFalse(verdict(new OrderChecks.StockBalanced(), negative).pass());
+
+    Run missing = new Run();
+    missing.products.remove(0);
+    assertEquals(
+        List.of("C0-A (missing)"), verdict(new OrderChecks.StockBalanced(), missing).examples());
+  }
+
+  @Test
+  void anOrderThatHoldsOtherThanItWasToldFails() {
+    Run paidWithoutStock = new Run();
+    paidWithoutStock.reservations.remove(0);
+    Verdict v = verdict(new OrderChecks.HoldWhatWasOrdered(), paidWithoutStock);
+    assertFalse(v.pass());
+    assertEquals(List.of("ord_1 (paid, C0-A null)"), v.examples());
+
+    Run cancelledButHeld = new Run();
+    cancelledButHeld.reservations.set(7, new ReservationRow("ord_4", "C0-A", 1, "held"));
+    assertEquals(
+        List.of("ord_4 (cancelled, holds C0-A)"),
+        verdict(new OrderChecks.HoldWhatWasOrdered(), cancelledButHeld).examples());
+
+    Run rejectedButHeld = new Run();
+    rejectedButHeld.reservations.set(5, new ReservationRow("ord_3", "C0-B", 2, "held"));
+    assertFalse(verdict(new OrderChecks.HoldWhatWasOrdered(), rejectedButHeld).pass());
+
+    Run otherUnits = new Run();
+    otherUnits.reservations.set(0, new ReservationRow("ord_1", "C0-A", 3, "held"));
+    assertFalse(verdict(new OrderChecks.HoldWhatWasOrdered(), otherUnits).pass());
+
+    Run otherItems = new Run();
+    otherItems.orders.set(
+        0,
+        new OrderState(
+            "ord_1", ACC, "paid", Map.of("C0-B", 2L, "C0-TAG", 1L), "6.0001", "pay_o1", null));
+    assertFalse(verdict(new OrderChecks.HoldWhatWasOrdered(), otherItems).pass());
+
+    Run stillPlaced = new Run();
+    stillPlaced.order("ord_3", "placed", null, null);
+    assertEquals(
+        List.of("ord_3 (still placed)"),
+        verdict(new OrderChecks.HoldWhatWasOrdered(), stillPlaced).examples());
+  }
+
+  @Test
+  void reservedUnitsThatAreNotTheLiveOrdersFail() {
+    Run releasedTwice = new Run(); // ord_4's release applied to ord_1's units too
+    releasedTwice.product("C0-A", 7, 1);
+    Verdict v = verdict(new OrderChecks.ReservedIsLiveOrders(), releasedTwice);
+    assertFalse(v.pass());
+    assertEquals(List.of("C0-A (reserved 1, live orders 2)"), v.examples());
+    assertTrue(verdict(new OrderChecks.StockBalanced(), releasedTwice).pass());
+  }
+
+  @Test
+  void anOrderPaidTwiceOrPaidAndRejectedFails() {
+    Run twice = new Run();
+    twice.orderPayments.add(new OrderPayment("pay_o1b", "ord_1", "succeeded"));
+    Verdict v = verdict(new OrderChecks.PaidOnce(), twice);
+    assertFalse(v.pass());
+    assertEquals(List.of("ord_1 (paid, succeeded payments [pay_o1, pay_o1b])"), v.examples());
+
+    Run rejectedAndPaid = new Run();
+    rejectedAndPaid.orderPayments.add(new OrderPayment("pay_o3", "ord_3", "succeeded"));
+    assertEquals(
+        List.of("ord_3 (rejected, 1 payments)"),
+        verdict(new OrderChecks.PaidOnce(), rejectedAndPaid).examples());
+
+    Run reservedButPaid = new Run();
+    reservedButPaid.order("ord_1", "reserved", "pay_o1", null);
+    assertFalse(verdict(new OrderChecks.PaidOnce(), reservedButPaid).pass());
+
+    Run declinedSucceeded = new Run();
+    declinedSucceeded.orderPayments.set(1, new OrderPayment("pay_o2", "ord_2", "succeeded"));
+    declinedSucceeded.order("ord_2", "paid", "pay_o2", null);
+    assertEquals(
+        List.of("ord_2 (declined total, succeeded payments [pay_o2])"),
+        verdict(new OrderChecks.PaidOnce(), declinedSucceeded).examples());
+
+    Run cancelledNotRefunded = new Run();
+    cancelledNotRefunded.order("ord_1", "cancelled", "pay_o1", null);
+    assertFalse(verdict(new OrderChecks.PaidOnce(), cancelledNotRefunded).pass());
+    cancelledNotRefunded.order("ord_1", "cancelled", "pay_o1", "ref_1");
+    assertTrue(verdict(new OrderChecks.PaidOnce(), cancelledNotRefunded).pass());
+  }
+
+  @Test
+  void anAcknowledgedPayThatDidNotPayFails() {
+    Run notPaid = new Run();
+    notPaid.order("ord_1", "reserved", "pay_o1", null);
+    Verdict v = verdict(new OrderChecks.AcknowledgedPays(), notPaid);
+    assertFalse(v.pass());
+    assertEquals(List.of("c0-12 (payment succeeded, order reserved)"), v.examples());
+
+    Run failed = new Run();
+    failed.orderPayments.set(0, new OrderPayment("pay_o1", "ord_1", "failed"));
+    assertFalse(verdict(new OrderChecks.AcknowledgedPays(), failed).pass());
+
+    Run declinedButPaid = new Run();
+    declinedButPaid.orderPayments.set(1, new OrderPayment("pay_o2", "ord_2", "succeeded"));
+    declinedButPaid.order("ord_2", "paid", "pay_o2", null);
+    assertFalse(verdict(new OrderChecks.AcknowledgedPays(), declinedButPaid).pass());
+
+    Run unknownPayment = new Run();
+    unknownPayment.orderPayments.remove(0);
+    assertEquals(
+        List.of("c0-12 (payment pay_o1 of null)"),
+        verdict(new OrderChecks.AcknowledgedPays(), unknownPayment).examples());
+  }
+
+  @Test
+  void anAcknowledgedCancelThatDidNotStickFails() {
+    Run run = new Run();
+    run.order("ord_4", "reserved", null, null);
+    Verdict v = verdict(new OrderChecks.AcknowledgedCancels(), run);
+    assertFalse(v.pass());
+    assertEquals(List.of("c0-14 (answered cancelled, order reserved)"), v.examples());
+  }
+
+  @Test
+  void ordersJournalRowsAreTheirsButAnOrderChargedTwiceIsNotHidden() {
+    Run run = new Run();
+    run.journal.add(new JournalRow("op_9", "charge", "-4.0002")); // no order's total
+    Verdict v = verdict(new Checks.NoUnexplainedEffects(), run);
+    assertFalse(v.pass());
+    assertEquals(List.of("op_9 (charge -4.0002)"), v.examples());
+
+    Run chargedTwice = new Run(); // a second charge row for ord_1's one payment
+    chargedTwice.journal.add(new JournalRow("op_10", "charge", "-4.0001"));
+    chargedTwice.balance = "31.0001";
+    assertEquals(
+        List.of("op_10 (charge -4.0001, beyond its order's)"),
+        verdict(new Checks.NoUnexplainedEffects(), chargedTwice).examples());
+    assertTrue(verdict(new Checks.AcknowledgedExactlyOnce(), chargedTwice).pass());
+
+    Run refundedUnasked = new Run(); // a refund of ord_1's total, though it was not cancelled
+    refundedUnasked.journal.add(new JournalRow("op_10", "refund", "4.0001"));
+    refundedUnasked.balance = "39.0003";
+    assertFalse(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass());
+    refundedUnasked.order("ord_1", "cancelled", "pay_o1", "ref_1");
+    assertTrue(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass());
+
+    Run twice = new Run(); // a second provider effect for the order's payment
+    twice.effects.put("pay_o1", 2L);
+    twice.total = 5;
+    assertEquals(
+        List.of("pay_o1 (2 effects)"),
+        verdict(new Checks.ProviderOncePerPaymentAndRefund(), twice).examples());
   }
 }

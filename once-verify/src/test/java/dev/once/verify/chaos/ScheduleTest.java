@@ -52,6 +52,32 @@ class ScheduleTest {
     assertTrue(steps.stream().anyMatch(s -> s.replays() > 0));
   }
 
+  @Test
+  void ordersHoldALimitedProductAndRestocksAddOneToThreeUnits() {
+    List<Schedule.Step> steps = steps(5, 2);
+    for (Schedule.Step s : steps) {
+      if (s.action() == Schedule.Action.ORDER) {
+        assertTrue(s.first() >= 0 && s.first() <= 3 && s.second() >= 0 && s.second() <= 3);
+        assertTrue(s.first() + s.second() > 0, s.toString());
+      } else if (s.action() == Schedule.Action.RESTOCK) {
+        assertTrue(s.first() >= 1 && s.first() <= 3 && s.second() == 0, s.toString());
+      }
+    }
+    assertTrue(steps.stream().anyMatch(s -> s.action() == Schedule.Action.ORDER && s.decline()));
+  }
+
+  @Test
+  void theMixIsAQuarterDepositsAFifthPaymentsAndAFifthOrders() {
+    assertEquals(Schedule.Action.DEPOSIT, Schedule.ClientPlan.action(0.0));
+    assertEquals(Schedule.Action.PAYMENT, Schedule.ClientPlan.action(0.25));
+    assertEquals(Schedule.Action.REFUND, Schedule.ClientPlan.action(0.45));
+    assertEquals(Schedule.Action.ORDER, Schedule.ClientPlan.action(0.55));
+    assertEquals(Schedule.Action.PAY, Schedule.ClientPlan.action(0.75));
+    assertEquals(Schedule.Action.CANCEL, Schedule.ClientPlan.action(0.9));
+    assertEquals(Schedule.Action.RESTOCK, Schedule.ClientPlan.action(0.96));
+    assertEquals(Schedule.Action.RESTOCK, Schedule.ClientPlan.action(0.999));
+  }
+
   private static List<Schedule.Step> steps(long seed, int client) {
     Schedule.ClientPlan plan = new Schedule.ClientPlan(seed, client, 3);
     List<Schedule.Step> steps = new ArrayList<>();
