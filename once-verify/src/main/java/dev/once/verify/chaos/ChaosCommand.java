@@ -4,6 +4,7 @@ import dev.once.verify.UsageException;
 import dev.once.verify.chaos.Observations.AccountState;
 import dev.once.verify.chaos.Observations.JournalRow;
 import dev.once.verify.check.Invariants;
+import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URLEncoder;
@@ -500,14 +501,20 @@ public final class ChaosCommand {
 
   /**
    * The {@code check} subcommand's invariants over the shop's database, in the same snapshot-read
-   * way, appended to the table as {@code db: <id>} rows (a WARN of theirs counts as a pass).
+   * way, appended to the table as {@code db: <id>} rows.
    */
   static List<Verdict> databaseInvariants(ChaosDatabase db) throws SQLException {
     List<Verdict> verdicts = new ArrayList<>();
     try (Connection c = db.connect()) {
-      for (dev.once.verify.check.Verdict v : new Invariants(false).evaluate(c)) {
+      for (Verdict v : new Invariants(false).evaluate(c)) {
         verdicts.add(
-            new Verdict("db: " + v.id(), !v.failed(), v.checked(), v.violations(), v.examples()));
+            new Verdict(
+                "db: " + v.id(),
+                v.description(),
+                v.status(),
+                v.checked(),
+                v.violations(),
+                v.examples()));
       }
     }
     return verdicts;

@@ -1,6 +1,8 @@
 package dev.once.verify.chaos;
 
+import dev.once.verify.check.CheckReport;
 import dev.once.verify.report.JsonWriter;
+import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,26 +15,9 @@ import java.util.Map;
 final class ChaosReport {
   private ChaosReport() {}
 
-  /** The verdict table as printed: one row per check. */
+  /** The verdict table as printed, the same as {@code check}'s: one row per check. */
   static String table(List<Verdict> verdicts) {
-    int width = "invariant".length();
-    for (Verdict v : verdicts) {
-      width = Math.max(width, v.name().length());
-    }
-    StringBuilder b = new StringBuilder();
-    String format = "%-" + width + "s  %-7s %9s %10s  %s%n";
-    b.append(String.format(format, "invariant", "verdict", "checked", "violations", "examples"));
-    for (Verdict v : verdicts) {
-      b.append(
-          String.format(
-              format,
-              v.name(),
-              v.pass() ? "PASS" : "FAIL",
-              v.checked(),
-              v.violations(),
-              String.join(", ", v.examples())));
-    }
-    return b.toString();
+    return CheckReport.table(verdicts);
   }
 
   /** The orders' counts for the report's facts. */
@@ -75,9 +60,9 @@ final class ChaosReport {
       Verdict v = verdicts.get(i);
       json.append(i == 0 ? "\n    " : ",\n    ")
           .append("{\"name\": ")
-          .append(string(v.name()))
+          .append(string(v.id()))
           .append(", \"verdict\": ")
-          .append(string(v.pass() ? "PASS" : "FAIL"))
+          .append(string(v.status().name()))
           .append(", \"checked\": ")
           .append(v.checked())
           .append(", \"violations\": ")
@@ -99,9 +84,9 @@ final class ChaosReport {
         "\n| invariant | verdict | checked | violations | examples |\n|---|---|---:|---:|---|\n");
     for (Verdict v : verdicts) {
       md.append("| ")
-          .append(v.name())
+          .append(v.id())
           .append(" | ")
-          .append(v.pass() ? "PASS" : "**FAIL**")
+          .append(v.pass() ? v.status().name() : "**FAIL**")
           .append(" | ")
           .append(v.checked())
           .append(" | ")

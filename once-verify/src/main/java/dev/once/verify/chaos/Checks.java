@@ -6,6 +6,7 @@ import dev.once.verify.chaos.Observations.IntentRecord;
 import dev.once.verify.chaos.Observations.JournalRow;
 import dev.once.verify.chaos.Observations.ReplayRecord;
 import dev.once.verify.chaos.Observations.ReuseRecord;
+import dev.once.verify.report.Verdict;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

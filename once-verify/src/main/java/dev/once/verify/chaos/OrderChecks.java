@@ -8,6 +8,7 @@ import dev.once.verify.chaos.Observations.OrderState;
 import dev.once.verify.chaos.Observations.ProductState;
 import dev.once.verify.chaos.Observations.ReservationRow;
 import dev.once.verify.chaos.Observations.RestockRecord;
+import dev.once.verify.report.Verdict;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

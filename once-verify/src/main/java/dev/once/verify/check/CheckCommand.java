@@ -1,6 +1,7 @@
 package dev.once.verify.check;
 
 import dev.once.verify.UsageException;
+import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

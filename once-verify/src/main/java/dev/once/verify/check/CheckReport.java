@@ -1,6 +1,7 @@
 package dev.once.verify.check;
 
 import dev.once.verify.report.JsonWriter;
+import dev.once.verify.report.Verdict;
 import java.util.List;
 
 /** The verdicts as a text table for the terminal and as JSON for the report file. */

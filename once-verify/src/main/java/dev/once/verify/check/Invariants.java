@@ -1,5 +1,6 @@
 package dev.once.verify.check;
 
+import dev.once.verify.report.Verdict;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,7 +24,7 @@ import java.util.List;
  */
 public final class Invariants {
   /** How many violating ids a verdict lists at most. */
-  public static final int EXAMPLES = 5;
+  public static final int EXAMPLES = Verdict.EXAMPLES;
 
   /**
    * 1a. Every account's balance is the sum of its journal rows and is never negative: the balance

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.once.verify.report.Verdict;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
