@@ -70,30 +70,14 @@ public final class ShopProcess implements AutoCloseable {
       List<String> jvmOptions,
       List<String> extraArgs)
       throws IOException, InterruptedException {
-    return start(jar, db, database, relay, freePort(), adminToken, log, jvmOptions, extraArgs);
+    return start(
+        jar, db.login(database), relay, freePort(), adminToken, log, jvmOptions, extraArgs);
   }
 
   /**
-   * As {@link #start(Path, BenchDatabase, String, boolean, String, Path, List, List)}, on {@code
-   * port}: a shop restarted after a kill answers where its clients already send.
-   */
-  public static ShopProcess start(
-      Path jar,
-      BenchDatabase db,
-      String database,
-      boolean relay,
-      int port,
-      String adminToken,
-      Path log,
-      List<String> jvmOptions,
-      List<String> extraArgs)
-      throws IOException, InterruptedException {
-    return start(jar, db.login(database), relay, port, adminToken, log, jvmOptions, extraArgs);
-  }
-
-  /**
-   * Starts the shop on any PostgreSQL it can log in to, on {@code port}, its relay on or off, and
-   * waits until {@code /actuator/health} answers 200.
+   * Starts the shop on any PostgreSQL it can log in to, on {@code port} (a shop restarted after a
+   * kill answers where its clients already send), its relay on or off, and waits until {@code
+   * /actuator/health} answers 200.
    */
   public static ShopProcess start(
       Path jar,
