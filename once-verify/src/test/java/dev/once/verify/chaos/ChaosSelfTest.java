@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,45 +20,53 @@ class ChaosSelfTest {
   @Test
   void aFreshProviderKeyPerAttemptIsCaughtAsASecondEffectAtTheProvider(@TempDir Path out)
       throws Exception {
-    ChaosRuns.assumeJars();
-    ChaosRuns.Run run =
-        ChaosRuns.run(
-            "--broken-mode", "provider-key-per-attempt",
-            "--duration", "30s",
-            "--kills", "0",
-            "--simulator-kills", "0",
-            "--provider-faults", "60",
-            "--clients", "4",
-            "--seed", "3",
-            "--out", out.toString());
-    String text = run.text();
-    assertEquals(1, run.exit(), text);
-    String row = ChaosRuns.row(text, "provider: one effect per payment and refund");
-    assertNotNull(row, text);
-    assertTrue(row.contains("FAIL"), text);
-    assertTrue(text.contains("chaos: FAIL"), text);
-    assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": false"));
+    String text =
+        failingRun(
+            "provider-key-per-attempt", "provider: one effect per payment and refund", 3, out);
+    assertTrue(text.contains("effects)"), "names the payments applied twice: " + text);
   }
 
   @Test
   void aRowMarkedDeliveredBeforeTheCallIsCaughtAsMoneyLeftPending(@TempDir Path out)
       throws Exception {
+    String text =
+        failingRun(
+            "mark-delivered-before-call",
+            "outbox drained, no payment or refund pending",
+            4,
+            out,
+            "--quiet-timeout",
+            "20s");
+    assertTrue(text.contains("chaos: run incomplete: not quiet within"), text);
+  }
+
+  /**
+   * A 30-second run, no kills, 60% provider faults, against shops in {@code mode}: exit 1, the row
+   * {@code check} FAIL, the report's pass false. Returns what it printed.
+   */
+  private static String failingRun(String mode, String check, long seed, Path out, String... more)
+      throws Exception {
     ChaosRuns.assumeJars();
-    ChaosRuns.Run run =
-        ChaosRuns.run(
-            "--broken-mode", "mark-delivered-before-call",
-            "--duration", "30s",
-            "--kills", "0",
-            "--simulator-kills", "0",
-            "--provider-faults", "60",
-            "--clients", "4",
-            "--seed", "4",
-            "--quiet-timeout", "20s",
-            "--out", out.toString());
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--broken-mode", mode,
+                "--duration", "30s",
+                "--kills", "0",
+                "--simulator-kills", "0",
+                "--provider-faults", "60",
+                "--clients", "4",
+                "--seed", Long.toString(seed),
+                "--out", out.toString()));
+    args.addAll(List.of(more));
+    ChaosRuns.Run run = ChaosRuns.run(args.toArray(new String[0]));
     String text = run.text();
     assertEquals(1, run.exit(), text);
-    String row = ChaosRuns.row(text, "outbox drained, no payment or refund pending");
+    String row = ChaosRuns.row(text, check);
     assertNotNull(row, text);
-    assertTrue(row.contains("FAIL"), text);
+    assertTrue(row.contains("FAIL"), row);
+    assertTrue(text.contains("chaos: FAIL"), text);
+    assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": false"));
+    return text;
   }
 }
