@@ -1,14 +1,9 @@
 package dev.once.verify.chaos;
 
 import dev.once.verify.UsageException;
-import dev.once.verify.chaos.Observations.AccountState;
-import dev.once.verify.chaos.Observations.JournalRow;
-import dev.once.verify.check.Invariants;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.SecureRandom;
 import java.sql.Connection;
@@ -19,12 +14,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code once-verify chaos}: PostgreSQL in this JVM (or an external one), psp-simulator and one or
@@ -34,8 +26,6 @@ import java.util.regex.Pattern;
  * check passes, 1 on a violation or if the run could not complete.
  */
 public final class ChaosCommand {
-  private static final Pattern ITEMS = Pattern.compile("\\{[^{}]*\\}");
-
   private final ChaosOptions options;
   private final PrintStream out;
   private final List<String> problems = new ArrayList<>();
@@ -155,12 +145,12 @@ public final class ChaosCommand {
       long quietStart = System.nanoTime();
       long[] quiet = awaitQuiet(shop, adminToken, db);
       long quietSeconds = (System.nanoTime() - quietStart) / 1_000_000_000L;
-      Observations o = observe(workload, shop, psp, db, quiet);
+      Observations o = Observer.observe(workload, shop, psp, db, quiet);
       List<Verdict> verdicts = new ArrayList<>();
       for (Check c : Checks.all()) {
         verdicts.add(c.run(o));
       }
-      verdicts.addAll(databaseInvariants(db));
+      verdicts.addAll(Observer.databaseInvariants(db));
       String table = ChaosReport.table(verdicts);
       out.print(table);
       Map<String, Object> facts = new java.util.LinkedHashMap<>();
@@ -198,7 +188,7 @@ public final class ChaosCommand {
       facts.put("payments", o.payments().size());
       facts.put("refunds", o.refunds().size());
       facts.put("provider effects", o.providerTotalEffects());
-      facts.put("provider stats", quietStats(psp));
+      facts.put("provider stats", Observer.providerStats(psp));
       facts.put("seconds to quiet", quietSeconds);
       facts.put("started", started.toString());
       facts.put("seconds", Duration.between(started, Instant.now()).toSeconds());
@@ -405,126 +395,6 @@ public final class ChaosCommand {
                     + " + (SELECT count(*) FROM refund WHERE status = 'pending')")) {
       rs.next();
       return rs.getLong(1);
-    }
-  }
-
-  private static List<String> ids(ChaosDatabase db, String table) throws SQLException {
-    List<String> ids = new ArrayList<>();
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
-      while (rs.next()) {
-        ids.add(rs.getString(1));
-      }
-    }
-    return ids;
-  }
-
-  private Observations observe(Workload w, Http shop, Http psp, ChaosDatabase db, long[] quiet)
-      throws IOException, InterruptedException, SQLException {
-    List<AccountState> accounts = new ArrayList<>();
-    for (String account : w.accounts) {
-      String apiKey = w.owners.get(account);
-      Http.Answer a = shop.get("/v1/accounts/" + account, apiKey);
-      if (a.status() != 200) {
-        throw new IOException("GET account " + account + ": " + a.status() + " " + a.body());
-      }
-      String balance = Http.field(a.body(), "balance");
-      List<JournalRow> journal = new ArrayList<>();
-      String after = null;
-      do {
-        Http.Answer page =
-            shop.get(
-                "/v1/accounts/"
-                    + account
-                    + "/operations?limit=100"
-                    + (after == null ? "" : "&after=" + after),
-                apiKey);
-        if (page.status() != 200) {
-          throw new IOException("GET operations of " + account + ": " + page.status());
-        }
-        String body = page.body();
-        int itemsAt = body.indexOf("\"items\"");
-        int end = body.indexOf(']', itemsAt);
-        Matcher m = ITEMS.matcher(body.substring(itemsAt, end < 0 ? body.length() : end));
-        while (m.find()) {
-          String item = m.group();
-          journal.add(
-              new JournalRow(
-                  Http.field(item, "id"), Http.field(item, "kind"), Http.field(item, "amount")));
-        }
-        after = Http.field(body.substring(end < 0 ? 0 : end), "next");
-      } while (after != null);
-      accounts.add(new AccountState(account, balance, journal));
-    }
-    List<String> payments = ids(db, "payment");
-    List<String> refunds = ids(db, "refund");
-    Map<String, Long> effects = new HashMap<>();
-    List<String> references = new ArrayList<>(payments);
-    references.addAll(refunds);
-    for (String reference : references) {
-      Http.Answer r =
-          psp.get(
-              "/v1/stats/references/" + URLEncoder.encode(reference, StandardCharsets.UTF_8), null);
-      effects.put(reference, Long.parseLong(Http.number(r.body(), "effects")));
-    }
-    long keys;
-    long keysInUse;
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
-                    + " FROM once.idempotency_key")) {
-      rs.next();
-      keys = rs.getLong(1);
-      keysInUse = rs.getLong(2);
-    }
-    Http.Answer stats = psp.get("/v1/stats", null);
-    long total = Long.parseLong(Http.number(stats.body(), "effects"));
-    return new Observations(
-        List.copyOf(w.intents),
-        List.copyOf(w.replays),
-        List.copyOf(w.reuses),
-        accounts,
-        payments,
-        refunds,
-        Math.max(0, quiet[1]),
-        Math.max(0, quiet[0]),
-        Math.max(0, quiet[2]),
-        effects,
-        total,
-        keys,
-        keysInUse,
-        OrderObserver.observe(w, shop, db));
-  }
-
-  /**
-   * The {@code check} subcommand's invariants over the shop's database, in the same snapshot-read
-   * way, appended to the table as {@code db: <id>} rows.
-   */
-  static List<Verdict> databaseInvariants(ChaosDatabase db) throws SQLException {
-    List<Verdict> verdicts = new ArrayList<>();
-    try (Connection c = db.connect()) {
-      for (Verdict v : new Invariants(false).evaluate(c)) {
-        verdicts.add(
-            new Verdict(
-                "db: " + v.id(),
-                v.description(),
-                v.status(),
-                v.checked(),
-                v.violations(),
-                v.examples()));
-      }
-    }
-    return verdicts;
-  }
-
-  private static String quietStats(Http psp) {
-    try {
-      return psp.get("/v1/stats", null).body();
-    } catch (IOException | InterruptedException e) {
-      return "unavailable: " + e;
     }
   }
 
