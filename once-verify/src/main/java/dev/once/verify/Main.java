@@ -67,6 +67,10 @@ public final class Main {
     } catch (InterruptedException e) {
       System.err.println("once-verify: interrupted; the shop and PostgreSQL are stopped");
       return 130;
+    } catch (java.io.IOException | java.sql.SQLException e) {
+      // Something outside: a process that would not start, a database that cannot be reached.
+      System.err.println("once-verify: failed: " + e.getMessage());
+      return 1;
     } catch (Exception e) {
       System.err.println("once-verify: failed: " + e);
       e.printStackTrace(System.err);

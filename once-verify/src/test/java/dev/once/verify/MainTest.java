@@ -32,4 +32,48 @@ class MainTest {
     org.junit.jupiter.api.Assertions.assertTrue(text.contains("--simulator-kills"), text);
     org.junit.jupiter.api.Assertions.assertTrue(text.contains("--jdbc-url"), text);
   }
+
+  @Test
+  void anUnreachableDatabaseIsOneLineAndExitOneNotAStackTrace(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path password = java.nio.file.Files.writeString(dir.resolve("pw"), "x\n");
+    java.nio.file.Path token = java.nio.file.Files.writeString(dir.resolve("token"), "t\n");
+    int closedPort;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closedPort = s.getLocalPort();
+    }
+    java.io.PrintStream saved = System.err;
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    System.setErr(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+    int exit;
+    try {
+      exit =
+          Main.run(
+              new String[] {
+                "chaos",
+                "--attach",
+                "--shop-url",
+                "http://127.0.0.1:1",
+                "--simulator-url",
+                "http://127.0.0.1:1",
+                "--admin-token-file",
+                token.toString(),
+                "--jdbc-url",
+                "jdbc:postgresql://127.0.0.1:" + closedPort + "/shop",
+                "--db-user",
+                "shop_owner",
+                "--db-password-file",
+                password.toString(),
+                "--out",
+                dir.resolve("out").toString()
+              });
+    } finally {
+      System.setErr(saved);
+    }
+    String err = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(1, exit, err);
+    org.junit.jupiter.api.Assertions.assertTrue(err.startsWith("once-verify: failed: "), err);
+    org.junit.jupiter.api.Assertions.assertTrue(err.contains("refused"), err);
+    org.junit.jupiter.api.Assertions.assertEquals(1, err.strip().lines().count(), err);
+  }
 }

@@ -349,6 +349,7 @@ public final class ChaosCommand {
   /** Waits for backlog 0 and nothing pending; returns {backlog, pending, dead}. */
   private long[] awaitQuiet(Http shop, String adminToken, ChaosDatabase db)
       throws InterruptedException, SQLException {
+    SQLException unreachable = null;
     long deadline = System.nanoTime() + options.quietTimeout().toNanos();
     long[] last = {-1, -1, -1};
     long lastPrint = 0;
@@ -362,7 +363,13 @@ public final class ChaosCommand {
       } catch (IOException e) {
         // try again
       }
-      last[1] = pending(db);
+      try {
+        last[1] = pending(db);
+        unreachable = null;
+      } catch (SQLException e) {
+        unreachable = e; // a database that restarts: try again until the quiet timeout
+        last[1] = -1;
+      }
       if (last[0] == 0 && last[1] == 0) {
         out.println("chaos: quiet: outbox drained, nothing pending");
         return last;
@@ -370,9 +377,22 @@ public final class ChaosCommand {
       if (System.nanoTime() - lastPrint > 5_000_000_000L) {
         lastPrint = System.nanoTime();
         out.printf(
-            "  waiting: outbox backlog %d, pending %d, dead %d%n", last[0], last[1], last[2]);
+            "  waiting: outbox backlog %d, pending %s, dead %d%n",
+            last[0],
+            unreachable == null ? Long.toString(last[1]) : "? (the database is unreachable)",
+            last[2]);
       }
       if (System.nanoTime() > deadline) {
+        if (unreachable != null) {
+          throw new SQLException(
+              "the database at "
+                  + db.login().jdbcUrl()
+                  + " stayed unreachable for the quiet timeout ("
+                  + options.quietTimeout()
+                  + "): "
+                  + unreachable.getMessage(),
+              unreachable);
+        }
         problems.add(
             "not quiet within "
                 + options.quietTimeout()
