@@ -6,10 +6,11 @@ import dev.once.verify.chaos.Observations.OrderState;
 import dev.once.verify.chaos.Observations.ProductState;
 import dev.once.verify.chaos.Observations.ReservationRow;
 import java.io.IOException;
+import java.sql.Array;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +19,8 @@ import java.util.TreeMap;
 
 /**
  * Reads the orders' side of a quiet run: the products through {@code GET /v1/products/{sku}}; the
- * orders, their items, the reservations and the orders' payments (their description names the
- * order) from the shop's database, since the API lists none of them.
+ * orders of the run's own accounts, their items, the reservations and the orders' payments (their
+ * description names the order) from the shop's database, since the API lists none of them.
  */
 final class OrderObserver {
   private OrderObserver() {}
@@ -43,20 +44,25 @@ final class OrderObserver {
               Long.parseLong(Http.number(a.body(), "stock")),
               Long.parseLong(Http.number(a.body(), "reserved"))));
     }
-    try (Connection c = db.connect();
-        Statement s = c.createStatement()) {
+    try (Connection c = db.connect()) {
+      // Only the run's own accounts: an attached run may share the database with earlier ones.
+      Array accounts = c.createArrayOf("text", w.accounts.toArray(new String[0]));
       Map<String, Map<String, Long>> items = new HashMap<>();
       rows(
-          s,
-          "SELECT order_id, sku, quantity FROM order_item",
+          c,
+          "SELECT i.order_id, i.sku, i.quantity FROM order_item i JOIN orders o ON o.id ="
+              + " i.order_id WHERE o.account_id = ANY (?)",
+          accounts,
           rs ->
               items
                   .computeIfAbsent(rs.getString(1), k -> new TreeMap<>())
                   .put(rs.getString(2), rs.getLong(3)));
       List<OrderState> orders =
           rows(
-              s,
-              "SELECT id, account_id, status, total, payment_id, refund_id FROM orders ORDER BY id",
+              c,
+              "SELECT id, account_id, status, total, payment_id, refund_id FROM orders"
+                  + " WHERE account_id = ANY (?) ORDER BY id",
+              accounts,
               rs ->
                   new OrderState(
                       rs.getString(1),
@@ -68,16 +74,19 @@ final class OrderObserver {
                       rs.getString(6)));
       List<ReservationRow> reservations =
           rows(
-              s,
-              "SELECT order_id, sku, quantity, state FROM reservation",
+              c,
+              "SELECT r.order_id, r.sku, r.quantity, r.state FROM reservation r JOIN orders o ON"
+                  + " o.id = r.order_id WHERE o.account_id = ANY (?)",
+              accounts,
               rs ->
                   new ReservationRow(
                       rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
       List<OrderPayment> payments =
           rows(
-              s,
+              c,
               "SELECT id, substr(description, 7), status FROM payment"
-                  + " WHERE description LIKE 'Order %' ORDER BY id",
+                  + " WHERE account_id = ANY (?) AND description LIKE 'Order %' ORDER BY id",
+              accounts,
               rs -> new OrderPayment(rs.getString(1), rs.getString(2), rs.getString(3)));
       return new OrderObservations(
           List.copyOf(w.placed),
@@ -91,11 +100,15 @@ final class OrderObserver {
     }
   }
 
-  private static <T> List<T> rows(Statement s, String sql, Row<T> row) throws SQLException {
+  private static <T> List<T> rows(Connection c, String sql, Array accounts, Row<T> row)
+      throws SQLException {
     List<T> values = new ArrayList<>();
-    try (ResultSet rs = s.executeQuery(sql)) {
-      while (rs.next()) {
-        values.add(row.read(rs));
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      s.setArray(1, accounts);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          values.add(row.read(rs));
+        }
       }
     }
     return values;
