@@ -6,10 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -407,15 +404,9 @@ public final class ChaosCommand {
   }
 
   private static long pending(ChaosDatabase db) throws SQLException {
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT (SELECT count(*) FROM payment WHERE status = 'pending')"
-                    + " + (SELECT count(*) FROM refund WHERE status = 'pending')")) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return db.row(
+            "SELECT (SELECT count(*) FROM payment WHERE status = 'pending')"
+                + " + (SELECT count(*) FROM refund WHERE status = 'pending')")[0];
   }
 
   private static String secret() {

@@ -59,6 +59,20 @@ final class ChaosDatabase implements AutoCloseable {
     return DriverManager.getConnection(login.jdbcUrl(), p);
   }
 
+  /** The one row of {@code sql}, a query of whole numbers, as the schema owner. */
+  long[] row(String sql) throws SQLException {
+    try (Connection c = connect();
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      rs.next();
+      long[] values = new long[rs.getMetaData().getColumnCount()];
+      for (int i = 0; i < values.length; i++) {
+        values[i] = rs.getLong(i + 1);
+      }
+      return values;
+    }
+  }
+
   /**
    * How many API clients the shop's database holds, or 0 before its first migration: a run checks
    * everything in the database, so it must start from an empty one.

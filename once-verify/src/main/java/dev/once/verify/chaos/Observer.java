@@ -88,18 +88,10 @@ final class Observer {
               "/v1/stats/references/" + URLEncoder.encode(reference, StandardCharsets.UTF_8), null);
       effects.put(reference, Long.parseLong(Http.number(r.body(), "effects")));
     }
-    long keys;
-    long keysInUse;
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
-                    + " FROM once.idempotency_key")) {
-      rs.next();
-      keys = rs.getLong(1);
-      keysInUse = rs.getLong(2);
-    }
+    long[] keys =
+        db.row(
+            "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
+                + " FROM once.idempotency_key");
     Http.Answer stats = psp.get("/v1/stats", null);
     long total = Long.parseLong(Http.number(stats.body(), "effects"));
     return new Observations(
@@ -114,8 +106,8 @@ final class Observer {
         Math.max(0, quiet[2]),
         effects,
         total,
-        keys,
-        keysInUse,
+        keys[0],
+        keys[1],
         OrderObserver.observe(w, shop, db));
   }
 
