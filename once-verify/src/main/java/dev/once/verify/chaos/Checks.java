@@ -115,21 +115,14 @@ public final class Checks {
   public static final class AcknowledgedExactlyOnce implements Check {
     @Override
     public Verdict run(Observations o) {
-      Map<String, Integer> counts = effectCounts(o);
-      List<String> v = new ArrayList<>();
-      long checked = 0;
-      for (IntentRecord i : o.intents()) {
-        if (i.timedOut()) {
-          continue;
-        }
-        checked++;
-        int expected = i.status() == 201 ? 1 : 0;
-        int seen = counts.getOrDefault(key(i.account(), i.kind(), i.number()), 0);
-        if (seen != expected) {
-          v.add(i.id() + " (" + i.status() + ", " + seen + " effects)");
-        }
-      }
-      return Verdict.of("acknowledged: took effect exactly once (201) or never", checked, v);
+      return perIntent(
+          o,
+          false,
+          (i, seen) ->
+              seen != (i.status() == 201 ? 1 : 0)
+                  ? i.id() + " (" + i.status() + ", " + seen + " effects)"
+                  : null,
+          "acknowledged: took effect exactly once (201) or never");
     }
   }
 
@@ -137,21 +130,36 @@ public final class Checks {
   public static final class TimedOutAtMostOnce implements Check {
     @Override
     public Verdict run(Observations o) {
-      Map<String, Integer> counts = effectCounts(o);
-      List<String> v = new ArrayList<>();
-      long checked = 0;
-      for (IntentRecord i : o.intents()) {
-        if (!i.timedOut()) {
-          continue;
-        }
-        checked++;
-        int seen = counts.getOrDefault(key(i.account(), i.kind(), i.number()), 0);
-        if (seen > 1) {
-          v.add(i.id() + " (" + seen + " effects)");
-        }
-      }
-      return Verdict.of("timed out: took effect at most once", checked, v);
+      return perIntent(
+          o,
+          true,
+          (i, seen) -> seen > 1 ? i.id() + " (" + seen + " effects)" : null,
+          "timed out: took effect at most once");
     }
+  }
+
+  /** What one intent that took effect {@code seen} times breaks, or null. */
+  private interface IntentJudge {
+    String violation(IntentRecord intent, int seen);
+  }
+
+  /** Judges each intent that timed out (or each that did not) by its count of journal effects. */
+  private static Verdict perIntent(Observations o, boolean timedOut, IntentJudge judge, String id) {
+    Map<String, Integer> counts = effectCounts(o);
+    List<String> v = new ArrayList<>();
+    long checked = 0;
+    for (IntentRecord i : o.intents()) {
+      if (i.timedOut() != timedOut) {
+        continue;
+      }
+      checked++;
+      String violation =
+          judge.violation(i, counts.getOrDefault(key(i.account(), i.kind(), i.number()), 0));
+      if (violation != null) {
+        v.add(violation);
+      }
+    }
+    return Verdict.of(id, checked, v);
   }
 
   /**

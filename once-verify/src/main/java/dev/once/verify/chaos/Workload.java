@@ -338,13 +338,10 @@ final class Workload {
       }
       if (step.reuse()) {
         long other = nextNumber(account, kind);
-        Http.Answer reused = sendUntilAnswer(apiKey, path, key, body(kind, account, other));
+        Http.Answer reused = reuse(id, path, key, body(kind, account, other));
         intents.add(
             new IntentRecord(
                 id + "-reuse", account, kind, other, reused == null ? null : reused.status()));
-        if (reused != null) {
-          reuses.add(new ReuseRecord(id, reused.status(), reused.slug()));
-        }
       }
     }
 
@@ -369,7 +366,7 @@ final class Workload {
         orderNumber = Amounts.next(orderNumber);
         Map<String, Long> other =
             orderItems(index, orderNumber, step.first(), step.second(), false);
-        Http.Answer reused = sendUntilAnswer(apiKey, "/v1/orders", key, orderBody(account, other));
+        Http.Answer reused = reuse(id, "/v1/orders", key, orderBody(account, other));
         placed.add(
             new OrderIntent(
                 id + "-reuse",
@@ -379,9 +376,6 @@ final class Workload {
                 false,
                 reused == null ? null : reused.status(),
                 null));
-        if (reused != null) {
-          reuses.add(new ReuseRecord(id, reused.status(), reused.slug()));
-        }
       }
     }
 
@@ -425,6 +419,19 @@ final class Workload {
               "{\"quantity\":" + step.first() + "}",
               step);
       restocks.add(new RestockRecord(id, sku, step.first(), first == null ? null : first.status()));
+    }
+
+    /**
+     * Sends intent {@code id}'s key again with another body and records the answer for the
+     * key-reuse check; the answer, or null if the run ended first.
+     */
+    private Http.Answer reuse(String id, String path, String key, String otherBody)
+        throws InterruptedException {
+      Http.Answer reused = sendUntilAnswer(apiKey, path, key, otherBody);
+      if (reused != null) {
+        reuses.add(new ReuseRecord(id, reused.status(), reused.slug()));
+      }
+      return reused;
     }
 
     private String nextId() {
