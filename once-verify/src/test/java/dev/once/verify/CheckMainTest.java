@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,14 +23,7 @@ class CheckMainTest {
 
   @BeforeAll
   static void start() throws Exception {
-    db = ShopSchemaDatabase.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (db != null) {
-      db.close();
-    }
+    db = ShopSchemaDatabase.shared();
   }
 
   @Test

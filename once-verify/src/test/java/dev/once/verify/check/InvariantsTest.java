@@ -11,7 +11,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,14 +26,7 @@ class InvariantsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    db = ShopSchemaDatabase.start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (db != null) {
-      db.close();
-    }
+    db = ShopSchemaDatabase.shared();
   }
 
   @Test

@@ -138,8 +138,33 @@ public final class ShopSchemaDatabase implements AutoCloseable {
     this.postgres = postgres;
   }
 
+  private static ShopSchemaDatabase shared;
+
+  /**
+   * The test JVM's one instance, started on first use and stopped when the JVM exits; tests take
+   * fresh copies of its template ({@link #newDatabase}), so they never see each other's rows.
+   */
+  public static synchronized ShopSchemaDatabase shared() throws IOException, SQLException {
+    if (shared == null) {
+      ShopSchemaDatabase db = start();
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      db.close();
+                    } catch (IOException e) {
+                      System.err.println("could not stop the test PostgreSQL: " + e);
+                    }
+                  },
+                  "shop-schema-database-stop"));
+      shared = db;
+    }
+    return shared;
+  }
+
   /** Starts PostgreSQL and builds the template: schema from the migrations, then {@link #SEED}. */
-  public static ShopSchemaDatabase start() throws IOException, SQLException {
+  private static ShopSchemaDatabase start() throws IOException, SQLException {
     EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
     ShopSchemaDatabase db = new ShopSchemaDatabase(postgres);
     try {
