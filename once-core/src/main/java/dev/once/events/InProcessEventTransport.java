@@ -3,6 +3,8 @@ package dev.once.events;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
+import dev.once.outbox.ClaimLostException;
+import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRecord;
@@ -114,12 +116,30 @@ public final class InProcessEventTransport implements MessageHandler {
    */
   @Override
   public Delivery handle(OutboxRecord row) {
+    return handle(row, Completion.NONE);
+  }
+
+  /**
+   * As {@link #handle(OutboxRecord)}, and when every other consumer of the event has applied it,
+   * the last one's transaction also completes the row: one commit for the last consumer's effect
+   * and the row. A type without consumers is left to the relay to complete.
+   */
+  @Override
+  public Delivery handle(OutboxRecord row, Completion completion) {
     List<InboxConsumer> consumers = consumersByType.getOrDefault(row.type(), List.of());
     InboxMessage message = InboxMessage.of(row);
     List<String> failures = new ArrayList<>();
-    for (InboxConsumer consumer : consumers) {
+    for (int i = 0; i < consumers.size(); i++) {
+      InboxConsumer consumer = consumers.get(i);
+      boolean last = i == consumers.size() - 1;
       try {
-        inbox.deliver(consumer, message);
+        if (last && failures.isEmpty()) {
+          inbox.deliver(consumer, message, completion);
+        } else {
+          inbox.deliver(consumer, message);
+        }
+      } catch (ClaimLostException e) {
+        throw e; // the relay no longer holds the row: its new holder delivers it
       } catch (Exception e) {
         log.warn(
             "Consumer {} failed on message {} of type {} (attempt {}); the event will be retried",

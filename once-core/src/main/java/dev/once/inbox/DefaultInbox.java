@@ -1,5 +1,6 @@
 package dev.once.inbox;
 
+import dev.once.outbox.Completion;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -27,20 +28,29 @@ final class DefaultInbox implements Inbox {
 
   @Override
   public boolean deliver(InboxConsumer consumer, InboxMessage message) throws Exception {
+    return deliver(consumer, message, Completion.NONE);
+  }
+
+  @Override
+  public boolean deliver(InboxConsumer consumer, InboxMessage message, Completion completion)
+      throws Exception {
     Objects.requireNonNull(message, "message");
+    Objects.requireNonNull(completion, "completion");
     String name = validName(consumer);
     return transactions.inTransaction(
         tx -> {
-          if (!store.claim(tx, message.messageId(), name, clock.instant())) {
+          boolean applied = store.claim(tx, message.messageId(), name, clock.instant());
+          if (applied) {
+            consumer.consume(tx, message);
+          } else {
             log.debug(
                 "Duplicate message {} of type {} for consumer {}: already applied, skipped",
                 message.messageId(),
                 message.type(),
                 name);
-            return false;
           }
-          consumer.consume(tx, message);
-          return true;
+          completion.completeIn(tx);
+          return applied;
         });
   }
 

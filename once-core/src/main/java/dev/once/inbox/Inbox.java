@@ -1,5 +1,6 @@
 package dev.once.inbox;
 
+import dev.once.outbox.Completion;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -20,6 +21,18 @@ public interface Inbox {
    * @throws Exception what the consumer threw; the transaction is rolled back, nothing is recorded
    */
   boolean deliver(InboxConsumer consumer, InboxMessage message) throws Exception;
+
+  /**
+   * As {@link #deliver(InboxConsumer, InboxMessage)}, and completes the outbox row that carried the
+   * message in the same transaction, also when the message is a duplicate: the consumer's effect,
+   * its inbox record and the row's completion commit together (the in-process transport's last
+   * consumer of an event, one commit for both).
+   *
+   * @throws dev.once.outbox.ClaimLostException if the relay no longer holds the row; nothing
+   *     commits
+   */
+  boolean deliver(InboxConsumer consumer, InboxMessage message, Completion completion)
+      throws Exception;
 
   /**
    * Deletes up to {@code limit} records older than {@code retention}, oldest first.

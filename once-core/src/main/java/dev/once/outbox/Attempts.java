@@ -1,5 +1,6 @@
 package dev.once.outbox;
 
+import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * One attempt at one claimed row: runs its handler with no connection held, maps the outcome to a
  * compare-and-set on the store, then tells the listener. Never throws: a handler's exception or
  * error is a retry, a lost claim is reported, a database failure leaves the row to its lease (it is
- * claimed again once the lease runs out). Thread-safe; called on worker threads concurrently.
+ * claimed again once the lease runs out). The outcome belongs to whoever takes the {@link Flight}
+ * first: the worker when the handler returns, or {@link #timedOut} when its time-out fires.
+ * Thread-safe; called on worker threads concurrently.
  */
 final class Attempts {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
@@ -22,62 +25,129 @@ final class Attempts {
   private final Map<String, MessageHandler> handlers;
   private final Map<String, RetryPolicy> policies;
   private final RetryPolicy defaultPolicy;
+  private final Map<String, Duration> timeouts;
+  private final Duration defaultTimeout;
+  private final boolean keepDelivered;
   private final Clock clock;
   private final RelayListener listener;
   private final RelayFailures failures;
+  private final RelayCounters counters;
 
-  Attempts(OutboxRelay.Builder settings, RelayFailures failures) {
+  Attempts(OutboxRelay.Builder settings, RelayFailures failures, RelayCounters counters) {
     this.store = settings.store;
     this.handlers = Map.copyOf(settings.handlers);
     this.policies = Map.copyOf(settings.policies);
     this.defaultPolicy = settings.defaultRetryPolicy;
+    this.timeouts = Map.copyOf(settings.timeouts);
+    this.defaultTimeout = settings.handlerTimeout;
+    this.keepDelivered = !settings.deliveredRetention.isZero();
     this.clock = settings.clock;
     this.listener = settings.listener;
     this.failures = failures;
+    this.counters = counters;
   }
 
-  /** Makes the attempt and records its outcome. */
-  void attempt(OutboxRecord row, UUID claimId) {
+  /** The handler time-out of {@code type}. */
+  Duration timeout(String type) {
+    return timeouts.getOrDefault(type, defaultTimeout);
+  }
+
+  /** Makes the attempt and records its outcome, unless the time-out took it. */
+  void attempt(Flight flight) {
+    OutboxRecord row = flight.row;
+    UUID claimId = flight.claimId;
     try {
-      RetryPolicy policy = policies.getOrDefault(row.type(), defaultPolicy);
+      RetryPolicy policy = policy(row);
       if (row.attempt() > policy.maxAttempts()) {
-        // Every earlier claim of this row ended without an outcome (the process died or the lease
-        // ran out in its handler): calling the handler again could repeat that for ever.
-        bury(
-            row,
-            claimId,
-            "gave up: "
-                + (row.attempt() - 1)
-                + " attempts ended without an outcome (maxAttempts "
-                + policy.maxAttempts()
-                + ")");
+        // Every earlier claim of this row ended without an outcome (the process died or its
+        // handler hung past its time-out): calling the handler again could repeat that for ever.
+        if (flight.land()) {
+          bury(
+              row,
+              claimId,
+              "gave up: "
+                  + (row.attempt() - 1)
+                  + " attempts ended without an outcome (maxAttempts "
+                  + policy.maxAttempts()
+                  + ")");
+        }
         return;
       }
-      Delivery outcome = call(row);
-      if (outcome instanceof Delivery.Dead dead) {
-        bury(row, claimId, dead.reason());
-      } else if (outcome instanceof Delivery.Retry retry) {
-        if (row.attempt() >= policy.maxAttempts()) {
-          bury(row, claimId, "attempt " + row.attempt() + " was the last: " + retry.reason());
-        } else {
-          retryLater(row, claimId, policy, retry.reason());
-        }
-      } else {
-        complete(row, claimId);
+      RowCompletion completion = new RowCompletion(row, claimId);
+      Delivery outcome = call(row, completion);
+      if (!flight.land()) {
+        LOG.debug("Outbox row {} answered after its handler time-out; discarded.", row.id());
+        return;
       }
+      record(row, claimId, policy, outcome, completion.joined());
     } catch (RuntimeException e) {
       // The store failed to record the outcome; the row keeps its lease and is tried again.
       failures.report("record the outcome of an outbox row", e);
     }
   }
 
-  private Delivery call(OutboxRecord row) {
+  /** The handler of the flight ran past its time-out: the row is released for a retry, or dead. */
+  void timedOut(Flight flight) {
+    OutboxRecord row = flight.row;
+    counters.timedOut.increment();
+    Duration limit = timeout(row.type());
+    String reason = "the handler timed out after " + limit;
+    LOG.warn(
+        "Outbox row {} of type {}: the handler ran past its time-out of {} (attempt {}); it was"
+            + " interrupted and the row is released.",
+        row.id(),
+        row.type(),
+        limit,
+        row.attempt());
     try {
-      Delivery outcome = handlers.get(row.type()).handle(row);
+      record(row, flight.claimId, policy(row), Delivery.retry(reason), false);
+    } catch (RuntimeException e) {
+      failures.report("record the outcome of an outbox row", e);
+    }
+  }
+
+  private RetryPolicy policy(OutboxRecord row) {
+    return policies.getOrDefault(row.type(), defaultPolicy);
+  }
+
+  private void record(
+      OutboxRecord row, UUID claimId, RetryPolicy policy, Delivery outcome, boolean joined) {
+    boolean recorded;
+    if (outcome instanceof Delivery.Dead dead) {
+      recorded = bury(row, claimId, dead.reason());
+    } else if (outcome instanceof Delivery.Retry retry) {
+      recorded =
+          row.attempt() >= policy.maxAttempts()
+              ? bury(row, claimId, "attempt " + row.attempt() + " was the last: " + retry.reason())
+              : retryLater(row, claimId, policy, retry.reason());
+    } else if (joined) {
+      delivered(row, clock.instant());
+      return;
+    } else {
+      Instant now = clock.instant();
+      recorded = store.complete(row.id(), claimId, now, keepDelivered);
+      counters.commits.increment();
+      if (recorded) {
+        delivered(row, now);
+      }
+    }
+    if (!recorded) {
+      if (joined) {
+        // The handler completed the row in a transaction that committed, then answered a failure.
+        delivered(row, clock.instant());
+      } else {
+        claimLost(row);
+      }
+    }
+  }
+
+  private Delivery call(OutboxRecord row, Completion completion) {
+    try {
+      Delivery outcome = handlers.get(row.type()).handle(row, completion);
       return outcome != null ? outcome : Delivery.retry("the handler returned null");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return Delivery.retry("interrupted: the relay is closing");
+      return Delivery.retry("interrupted: the relay is closing or the handler timed out");
     } catch (Throwable e) {
       // A handler's RuntimeException or Error must not kill the worker; its message may quote the
       // payload, so only its type is kept.
@@ -85,26 +155,25 @@ final class Attempts {
     }
   }
 
-  private void complete(OutboxRecord row, UUID claimId) {
-    Instant now = clock.instant();
-    if (store.complete(row.id(), claimId, now)) {
-      notify(() -> listener.delivered(row, Duration.between(row.createdAt(), now)));
-    } else {
-      claimLost(row);
-    }
+  private void delivered(OutboxRecord row, Instant now) {
+    counters.delivered.increment();
+    notify(() -> listener.delivered(row, Duration.between(row.createdAt(), now)));
   }
 
-  private void retryLater(OutboxRecord row, UUID claimId, RetryPolicy policy, String reason) {
+  private boolean retryLater(OutboxRecord row, UUID claimId, RetryPolicy policy, String reason) {
     Instant next = clock.instant().plus(policy.delay(row.attempt(), ThreadLocalRandom.current()));
-    if (store.retryLater(row.id(), claimId, next, reason)) {
+    boolean recorded = store.retryLater(row.id(), claimId, next, reason);
+    counters.commits.increment();
+    if (recorded) {
       notify(() -> listener.retried(row, reason, next));
-    } else {
-      claimLost(row);
     }
+    return recorded;
   }
 
-  private void bury(OutboxRecord row, UUID claimId, String reason) {
-    if (store.bury(row.id(), claimId, reason, clock.instant())) {
+  private boolean bury(OutboxRecord row, UUID claimId, String reason) {
+    boolean recorded = store.bury(row.id(), claimId, reason, clock.instant());
+    counters.commits.increment();
+    if (recorded) {
       LOG.warn(
           "Outbox row {} of type {} is dead after {} attempt(s); later rows of its aggregate wait"
               + " until an operator requeues it.",
@@ -112,16 +181,15 @@ final class Attempts {
           row.type(),
           row.attempt());
       notify(() -> listener.dead(row, reason));
-    } else {
-      claimLost(row);
     }
+    return recorded;
   }
 
   private void claimLost(OutboxRecord row) {
     LOG.warn(
-        "Outbox row {} of type {} was handled, but its claim had been lost (the lease ran out and"
-            + " another relay took the row): the outcome is discarded and the row is handled again."
-            + " Make the relay's lease longer than the slowest handler.",
+        "Outbox row {} of type {} was handled, but its claim had been lost (its lease ran out or"
+            + " its handler timed out, and the row was released): the outcome is discarded and"
+            + " the row is handled again.",
         row.id(),
         row.type());
     notify(() -> listener.claimLost(row));
@@ -132,6 +200,35 @@ final class Attempts {
       call.run();
     } catch (RuntimeException e) {
       LOG.warn("An outbox RelayListener threw; ignored.", e);
+    }
+  }
+
+  /** The completion a handler may join to its transaction; one per attempt. */
+  private final class RowCompletion implements Completion {
+    private final OutboxRecord row;
+    private final UUID claimId;
+    private boolean joined;
+
+    RowCompletion(OutboxRecord row, UUID claimId) {
+      this.row = row;
+      this.claimId = claimId;
+    }
+
+    @Override
+    public void completeIn(Connection tx) {
+      if (joined) {
+        throw new IllegalStateException("outbox row " + row.id() + " was already completed");
+      }
+      if (!store.complete(tx, row.id(), claimId, clock.instant(), keepDelivered)) {
+        throw new ClaimLostException(row.id());
+      }
+      joined = true;
+      counters.joined.increment();
+    }
+
+    @Override
+    public boolean joined() {
+      return joined;
     }
   }
 }

@@ -3,12 +3,16 @@ package dev.once.outbox;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -18,16 +22,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The relay: one coordinator thread claims due rows and hands them to a fixed pool of worker
- * threads. It claims at most as many rows as workers are free, so a claimed row never waits in a
- * queue while its lease runs. Between claims it waits for {@link #wakeUp()}, for a worker to finish
- * a row (which may have made the next row of its aggregate due), or for the poll interval. Every so
- * often (once per poll interval, at least a second apart, by the relay's clock) it also purges one
- * batch of delivered rows; while purge batches come back full it purges again on every turn, after
- * its claim, so a large purge never holds deliveries up.
+ * The relay: one coordinator thread claims due rows and hands them to worker threads, at most
+ * {@code workers} rows at a time. It claims at most as many rows as workers are free, so a claimed
+ * row never waits in a queue while its lease runs. Between claims it waits for {@link #wakeUp()},
+ * for a worker to finish a row (which may have made the next row of its aggregate due), or for the
+ * poll interval; wake-ups that come within {@code claimCoalescing} of the last claim are folded
+ * into one claim. Every so often (once per poll interval, at least a second apart, by the relay's
+ * clock) it also purges one batch of delivered rows; while purge batches come back full it purges
+ * again on every turn, after its claim, so a large purge never holds deliveries up.
  *
- * <p>Thread-safe. The coordinator never dies of a database failure: it logs (throttled), waits one
- * poll interval and tries again.
+ * <p>A timer thread keeps the claims alive: every third of the lease it extends, in one statement,
+ * the lease of every row whose handler is still running (the heartbeat), so a short lease bounds
+ * how long the rows of a killed process wait, while a long handler call keeps its row as long as
+ * its process lives. The same thread cuts off a handler that runs past its type's time-out: it
+ * interrupts it, records a retry (or the row's death after its last attempt) and frees its permit
+ * at once, so a hung handler never holds a worker; its thread is abandoned to finish on its own,
+ * and whatever it answers later is discarded (and fenced by the claim in the database).
+ *
+ * <p>Thread-safe. The coordinator never dies of a failure: a database failure is logged
+ * (throttled), anything else at ERROR; it waits one poll interval and goes on.
  */
 final class DefaultOutboxRelay implements OutboxRelay {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
@@ -38,30 +51,38 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final int workers;
   private final int batchSize;
   private final Duration lease;
+  private final Duration heartbeat;
   private final Duration pollInterval;
+  private final Duration claimCoalescing;
   private final Duration deliveredRetention;
   private final int purgeBatchSize;
   private final Duration shutdownTimeout;
   private final Clock clock;
   private final String name;
   private final RelayFailures failures;
+  private final RelayCounters counters = new RelayCounters();
   private final Attempts attempts;
 
-  /** Free worker threads; only the coordinator takes permits, workers give them back. */
+  /** Free workers; only the coordinator takes permits, workers and time-outs give them back. */
   private final Semaphore freeWorkers;
 
   /** At most one pending wake-up: {@link #wakeUp()} never blocks and never piles up permits. */
   private final Semaphore wakeUps = new Semaphore(0);
 
+  /** Rows whose handler runs now, renewed by the heartbeat. */
+  private final Set<Flight> flights = ConcurrentHashMap.newKeySet();
+
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicBoolean started = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile ExecutorService pool;
+  private volatile ScheduledThreadPoolExecutor timer;
   private volatile Thread coordinator;
 
   // Touched by the coordinator thread only.
   private Instant nextPurgeAt;
   private boolean purgeMore;
+  private long lastClaimNanos;
 
   DefaultOutboxRelay(OutboxRelay.Builder settings) {
     this.store = settings.store;
@@ -69,14 +90,16 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.workers = settings.workers;
     this.batchSize = settings.batchSize;
     this.lease = settings.lease;
+    this.heartbeat = settings.lease.dividedBy(3);
     this.pollInterval = settings.pollInterval;
+    this.claimCoalescing = settings.claimCoalescing;
     this.deliveredRetention = settings.deliveredRetention;
     this.purgeBatchSize = settings.purgeBatchSize;
     this.shutdownTimeout = settings.shutdownTimeout;
     this.clock = settings.clock;
     this.name = settings.name;
     this.failures = new RelayFailures(name, clock);
-    this.attempts = new Attempts(settings, failures);
+    this.attempts = new Attempts(settings, failures, counters);
     this.freeWorkers = new Semaphore(workers);
   }
 
@@ -89,16 +112,27 @@ final class DefaultOutboxRelay implements OutboxRelay {
     if (!started.compareAndSet(false, true)) {
       return;
     }
-    pool = Executors.newFixedThreadPool(workers, daemonThreads(name + "-worker-"));
+    // Workers are made on demand and reused; the permits bound how many handle rows at once. A
+    // thread abandoned by a time-out does not count against them.
+    pool = Executors.newCachedThreadPool(daemonThreads(name + "-worker-"));
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(1, daemonThreads(name + "-heartbeat"));
+    scheduler.setRemoveOnCancelPolicy(true);
+    scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    long period = Math.max(1, heartbeat.toMillis());
+    scheduler.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
+    timer = scheduler;
     Thread thread = daemonThreads(name + "-coordinator").newThread(this::coordinate);
     coordinator = thread;
     thread.start();
     LOG.info(
-        "Outbox relay {} started: {} worker(s), types {}, lease {}, poll interval {}.",
+        "Outbox relay {} started: {} worker(s), types {}, lease {} renewed every {}, poll"
+            + " interval {}.",
         name,
         workers,
         types,
         lease,
+        heartbeat,
         pollInterval);
   }
 
@@ -114,10 +148,32 @@ final class DefaultOutboxRelay implements OutboxRelay {
     UUID claimId = UUID.randomUUID();
     Instant now = clock.instant();
     List<OutboxRecord> rows = store.claim(claimId, types, batchSize, now, now.plus(lease));
+    count(rows.size());
     for (OutboxRecord row : rows) {
-      attempts.attempt(row, claimId);
+      attempts.attempt(new Flight(row, claimId));
     }
     return rows.size();
+  }
+
+  @Override
+  public boolean isRunning() {
+    Thread thread = coordinator;
+    return started.get() && !closed.get() && thread != null && thread.isAlive();
+  }
+
+  @Override
+  public RelayStats stats() {
+    return new RelayStats(
+        isRunning(),
+        workers,
+        workers - freeWorkers.availablePermits(),
+        counters.claims.sum(),
+        counters.claimedRows.sum(),
+        counters.commits.sum(),
+        counters.joined.sum(),
+        counters.delivered.sum(),
+        counters.timedOut.sum(),
+        Duration.ofNanos(counters.busyNanos.sum()));
   }
 
   @Override
@@ -136,9 +192,9 @@ final class DefaultOutboxRelay implements OutboxRelay {
     try {
       // The coordinator finishes the statement it is in (a claim hands its rows to the pool).
       thread.join(Math.max(1, shutdownTimeout.toMillis()));
+      // Rows in flight keep their heartbeat while the shutdown waits for them.
       workerPool.shutdown();
-      if (!workerPool.awaitTermination(
-          Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+      if (!awaitFlights(deadline)) {
         LOG.warn(
             "Outbox relay {} closed with rows still in flight after {}: interrupting their"
                 + " handlers; rows whose outcome is not recorded are claimed again when their"
@@ -151,8 +207,19 @@ final class DefaultOutboxRelay implements OutboxRelay {
       workerPool.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    timer.shutdownNow();
     thread.interrupt();
     LOG.info("Outbox relay {} closed.", name);
+  }
+
+  /** Waits until every permit is back (abandoned threads hold none), or the deadline passes. */
+  private boolean awaitFlights(long deadline) throws InterruptedException {
+    long left = deadline - System.nanoTime();
+    if (freeWorkers.tryAcquire(workers, Math.max(0, left), TimeUnit.NANOSECONDS)) {
+      freeWorkers.release(workers);
+      return true;
+    }
+    return false;
   }
 
   /** The coordinator's loop: claim, hand out, purge, wait. */
@@ -165,6 +232,17 @@ final class DefaultOutboxRelay implements OutboxRelay {
         again |= purgeIfDue();
       } catch (RuntimeException e) {
         failures.report("claim or purge outbox rows", e);
+        backOff();
+        continue;
+      } catch (Throwable e) {
+        // Not a database failure (those are OutboxExceptions): a bug, or the JVM is in trouble.
+        // The loop goes on; if the JVM cannot, isRunning() turns false and the health check says
+        // so.
+        LOG.error(
+            "Outbox relay {}: its coordinator failed unexpectedly; it goes on after one poll"
+                + " interval.",
+            name,
+            e);
         backOff();
         continue;
       }
@@ -183,26 +261,111 @@ final class DefaultOutboxRelay implements OutboxRelay {
     int limit = Math.min(batchSize, free);
     UUID claimId = UUID.randomUUID();
     Instant now = clock.instant();
+    lastClaimNanos = System.nanoTime();
     List<OutboxRecord> rows = store.claim(claimId, types, limit, now, now.plus(lease));
+    count(rows.size());
     for (OutboxRecord row : rows) {
       freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
+      Flight flight = new Flight(row, claimId);
+      flights.add(flight);
       try {
-        pool.execute(() -> runOnWorker(row, claimId));
+        pool.execute(() -> runOnWorker(flight));
       } catch (RejectedExecutionException e) {
         // close() gave up waiting for this thread and shut the pool: the row keeps its lease.
+        flights.remove(flight);
         freeWorkers.release();
+        continue;
       }
+      scheduleTimeout(flight);
     }
     return rows.size() == limit && freeWorkers.availablePermits() > 0;
   }
 
-  private void runOnWorker(OutboxRecord row, UUID claimId) {
+  private void count(int claimed) {
+    counters.commits.increment();
+    if (claimed > 0) {
+      counters.claims.increment();
+      counters.claimedRows.add(claimed);
+    }
+  }
+
+  private void scheduleTimeout(Flight flight) {
+    Duration limit = attempts.timeout(flight.row.type());
     try {
-      attempts.attempt(row, claimId);
+      flight.timeout(timer.schedule(() -> expire(flight), limit.toNanos(), TimeUnit.NANOSECONDS));
+    } catch (RejectedExecutionException e) {
+      // Closing: the shutdown interrupts what is left.
+    }
+  }
+
+  private void runOnWorker(Flight flight) {
+    long started = System.nanoTime();
+    flight.boarded(Thread.currentThread());
+    try {
+      attempts.attempt(flight);
     } finally {
-      freeWorkers.release();
-      // The row's outcome may have made the next row of its aggregate due; and a worker is free.
-      wakeUp();
+      flight.leave();
+      Thread.interrupted(); // a time-out's interrupt must not reach this thread's next row
+      counters.busyNanos.add(System.nanoTime() - started);
+      flights.remove(flight);
+      flight.land(); // an attempt that ended without an outcome (a store failure) lands here
+      if (flight.landed()) {
+        release(); // else the time-out took the outcome, and frees the permit itself
+      }
+    }
+  }
+
+  private void expire(Flight flight) {
+    if (!flight.expire()) {
+      return;
+    }
+    flight.interrupt();
+    flights.remove(flight);
+    try {
+      // Recorded off the timer thread: the compare-and-set may wait for the row's lock.
+      pool.execute(
+          () -> {
+            try {
+              attempts.timedOut(flight);
+            } finally {
+              release();
+            }
+          });
+    } catch (RejectedExecutionException e) {
+      release(); // closing: the row keeps its lease and is claimed again once it runs out
+    }
+  }
+
+  private void release() {
+    freeWorkers.release();
+    // The row's outcome may have made the next row of its aggregate due; and a worker is free.
+    wakeUp();
+  }
+
+  /** The heartbeat: extends the lease of every row whose handler still runs. */
+  private void renewLeases() {
+    try {
+      List<Flight> running = new ArrayList<>(flights.size());
+      for (Flight flight : flights) {
+        if (flight.running()) {
+          running.add(flight);
+        }
+      }
+      if (running.isEmpty()) {
+        return;
+      }
+      long[] ids = new long[running.size()];
+      UUID[] claims = new UUID[running.size()];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = running.get(i).row.id();
+        claims[i] = running.get(i).claimId;
+      }
+      store.renew(ids, claims, clock.instant().plus(lease));
+      counters.commits.increment();
+    } catch (RuntimeException e) {
+      failures.report("renew the lease of outbox rows", e);
+    } catch (Throwable e) {
+      LOG.error("Outbox relay {}: its heartbeat failed unexpectedly.", name, e);
     }
   }
 
@@ -216,19 +379,36 @@ final class DefaultOutboxRelay implements OutboxRelay {
         pollInterval.compareTo(LEAST_PURGE_INTERVAL) < 0 ? LEAST_PURGE_INTERVAL : pollInterval;
     nextPurgeAt = now.plus(cadence);
     purgeMore = false; // stays false if the purge throws: it waits for its next turn
+    if (deliveredRetention.isZero()) {
+      return false; // completions delete their rows
+    }
     int purged = store.purgeDelivered(now.minus(deliveredRetention), purgeBatchSize);
+    counters.commits.increment();
     purgeMore = purged == purgeBatchSize;
     return purgeMore;
   }
 
   private void awaitSignal() {
     try {
-      wakeUps.tryAcquire(pollInterval.toNanos(), TimeUnit.NANOSECONDS);
+      if (wakeUps.tryAcquire(pollInterval.toNanos(), TimeUnit.NANOSECONDS)) {
+        coalesce();
+      }
       wakeUps.drainPermits();
     } catch (InterruptedException e) {
       // close() interrupts only after it stopped waiting for us; the loop condition ends the loop.
       Thread.currentThread().interrupt();
       closing.countDown();
+    }
+  }
+
+  /**
+   * After a wake-up soon after the last claim, waits out the rest of {@code claimCoalescing}, so
+   * that the commits of that window share one claim instead of one claim each.
+   */
+  private void coalesce() throws InterruptedException {
+    long left = claimCoalescing.toNanos() - (System.nanoTime() - lastClaimNanos);
+    if (left > 0) {
+      closing.await(left, TimeUnit.NANOSECONDS);
     }
   }
 

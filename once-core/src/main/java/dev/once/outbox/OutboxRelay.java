@@ -11,9 +11,16 @@ import java.util.Objects;
  * a row whose transaction did not commit (G3).
  *
  * <ul>
- *   <li>Rows are claimed in short transactions, in bounded batches, under a lease; the handler runs
- *       with no transaction open; the outcome is recorded by a compare-and-set on the row's id and
- *       claim, so a relay that lost its claim (lease ran out) cannot overwrite the new holder's.
+ *   <li>Rows are claimed in short transactions, in bounded batches, under a short lease that a
+ *       heartbeat renews every third of it while the handler runs: the rows of a process that died
+ *       are claimed again within one lease, while a live process keeps its rows however long their
+ *       handlers take (up to their time-out). The handler runs with no transaction open; the
+ *       outcome is recorded by a compare-and-set on the row's id and claim, so a relay that lost
+ *       its claim (paused past its lease, or timed out) cannot overwrite the new holder's.
+ *   <li>A handler may complete its row inside the transaction in which it records its own outcome
+ *       ({@link MessageHandler#handle(OutboxRecord, Completion)}): one commit per row.
+ *   <li>A handler that runs past its type's time-out is interrupted and its row released for a
+ *       retry (or dead after its last attempt); its worker is free at once.
  *   <li>A relay claims only rows of the types it has handlers for, so several services may share
  *       the table; but an aggregate's order spans types: a row waits for the earlier rows of its
  *       aggregate whatever their type.
@@ -48,6 +55,15 @@ public interface OutboxRelay extends AutoCloseable {
   int runOnce();
 
   /**
+   * Whether the relay was started, is not closed, and its coordinator thread is alive: what a
+   * health check reports.
+   */
+  boolean isRunning();
+
+  /** Counters since the relay was built. */
+  RelayStats stats();
+
+  /**
    * Stops claiming, waits up to {@code shutdownTimeout} for rows in flight, then returns; rows
    * still in flight keep their lease and are claimed again once it runs out. Idempotent.
    */
@@ -67,8 +83,11 @@ public interface OutboxRelay extends AutoCloseable {
     RetryPolicy defaultRetryPolicy = RetryPolicy.DEFAULT;
     int workers = 8;
     int batchSize = 100;
-    Duration lease = Duration.ofSeconds(60);
+    Duration lease = Duration.ofSeconds(10);
+    Duration handlerTimeout = Duration.ofSeconds(30);
+    final Map<String, Duration> timeouts = new LinkedHashMap<>();
     Duration pollInterval = Duration.ofSeconds(1);
+    Duration claimCoalescing = Duration.ofMillis(5);
     Duration deliveredRetention = Duration.ofMinutes(1);
     int purgeBatchSize = 1000;
     Duration shutdownTimeout = Duration.ofSeconds(10);
@@ -117,11 +136,39 @@ public interface OutboxRelay extends AutoCloseable {
     }
 
     /**
-     * How long a claim holds a row; it must exceed the longest handler call, or another relay may
-     * take the row while it is still being handled. 1 s to 24 h. Default 60 s.
+     * How long a claim holds a row without a heartbeat. The relay renews it every third of it while
+     * the row's handler runs, so it need not cover the longest handler call (the handler time-out
+     * does); it bounds how long the rows of a process that died wait before another relay takes
+     * them, and how long a database outage or a paused process may stop the heartbeat before its
+     * rows are taken over. 1 s to 24 h. Default 10 s.
      */
     public Builder lease(Duration lease) {
       this.lease = lease;
+      return this;
+    }
+
+    /**
+     * How long a handler may run before the relay interrupts it and releases its row for a retry
+     * (dead after the type's last attempt), for types without a time-out of their own. 10 ms to 24
+     * h. Default 30 s.
+     */
+    public Builder handlerTimeout(Duration timeout) {
+      this.handlerTimeout = timeout;
+      return this;
+    }
+
+    /** The handler time-out of {@code type}, over {@link #handlerTimeout(Duration)}. */
+    public Builder handlerTimeout(String type, Duration timeout) {
+      timeouts.put(Objects.requireNonNull(type, "type"), timeout);
+      return this;
+    }
+
+    /**
+     * How long the relay, woken soon after a claim, waits before the next one, so that the commits
+     * of that window share one claim. 0 to 1 s. Default 5 ms.
+     */
+    public Builder claimCoalescing(Duration claimCoalescing) {
+      this.claimCoalescing = claimCoalescing;
       return this;
     }
 
@@ -134,7 +181,8 @@ public interface OutboxRelay extends AutoCloseable {
     /**
      * How long delivered rows are kept before the purge deletes them, 0 to 365 d. Default 1 min.
      * The relay purges one batch per poll interval (at most one a second, by its clock), and again
-     * on its next turn after its claim while batches come back full.
+     * on its next turn after its claim while batches come back full. With 0, a row is deleted by
+     * the statement that completes it and no purge runs.
      */
     public Builder deliveredRetention(Duration deliveredRetention) {
       this.deliveredRetention = deliveredRetention;

@@ -32,8 +32,23 @@ public interface OutboxStore {
   List<OutboxRecord> claim(
       UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil);
 
-  /** Marks the row delivered if {@code claimId} still holds it; {@code false} if it does not. */
-  boolean complete(long id, UUID claimId, Instant now);
+  /**
+   * Marks the row delivered, or deletes it if {@code keep} is false, if {@code claimId} still holds
+   * it; {@code false} if it does not. In a short transaction of its own.
+   */
+  boolean complete(long id, UUID claimId, Instant now, boolean keep);
+
+  /**
+   * As {@link #complete(long, UUID, Instant, boolean)}, in the caller's transaction {@code tx},
+   * with that transaction's durability (the store's own outcomes commit asynchronously).
+   */
+  boolean complete(Connection tx, long id, UUID claimId, Instant now, boolean keep);
+
+  /**
+   * Extends the lease of the rows {@code ids[i]} that {@code claimIds[i]} still holds to {@code
+   * leaseUntil}, in one statement; returns how many it extended. The relay's heartbeat.
+   */
+  int renew(long[] ids, UUID[] claimIds, Instant leaseUntil);
 
   /**
    * Releases the row for another attempt at {@code nextAttemptAt} if {@code claimId} still holds

@@ -15,6 +15,12 @@ final class RelaySettings {
     range("purgeBatchSize", b.purgeBatchSize, 1, 100_000);
     between("lease", b.lease, Duration.ofSeconds(1), Duration.ofHours(24));
     between("pollInterval", b.pollInterval, Duration.ofMillis(10), Duration.ofHours(1));
+    between("handlerTimeout", b.handlerTimeout, Duration.ofMillis(10), Duration.ofHours(24));
+    b.timeouts.forEach(
+        (type, timeout) ->
+            between(
+                "handlerTimeout of " + type, timeout, Duration.ofMillis(10), Duration.ofHours(24)));
+    between("claimCoalescing", b.claimCoalescing, Duration.ZERO, Duration.ofSeconds(1));
     between("deliveredRetention", b.deliveredRetention, Duration.ZERO, Duration.ofDays(365));
     between("shutdownTimeout", b.shutdownTimeout, Duration.ZERO, Duration.ofHours(1));
   }

@@ -98,6 +98,48 @@ final class OutboxSql {
       """
           .formatted(ASYNC_COMMIT);
 
+  /** {@link #COMPLETE} when delivered rows are not kept. Parameters: id, claim id. */
+  static final String COMPLETE_DELETE =
+      """
+      DELETE FROM once.outbox
+       USING %s
+       WHERE id = ? AND claim_id = ? AND state = 'pending'
+      """
+          .formatted(ASYNC_COMMIT);
+
+  /**
+   * {@link #COMPLETE} in a handler's transaction, which keeps its own durability. Parameters: now,
+   * id, claim id.
+   */
+  static final String COMPLETE_IN =
+      """
+      UPDATE once.outbox
+         SET state = 'delivered', delivered_at = ?, claim_id = NULL, lease_until = NULL
+       WHERE id = ? AND claim_id = ? AND state = 'pending'
+      """;
+
+  /** {@link #COMPLETE_IN} when delivered rows are not kept. Parameters: id, claim id. */
+  static final String COMPLETE_DELETE_IN =
+      """
+      DELETE FROM once.outbox
+       WHERE id = ? AND claim_id = ? AND state = 'pending'
+      """;
+
+  /**
+   * The heartbeat: extends the lease of every row still held by the claim it was taken with, one
+   * primary-key probe per row; changes no indexed column, so it stays a heap-only update.
+   * Parameters: lease until, ids, claim ids (arrays of equal length).
+   */
+  static final String RENEW =
+      """
+      UPDATE once.outbox o
+         SET lease_until = ?
+        FROM %s,
+             unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS held(id, claim_id)
+       WHERE o.id = held.id AND o.claim_id = held.claim_id AND o.state = 'pending'
+      """
+          .formatted(ASYNC_COMMIT);
+
   /** Parameters: next attempt at, error, id, claim id. */
   static final String RETRY_LATER =
       """

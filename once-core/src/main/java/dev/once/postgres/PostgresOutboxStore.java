@@ -108,8 +108,50 @@ final class PostgresOutboxStore implements OutboxStore {
   private record Claimed(OutboxRecord record, Instant due) {}
 
   @Override
-  public boolean complete(long id, UUID claimId, Instant now) {
-    return update("Could not complete an outbox row.", OutboxSql.COMPLETE, utc(now), id, claimId);
+  public boolean complete(long id, UUID claimId, Instant now, boolean keep) {
+    return keep
+        ? update("Could not complete an outbox row.", OutboxSql.COMPLETE, utc(now), id, claimId)
+        : update("Could not complete an outbox row.", OutboxSql.COMPLETE_DELETE, id, claimId);
+  }
+
+  @Override
+  public boolean complete(Connection tx, long id, UUID claimId, Instant now, boolean keep) {
+    try (PreparedStatement ps =
+        tx.prepareStatement(keep ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE_DELETE_IN)) {
+      int i = 1;
+      if (keep) {
+        ps.setObject(i++, utc(now));
+      }
+      ps.setLong(i++, id);
+      ps.setObject(i, claimId);
+      return checked(ps.executeUpdate());
+    } catch (SQLException e) {
+      throw new OutboxException("Could not complete an outbox row.", e);
+    }
+  }
+
+  @Override
+  public int renew(long[] ids, UUID[] claimIds, Instant leaseUntil) {
+    if (ids.length != claimIds.length) {
+      throw new IllegalArgumentException("renew needs one claim id per row id");
+    }
+    if (ids.length == 0) {
+      return 0;
+    }
+    return inAutoCommit(
+        "Could not renew the lease of outbox rows.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.RENEW)) {
+            Long[] boxed = new Long[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+              boxed[i] = ids[i];
+            }
+            ps.setObject(1, utc(leaseUntil));
+            ps.setArray(2, c.createArrayOf("bigint", boxed));
+            ps.setArray(3, c.createArrayOf("uuid", claimIds));
+            return ps.executeUpdate();
+          }
+        });
   }
 
   @Override
@@ -206,6 +248,10 @@ final class PostgresOutboxStore implements OutboxStore {
                 return ps.executeUpdate();
               }
             });
+    return checked(changed);
+  }
+
+  private static boolean checked(int changed) {
     if (changed > 1) {
       // The predicates include the primary key: more than one row means the schema is not Once's.
       throw new IllegalStateException("an outbox compare-and-set changed " + changed + " rows");

@@ -1,6 +1,5 @@
 package dev.once.outbox;
 
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -12,14 +11,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A store that fails its first {@code failingClaims} claims as a database outage would (SQLSTATE
  * 08006), and counts the claims it answers, for tests of the relay's loop.
  */
-final class FlakyStore implements OutboxStore {
-  private final OutboxStore store;
+final class FlakyStore extends DelegatingStore {
   private final AtomicInteger failuresLeft;
   final CountDownLatch firstClaimAnswered = new CountDownLatch(1);
   final AtomicInteger claims = new AtomicInteger();
 
   FlakyStore(OutboxStore store, int failingClaims) {
-    this.store = store;
+    super(store);
     this.failuresLeft = new AtomicInteger(failingClaims);
   }
 
@@ -34,45 +32,5 @@ final class FlakyStore implements OutboxStore {
     List<OutboxRecord> rows = store.claim(claimId, types, limit, now, leaseUntil);
     firstClaimAnswered.countDown();
     return rows;
-  }
-
-  @Override
-  public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now) {
-    return store.append(tx, messageId, message, now);
-  }
-
-  @Override
-  public boolean complete(long id, UUID claimId, Instant now) {
-    return store.complete(id, claimId, now);
-  }
-
-  @Override
-  public boolean retryLater(long id, UUID claimId, Instant nextAttemptAt, String error) {
-    return store.retryLater(id, claimId, nextAttemptAt, error);
-  }
-
-  @Override
-  public boolean bury(long id, UUID claimId, String error, Instant now) {
-    return store.bury(id, claimId, error, now);
-  }
-
-  @Override
-  public boolean requeue(long id, Instant now) {
-    return store.requeue(id, now);
-  }
-
-  @Override
-  public List<DeadMessage> dead(long afterId, int limit) {
-    return store.dead(afterId, limit);
-  }
-
-  @Override
-  public int purgeDelivered(Instant deliveredBefore, int limit) {
-    return store.purgeDelivered(deliveredBefore, limit);
-  }
-
-  @Override
-  public OutboxStats stats(Instant now) {
-    return store.stats(now);
   }
 }

@@ -103,16 +103,16 @@ class PostgresOutboxStoreTest {
     List<OutboxRecord> again = claim(fresh, "t");
     assertThat(again).extracting(OutboxRecord::attempt).containsExactly(2);
 
-    assertThat(store.complete(entry.id(), stale, clock.instant())).isFalse();
+    assertThat(store.complete(entry.id(), stale, clock.instant(), true)).isFalse();
     assertThat(store.retryLater(entry.id(), stale, clock.instant(), "x")).isFalse();
     assertThat(store.bury(entry.id(), stale, "x", clock.instant())).isFalse();
     assertThat(state(ds, entry.id())).isEqualTo("pending");
     assertThat(column(ds, entry.id(), "claim_id")).isEqualTo(fresh.toString());
 
-    assertThat(store.complete(entry.id(), fresh, clock.instant())).isTrue();
+    assertThat(store.complete(entry.id(), fresh, clock.instant(), true)).isTrue();
     assertThat(state(ds, entry.id())).isEqualTo("delivered");
     assertThat(column(ds, entry.id(), "lease_until")).isNull();
-    assertThat(store.complete(entry.id(), fresh, clock.instant())).as("only once").isFalse();
+    assertThat(store.complete(entry.id(), fresh, clock.instant(), true)).as("only once").isFalse();
   }
 
   @Test
@@ -122,10 +122,10 @@ class PostgresOutboxStoreTest {
     claim(claimId, "t");
     UUID wrong = UUID.randomUUID();
 
-    assertThat(store.complete(entry.id(), wrong, clock.instant())).isFalse();
+    assertThat(store.complete(entry.id(), wrong, clock.instant(), true)).isFalse();
     assertThat(store.retryLater(entry.id(), wrong, clock.instant(), "x")).isFalse();
     assertThat(store.bury(entry.id(), wrong, "x", clock.instant())).isFalse();
-    assertThat(store.complete(entry.id() + 1000, claimId, clock.instant())).isFalse();
+    assertThat(store.complete(entry.id() + 1000, claimId, clock.instant(), true)).isFalse();
 
     assertThat(state(ds, entry.id())).isEqualTo("pending");
     assertThat(column(ds, entry.id(), "last_error")).isNull();
@@ -194,7 +194,7 @@ class PostgresOutboxStoreTest {
     UUID claimId = UUID.randomUUID();
     claim(claimId, "t");
     for (OutboxEntry e : delivered) {
-      store.complete(e.id(), claimId, clock.instant());
+      store.complete(e.id(), claimId, clock.instant(), true);
     }
     OutboxEntry dead = appendCommitted(ds, outbox, "t", "a4").get(0);
     UUID deadClaim = UUID.randomUUID();
@@ -205,7 +205,7 @@ class PostgresOutboxStoreTest {
     OutboxEntry fresh = appendCommitted(ds, outbox, "t", "a6").get(0);
     UUID freshClaim = UUID.randomUUID();
     claim(freshClaim, "t");
-    store.complete(fresh.id(), freshClaim, clock.instant());
+    store.complete(fresh.id(), freshClaim, clock.instant(), true);
 
     Instant cutoff = clock.instant().minusSeconds(1);
     assertThat(store.purgeDelivered(cutoff, 2)).isEqualTo(2);

@@ -329,10 +329,23 @@ public class OnceProperties {
     private int batchSize = 100;
 
     /**
-     * How long a claim holds a row. It must exceed the longest handler call, or another relay may
-     * take the row while it is still being handled. 1s to 24h.
+     * How long a claim holds a row without a heartbeat; the relay renews it every third of it while
+     * the handler runs. Bounds how long the rows of a killed instance wait before another instance
+     * (or the restarted one) takes them. 1s to 24h.
      */
-    private Duration lease = Duration.ofSeconds(60);
+    private Duration lease = Duration.ofSeconds(10);
+
+    /**
+     * How long a handler may run before it is interrupted and its row released for a retry (dead
+     * after the last attempt), for types without a handler-timeout under "types". 10ms to 24h.
+     */
+    private Duration handlerTimeout = Duration.ofSeconds(30);
+
+    /**
+     * How long the relay, woken by a commit soon after its last claim, waits before claiming again,
+     * so that the commits of that window share one claim. 0 to 1s.
+     */
+    private Duration claimCoalescing = Duration.ofMillis(5);
 
     /**
      * Time between polls when nothing wakes the relay. A commit that appended rows through the
@@ -389,6 +402,22 @@ public class OnceProperties {
 
     public void setLease(Duration lease) {
       this.lease = lease;
+    }
+
+    public Duration getHandlerTimeout() {
+      return handlerTimeout;
+    }
+
+    public void setHandlerTimeout(Duration handlerTimeout) {
+      this.handlerTimeout = handlerTimeout;
+    }
+
+    public Duration getClaimCoalescing() {
+      return claimCoalescing;
+    }
+
+    public void setClaimCoalescing(Duration claimCoalescing) {
+      this.claimCoalescing = claimCoalescing;
     }
 
     public Duration getPollInterval() {
@@ -457,6 +486,12 @@ public class OnceProperties {
      */
     private Double jitter;
 
+    /**
+     * Under types only: how long this type's handler may run; unset takes
+     * once.outbox.relay.handler-timeout. 10ms to 24h.
+     */
+    private Duration handlerTimeout;
+
     static Retry defaults() {
       RetryPolicy d = RetryPolicy.DEFAULT;
       Retry r = new Retry();
@@ -470,6 +505,14 @@ public class OnceProperties {
 
     public Integer getMaxAttempts() {
       return maxAttempts;
+    }
+
+    public Duration getHandlerTimeout() {
+      return handlerTimeout;
+    }
+
+    public void setHandlerTimeout(Duration handlerTimeout) {
+      this.handlerTimeout = handlerTimeout;
     }
 
     public void setMaxAttempts(Integer maxAttempts) {

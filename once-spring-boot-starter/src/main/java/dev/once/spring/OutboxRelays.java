@@ -76,12 +76,22 @@ final class OutboxRelays {
             .workers(settings.getWorkers())
             .batchSize(settings.getBatchSize())
             .lease(settings.getLease())
+            .handlerTimeout(settings.getHandlerTimeout())
+            .claimCoalescing(settings.getClaimCoalescing())
             .pollInterval(settings.getPollInterval())
             .deliveredRetention(settings.getDeliveredRetention())
             .purgeBatchSize(settings.getPurgeBatchSize())
             .shutdownTimeout(settings.getShutdownTimeout())
             .clock(clock)
             .listener(listener);
+    settings
+        .getTypes()
+        .forEach(
+            (type, retry) -> {
+              if (retry.getHandlerTimeout() != null) {
+                builder.handlerTimeout(type, retry.getHandlerTimeout());
+              }
+            });
     handlers.values().forEach(h -> builder.handler(h.type(), h, policies.get(h.type())));
     if (transport != null) {
       transport.types().forEach(type -> builder.handler(type, transport, policies.get(type)));

@@ -27,6 +27,29 @@ final class OutboxSettings {
     range(RELAY + "lease", r.getLease(), Duration.ofSeconds(1), Duration.ofHours(24));
     range(RELAY + "poll-interval", r.getPollInterval(), Duration.ofMillis(10), Duration.ofHours(1));
     range(
+        RELAY + "handler-timeout",
+        r.getHandlerTimeout(),
+        Duration.ofMillis(10),
+        Duration.ofHours(24));
+    range(RELAY + "claim-coalescing", r.getClaimCoalescing(), Duration.ZERO, Duration.ofSeconds(1));
+    if (r.getRetry().getHandlerTimeout() != null) {
+      throw bad(
+          RELAY + "retry.handler-timeout",
+          r.getRetry().getHandlerTimeout(),
+          "is not a retry setting: use " + RELAY + "handler-timeout");
+    }
+    r.getTypes()
+        .forEach(
+            (type, retry) -> {
+              if (retry.getHandlerTimeout() != null) {
+                range(
+                    RELAY + "types[" + type + "].handler-timeout",
+                    retry.getHandlerTimeout(),
+                    Duration.ofMillis(10),
+                    Duration.ofHours(24));
+              }
+            });
+    range(
         RELAY + "delivered-retention",
         r.getDeliveredRetention(),
         Duration.ZERO,

@@ -3,6 +3,7 @@ package dev.once.spring.inbox;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
+import dev.once.outbox.Completion;
 import java.time.Duration;
 
 /** An {@link Inbox} that reports the duplicates it skipped. Thread-safe if the delegate is. */
@@ -18,6 +19,16 @@ public final class ObservedInbox implements Inbox {
   @Override
   public boolean deliver(InboxConsumer consumer, InboxMessage message) throws Exception {
     boolean applied = delegate.deliver(consumer, message);
+    if (!applied) {
+      duplicates.skipped(consumer, message);
+    }
+    return applied;
+  }
+
+  @Override
+  public boolean deliver(InboxConsumer consumer, InboxMessage message, Completion completion)
+      throws Exception {
+    boolean applied = delegate.deliver(consumer, message, completion);
     if (!applied) {
       duplicates.skipped(consumer, message);
     }

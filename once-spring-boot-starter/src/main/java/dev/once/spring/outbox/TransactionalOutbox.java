@@ -1,5 +1,6 @@
 package dev.once.spring.outbox;
 
+import dev.once.outbox.Completion;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
@@ -81,6 +82,34 @@ public final class TransactionalOutbox {
       OutboxEntry entry = outbox.append(connection, message);
       wakeUpAfterCommit();
       return entry;
+    } finally {
+      DataSourceUtils.releaseConnection(connection, dataSource);
+    }
+  }
+
+  /**
+   * Completes, in the current transaction, the outbox row whose handler runs this transaction (an
+   * {@link OutboxHandler} that overrides {@code handle(row, completion)}): the handler's writes and
+   * the row's completion commit together, one commit instead of two. {@link Completion#NONE} does
+   * nothing.
+   *
+   * @throws dev.once.outbox.ClaimLostException if the relay no longer holds the row: let it
+   *     propagate, so the transaction rolls back
+   * @throws IllegalStateException if no Spring transaction is active
+   */
+  public void completeInTransaction(Completion completion) {
+    Objects.requireNonNull(completion, "completion");
+    if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+      throw new IllegalStateException(
+          "TransactionalOutbox.completeInTransaction needs an active transaction (e.g."
+              + " @Transactional)");
+    }
+    if (completion == Completion.NONE) {
+      return;
+    }
+    Connection connection = DataSourceUtils.getConnection(dataSource);
+    try {
+      completion.completeIn(connection);
     } finally {
       DataSourceUtils.releaseConnection(connection, dataSource);
     }

@@ -1,5 +1,6 @@
 package dev.once.shop.payments;
 
+import dev.once.outbox.Completion;
 import dev.once.outbox.OutboxMessage;
 import dev.once.shop.accounts.Account;
 import dev.once.shop.accounts.AccountService;
@@ -162,6 +163,25 @@ public class PaymentService {
    */
   @Transactional
   public Payment settle(String paymentId, PaymentStatus outcome) {
+    return settle(paymentId, outcome, Completion.NONE);
+  }
+
+  /**
+   * As {@link #settle(String, PaymentStatus)}, and completes the outbox row that carried the
+   * provider's answer in the same transaction: the settlement and the row's completion commit
+   * together (one commit), or neither does.
+   *
+   * @throws dev.once.outbox.ClaimLostException if the relay no longer holds the row; nothing is
+   *     written
+   */
+  @Transactional
+  public Payment settle(String paymentId, PaymentStatus outcome, Completion completion) {
+    Payment settled = settled(paymentId, outcome);
+    outbox.completeInTransaction(completion);
+    return settled;
+  }
+
+  private Payment settled(String paymentId, PaymentStatus outcome) {
     if (!outcome.isTerminal()) {
       throw new IllegalArgumentException("a provider outcome is succeeded or failed");
     }
@@ -190,6 +210,24 @@ public class PaymentService {
    */
   @Transactional
   public Refund settleRefund(String refundId, PaymentStatus outcome) {
+    return settleRefund(refundId, outcome, Completion.NONE);
+  }
+
+  /**
+   * As {@link #settleRefund(String, PaymentStatus)}, and completes the outbox row that carried the
+   * provider's answer in the same transaction.
+   *
+   * @throws dev.once.outbox.ClaimLostException if the relay no longer holds the row; nothing is
+   *     written
+   */
+  @Transactional
+  public Refund settleRefund(String refundId, PaymentStatus outcome, Completion completion) {
+    Refund settled = settledRefund(refundId, outcome);
+    outbox.completeInTransaction(completion);
+    return settled;
+  }
+
+  private Refund settledRefund(String refundId, PaymentStatus outcome) {
     if (!outcome.isTerminal()) {
       throw new IllegalArgumentException("a provider outcome is succeeded or failed");
     }

@@ -1,5 +1,6 @@
 package dev.once.shop.provider;
 
+import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.shop.payments.IllegalPaymentTransitionException;
@@ -20,10 +21,11 @@ import tools.jackson.databind.json.JsonMapper;
  * The outbox handlers of {@value PaymentService#PROVIDER_CHARGE} and {@value
  * PaymentService#PROVIDER_REFUND}: after the request's transaction committed, the relay calls the
  * provider with a key derived from the payment or refund id, then records the final answer in a
- * transaction of its own. The handler may run more than once for one row (a crash or a lost lease
- * between the provider's answer and the row's completion): the provider answers a repeated key with
- * its first answer without applying it again, and recording the same answer twice is a no-op, so
- * the provider's effect and the shop's money move once.
+ * transaction of its own, which also completes the outbox row (one commit for both). The handler
+ * may run more than once for one row (a crash or a lost lease between the provider's answer and the
+ * row's completion): the provider answers a repeated key with its first answer without applying it
+ * again, and recording the same answer twice is a no-op, so the provider's effect and the shop's
+ * money move once.
  *
  * <ul>
  *   <li>succeeded or declined: recorded; the row is done;
@@ -57,7 +59,7 @@ class ProviderHandlers {
       ProviderClient provider, PaymentService payments, JsonMapper json, BrokenMode broken) {
     return handler(
         PaymentService.PROVIDER_CHARGE,
-        row -> {
+        (row, completion) -> {
           ChargeMessage charge = json.readValue(row.payloadJson(), ChargeMessage.class);
           ProviderAnswer answer =
               provider.charge(
@@ -68,7 +70,7 @@ class ProviderHandlers {
           return record(
               row,
               answer,
-              outcome -> payments.settle(charge.paymentId(), outcome),
+              outcome -> payments.settle(charge.paymentId(), outcome, completion),
               "payment " + charge.paymentId(),
               broken);
         });
@@ -79,7 +81,7 @@ class ProviderHandlers {
       ProviderClient provider, PaymentService payments, JsonMapper json, BrokenMode broken) {
     return handler(
         PaymentService.PROVIDER_REFUND,
-        row -> {
+        (row, completion) -> {
           RefundMessage refund = json.readValue(row.payloadJson(), RefundMessage.class);
           ProviderAnswer answer =
               provider.refund(
@@ -92,7 +94,7 @@ class ProviderHandlers {
             return record(
                 row,
                 answer,
-                outcome -> payments.settleRefund(refund.refundId(), outcome),
+                outcome -> payments.settleRefund(refund.refundId(), outcome, completion),
                 "refund " + refund.refundId(),
                 broken);
           } catch (RefundReversalException e) {
@@ -148,8 +150,13 @@ class ProviderHandlers {
 
       @Override
       public Delivery handle(OutboxRecord row) {
+        return handle(row, Completion.NONE);
+      }
+
+      @Override
+      public Delivery handle(OutboxRecord row, Completion completion) {
         try {
-          return body.handle(row);
+          return body.handle(row, completion);
         } catch (JacksonException e) {
           log.error("Outbox row {} of type {} has an unreadable payload.", row.id(), type);
           return Delivery.dead("unreadable payload");
@@ -160,7 +167,7 @@ class ProviderHandlers {
 
   @FunctionalInterface
   private interface Body {
-    Delivery handle(OutboxRecord row);
+    Delivery handle(OutboxRecord row, Completion completion);
   }
 
   @FunctionalInterface
