@@ -59,6 +59,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final Duration shutdownTimeout;
   private final Clock clock;
   private final String name;
+  private final RelayListener listener;
   private final RelayFailures failures;
   private final RelayCounters counters = new RelayCounters();
   private final Attempts attempts;
@@ -98,6 +99,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.shutdownTimeout = settings.shutdownTimeout;
     this.clock = settings.clock;
     this.name = settings.name;
+    this.listener = settings.listener;
     this.failures = new RelayFailures(name, clock);
     this.attempts = new Attempts(settings, failures, counters);
     this.freeWorkers = new Semaphore(workers);
@@ -148,7 +150,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     UUID claimId = UUID.randomUUID();
     Instant now = clock.instant();
     List<OutboxRecord> rows = store.claim(claimId, types, batchSize, now, now.plus(lease));
-    count(rows.size());
+    count(rows.size(), batchSize);
     for (OutboxRecord row : rows) {
       attempts.attempt(new Flight(row, claimId));
     }
@@ -263,7 +265,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     Instant now = clock.instant();
     lastClaimNanos = System.nanoTime();
     List<OutboxRecord> rows = store.claim(claimId, types, limit, now, now.plus(lease));
-    count(rows.size());
+    count(rows.size(), limit);
     for (OutboxRecord row : rows) {
       freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
       Flight flight = new Flight(row, claimId);
@@ -281,11 +283,16 @@ final class DefaultOutboxRelay implements OutboxRelay {
     return rows.size() == limit && freeWorkers.availablePermits() > 0;
   }
 
-  private void count(int claimed) {
+  private void count(int claimed, int limit) {
     counters.commits.increment();
     if (claimed > 0) {
       counters.claims.increment();
       counters.claimedRows.add(claimed);
+      try {
+        listener.claimed(claimed, limit);
+      } catch (RuntimeException e) {
+        LOG.warn("An outbox RelayListener threw; ignored.", e);
+      }
     }
   }
 

@@ -13,6 +13,9 @@ public interface RelayListener {
   /** A listener that does nothing. */
   RelayListener NONE = new RelayListener() {};
 
+  /** A claim returned {@code rows} rows (at least one) of the {@code limit} it asked for. */
+  default void claimed(int rows, int limit) {}
+
   /** The row is done; {@code sinceCommit} is the time from its append to now. */
   default void delivered(OutboxRecord message, Duration sinceCommit) {}
 

@@ -329,6 +329,13 @@ public class OnceProperties {
     private int batchSize = 100;
 
     /**
+     * Connections of the relay's own pool for its claims, heartbeats and outcomes, copied from the
+     * application's Hikari pool (its handlers' transactions stay on the application's pool). 0
+     * shares the application's DataSource. 0 to 100.
+     */
+    private int poolSize = 4;
+
+    /**
      * How long a claim holds a row without a heartbeat; the relay renews it every third of it while
      * the handler runs. Bounds how long the rows of a killed instance wait before another instance
      * (or the restarted one) takes them. 1s to 24h.
@@ -362,6 +369,13 @@ public class OnceProperties {
     /** How long the shutdown waits for rows in flight. 0 to 1h. */
     private Duration shutdownTimeout = Duration.ofSeconds(10);
 
+    /**
+     * The relay's health indicator (with Spring Boot's health support on the classpath): DOWN when
+     * the oldest due outbox row has waited longer than this, or the relay is not running. 1s to
+     * 365d.
+     */
+    private Duration healthMaxDueAge = Duration.ofMinutes(1);
+
     /** The retry policy of every message type that has no entry under "types". */
     private final Retry retry = Retry.defaults();
 
@@ -392,6 +406,14 @@ public class OnceProperties {
       return batchSize;
     }
 
+    public int getPoolSize() {
+      return poolSize;
+    }
+
+    public void setPoolSize(int poolSize) {
+      this.poolSize = poolSize;
+    }
+
     public void setBatchSize(int batchSize) {
       this.batchSize = batchSize;
     }
@@ -402,6 +424,14 @@ public class OnceProperties {
 
     public void setLease(Duration lease) {
       this.lease = lease;
+    }
+
+    public Duration getHealthMaxDueAge() {
+      return healthMaxDueAge;
+    }
+
+    public void setHealthMaxDueAge(Duration healthMaxDueAge) {
+      this.healthMaxDueAge = healthMaxDueAge;
     }
 
     public Duration getHandlerTimeout() {

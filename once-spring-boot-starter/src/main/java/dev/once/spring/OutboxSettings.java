@@ -24,6 +24,12 @@ final class OutboxSettings {
     Relay r = properties.getOutbox().getRelay();
     intRange(RELAY + "workers", r.getWorkers(), 1, 1000);
     intRange(RELAY + "batch-size", r.getBatchSize(), 1, 10_000);
+    intRange(RELAY + "pool-size", r.getPoolSize(), 0, 100);
+    range(
+        RELAY + "health-max-due-age",
+        r.getHealthMaxDueAge(),
+        Duration.ofSeconds(1),
+        Duration.ofDays(365));
     range(RELAY + "lease", r.getLease(), Duration.ofSeconds(1), Duration.ofHours(24));
     range(RELAY + "poll-interval", r.getPollInterval(), Duration.ofMillis(10), Duration.ofHours(1));
     range(

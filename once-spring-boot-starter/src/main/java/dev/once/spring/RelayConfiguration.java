@@ -6,13 +6,17 @@ import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
+import dev.once.postgres.PostgresStores;
 import dev.once.spring.metrics.MicrometerRelayListener;
 import dev.once.spring.metrics.OutboxGauges;
+import dev.once.spring.metrics.RelayMeters;
 import dev.once.spring.outbox.OutboxHandler;
 import dev.once.spring.outbox.OutboxRelayLifecycle;
+import dev.once.spring.outbox.RelayHealth;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
@@ -35,9 +39,16 @@ import org.springframework.context.annotation.ConfigurationCondition;
 class RelayConfiguration {
 
   @Bean
+  RelayPool onceRelayPool(DataSource dataSource, OnceProperties properties) {
+    properties.validate();
+    return RelayPool.of(dataSource, properties.getOutbox().getRelay().getPoolSize());
+  }
+
+  @Bean
   OutboxRelay onceOutboxRelay(
       OnceProperties properties,
       ListableBeanFactory beans,
+      RelayPool pool,
       ObjectProvider<OutboxStore> store,
       ObjectProvider<InProcessEventTransport> transport,
       Clock clock,
@@ -51,7 +62,7 @@ class RelayConfiguration {
     }
     return OutboxRelays.build(
         properties.getOutbox().getRelay(),
-        store::getObject,
+        () -> pool.own() ? PostgresStores.outboxStore(pool.dataSource()) : store.getObject(),
         beans.getBeansOfType(OutboxHandler.class),
         events,
         clock,
@@ -78,12 +89,30 @@ class RelayConfiguration {
     }
 
     @Bean
+    RelayMeters onceRelayMeters(OutboxRelay relay, ObjectProvider<MeterRegistry> registry) {
+      return new RelayMeters(relay, registry.getIfAvailable());
+    }
+
+    @Bean
     OutboxGauges onceOutboxGauges(
         ObjectProvider<OutboxAdmin> admin, ObjectProvider<MeterRegistry> registry) {
       MeterRegistry meters = registry.getIfAvailable();
       return meters == null
           ? OutboxGauges.none()
           : new OutboxGauges(admin.getObject(), meters, STATS_INTERVAL);
+    }
+  }
+
+  /** The relay's health indicator, with Spring Boot's health support on the classpath. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+  static class RelayHealthConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(name = "onceRelayHealthIndicator")
+    RelayHealth onceRelayHealthIndicator(
+        OutboxRelay relay, ObjectProvider<OutboxAdmin> admin, OnceProperties properties) {
+      return new RelayHealth(
+          relay, admin.getObject(), properties.getOutbox().getRelay().getHealthMaxDueAge());
     }
   }
 

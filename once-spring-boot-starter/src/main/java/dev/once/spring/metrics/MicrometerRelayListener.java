@@ -13,7 +13,8 @@ import java.time.Instant;
  * Counts the relay's outcomes in Micrometer, tagged {@code type} (the message type; bounded by the
  * registered handlers): {@value #DELIVERED}, {@value #RETRIED}, {@value #DEAD}, {@value
  * #CLAIMS_LOST}, the time from a row's commit to its delivery as the timer {@value #LATENCY}, and
- * how many attempts each delivered row took as the distribution {@value #ATTEMPTS}. Thread-safe.
+ * how many attempts each delivered row took as the distribution {@value #ATTEMPTS}, and the rows
+ * each non-empty claim returned as the distribution {@value #CLAIM}. Thread-safe.
  */
 public final class MicrometerRelayListener implements RelayListener {
   public static final String DELIVERED = "once.outbox.delivered";
@@ -22,11 +23,21 @@ public final class MicrometerRelayListener implements RelayListener {
   public static final String CLAIMS_LOST = "once.outbox.claims.lost";
   public static final String LATENCY = "once.outbox.delivery.latency";
   public static final String ATTEMPTS = "once.outbox.delivery.attempts";
+  public static final String CLAIM = "once.outbox.claim";
 
   private final MeterRegistry registry;
 
   public MicrometerRelayListener(MeterRegistry registry) {
     this.registry = registry;
+  }
+
+  @Override
+  public void claimed(int rows, int limit) {
+    DistributionSummary.builder(CLAIM)
+        .description("Rows returned by one claim of the outbox relay")
+        .baseUnit("rows")
+        .register(registry)
+        .record(rows);
   }
 
   @Override

@@ -1,0 +1,55 @@
+package dev.once.spring.outbox;
+
+import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxRelay;
+import dev.once.outbox.OutboxStats;
+import dev.once.outbox.RelayStats;
+import java.time.Duration;
+import java.util.Objects;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * The relay's health ({@code once.outbox.relay.health.*}): DOWN when its coordinator is not running
+ * (not started, closed, or its thread died) or when the oldest due row has waited longer than
+ * {@code max-due-age} (the relay does not keep up, or a handler's receiver is down); UP otherwise,
+ * with the backlog, the oldest due row's age, the dead rows and the busy workers as details. The
+ * outbox is read when the health is asked for (three index reads); a database failure is DOWN with
+ * its exception class.
+ */
+public final class RelayHealth implements HealthIndicator {
+  private final OutboxRelay relay;
+  private final OutboxAdmin admin;
+  private final Duration maxDueAge;
+
+  public RelayHealth(OutboxRelay relay, OutboxAdmin admin, Duration maxDueAge) {
+    this.relay = Objects.requireNonNull(relay, "relay");
+    this.admin = Objects.requireNonNull(admin, "admin");
+    this.maxDueAge = Objects.requireNonNull(maxDueAge, "maxDueAge");
+  }
+
+  @Override
+  public Health health() {
+    RelayStats relayStats = relay.stats();
+    Health.Builder health = relayStats.running() ? Health.up() : Health.down();
+    health
+        .withDetail("running", relayStats.running())
+        .withDetail("busyWorkers", relayStats.busyWorkers())
+        .withDetail("workers", relayStats.workers());
+    OutboxStats stats;
+    try {
+      stats = admin.stats();
+    } catch (RuntimeException e) {
+      return health.down().withDetail("error", e.getClass().getName()).build();
+    }
+    health
+        .withDetail("backlog", stats.backlog())
+        .withDetail("oldestDueAge", stats.oldestDueAge().toString())
+        .withDetail("maxDueAge", maxDueAge.toString())
+        .withDetail("dead", stats.dead());
+    if (stats.oldestDueAge().compareTo(maxDueAge) > 0) {
+      health.down();
+    }
+    return health.build();
+  }
+}
