@@ -28,7 +28,8 @@ public final class OnceSchema {
           "V3__guards_always.sql",
           "V4__relay.sql",
           "V5__inbox.sql",
-          "V6__key_written_once.sql");
+          "V6__key_written_once.sql",
+          "V7__held_rows.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

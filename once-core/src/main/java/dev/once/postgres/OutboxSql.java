@@ -2,7 +2,8 @@ package dev.once.postgres;
 
 /**
  * Every SQL statement of the outbox aggregate, in one place. The indexes these statements walk are
- * created by {@code V2__outbox.sql} and {@code V4__relay.sql}.
+ * created by {@code V2__outbox.sql}, {@code V4__relay.sql} and {@code V7__held_rows.sql}; the
+ * functions they call by {@code V7__held_rows.sql}.
  */
 final class OutboxSql {
   private OutboxSql() {}
@@ -18,22 +19,25 @@ final class OutboxSql {
    * taken in the sub-select that produces the row, so it is held before the identity default draws
    * the id; a second transaction appending for the same aggregate waits until the first ends and
    * draws a larger id: ids per aggregate are in commit order. The sub-select calls a volatile
-   * function, which keeps PostgreSQL from flattening it away. Parameters: message id, type,
-   * aggregate id, payload, next attempt at, created at, aggregate id (for the lock).
+   * function ({@code once.outbox_lock_aggregate}), which keeps PostgreSQL from flattening it away,
+   * and which says, with a snapshot taken after the lock, whether the aggregate has a dead or held
+   * row, so that the new row is held behind it. Parameters: message id, type, aggregate id,
+   * payload, next attempt at, created at, aggregate id (for the lock).
    */
   static final String APPEND =
       """
-      INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at, created_at)
-      SELECT ?, ?, ?, CAST(? AS jsonb), now.at, now.at
+      INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at, created_at,
+                               held)
+      SELECT ?, ?, ?, CAST(? AS jsonb), now.at, now.at, aggregate_lock.held
         FROM (SELECT %s AS at) AS now,
-             (SELECT pg_advisory_xact_lock(%d, hashtext(?))) AS aggregate_lock
+             (SELECT once.outbox_lock_aggregate(%d, ?) AS held) AS aggregate_lock
       RETURNING id
       """
           .formatted(SqlTimes.AT, AGGREGATE_LOCK_NAMESPACE);
 
   /**
    * Set in the claim's transaction, before the claim is planned. A claim must walk {@code
-   * outbox_due_idx} in due order and stop after {@code limit} rows; with statistics that lag a
+   * outbox_due_free_idx} in due order and stop after {@code limit} rows; with statistics that lag a
    * sudden backlog (a bulk of rows appended since the last ANALYZE, a provider outage), the planner
    * otherwise picks a bitmap scan that tests every due row against the per-aggregate rule and sorts
    * them all: measured 40,000 buffers and 90-180 ms per claim on a 20,000-row backlog, against a
@@ -45,8 +49,9 @@ final class OutboxSql {
           + " SET LOCAL synchronous_commit = off";
 
   /**
-   * Claims due rows: pending, due, not leased, of a handled type, and the first undelivered row of
-   * their aggregate. Walks {@code outbox_due_idx} in due order; the NOT EXISTS probes {@code
+   * Claims due rows: pending, not held, due, not leased, of a handled type, and the first
+   * undelivered row of their aggregate. Walks {@code outbox_due_free_idx} in due order, which holds
+   * no row held behind a dead one, however many there are; the NOT EXISTS probes {@code
    * outbox_aggregate_idx}. Rows a concurrent claim holds locked are skipped, and a row it claimed
    * and committed meanwhile fails the lease test on re-check. The update finds the claimed rows by
    * {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets the planner
@@ -59,6 +64,7 @@ final class OutboxSql {
         SELECT o.id
           FROM once.outbox o
          WHERE o.state = 'pending'
+           AND NOT o.held
            AND o.next_attempt_at <= ?
            AND (o.lease_until IS NULL OR o.lease_until <= ?)
            AND o.type = ANY (?)
@@ -150,24 +156,24 @@ final class OutboxSql {
       """
           .formatted(ASYNC_COMMIT);
 
-  /** Parameters: error, id, claim id. */
+  /**
+   * Moves the row to dead and holds the later rows of its aggregate, under the aggregate's lock
+   * ({@code once.outbox_bury}). Parameters: id, claim id, error.
+   */
   static final String BURY =
       """
-      UPDATE once.outbox
-         SET state = 'dead', last_error = ?, claim_id = NULL, lease_until = NULL
+      SELECT once.outbox_bury(%d, ?, ?, ?)
         FROM %s
-       WHERE id = ? AND claim_id = ? AND state = 'pending'
       """
-          .formatted(ASYNC_COMMIT);
+          .formatted(AGGREGATE_LOCK_NAMESPACE, ASYNC_COMMIT);
 
-  /** Keeps {@code last_error} as history of why it died. Parameters: now, id. */
+  /**
+   * Moves a dead row back to pending and releases the rows held behind it, under the aggregate's
+   * lock ({@code once.outbox_requeue}); keeps {@code last_error} as history of why it died.
+   * Parameters: id, now.
+   */
   static final String REQUEUE =
-      """
-      UPDATE once.outbox
-         SET state = 'pending', attempts = 0, next_attempt_at = ?, claim_id = NULL,
-             lease_until = NULL
-       WHERE id = ? AND state = 'dead'
-      """;
+      "SELECT once.outbox_requeue(%d, ?, ?)".formatted(AGGREGATE_LOCK_NAMESPACE);
 
   /** Walks {@code outbox_dead_idx}. Parameters: after id, limit. */
   static final String DEAD =
@@ -197,14 +203,15 @@ final class OutboxSql {
       """;
 
   /**
-   * Backlog, oldest due time and dead rows, each from a partial index ({@code outbox_due_idx},
-   * {@code outbox_dead_idx}). Parameters: now.
+   * Backlog (pending rows, held ones included), oldest due time (of rows not held behind a dead
+   * one, from {@code outbox_due_free_idx}) and dead rows ({@code outbox_dead_idx}). Parameters:
+   * now.
    */
   static final String STATS =
       """
       SELECT (SELECT count(*) FROM once.outbox WHERE state = 'pending') AS backlog,
              (SELECT min(next_attempt_at) FROM once.outbox
-               WHERE state = 'pending' AND next_attempt_at <= ?) AS oldest_due,
+               WHERE state = 'pending' AND NOT held AND next_attempt_at <= ?) AS oldest_due,
              (SELECT count(*) FROM once.outbox WHERE state = 'dead') AS dead
       """;
 }

@@ -168,12 +168,28 @@ final class PostgresOutboxStore implements OutboxStore {
   @Override
   public boolean bury(long id, UUID claimId, String error, Instant now) {
     // No column records the time of death; last_error says why, and the row keeps its created_at.
-    return update("Could not bury an outbox row.", OutboxSql.BURY, truncate(error), id, claimId);
+    return call("Could not bury an outbox row.", OutboxSql.BURY, id, claimId, truncate(error));
   }
 
   @Override
   public boolean requeue(long id, Instant now) {
-    return update("Could not requeue an outbox row.", OutboxSql.REQUEUE, utc(now), id);
+    return call("Could not requeue an outbox row.", OutboxSql.REQUEUE, id, utc(now));
+  }
+
+  /** One call of a function that answers whether it changed the row, in a short transaction. */
+  private boolean call(String failure, String sql, Object... parameters) {
+    return inAutoCommit(
+        failure,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+              ps.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() && rs.getBoolean(1);
+            }
+          }
+        });
   }
 
   @Override

@@ -275,7 +275,7 @@ class PostgresOutboxStoreTest {
                   .replaceFirst("\\?", "now()"));
       assertThat(claim)
           .doesNotContain("Seq Scan")
-          .contains("outbox_due_idx", "outbox_aggregate_idx", "outbox_pkey");
+          .contains("outbox_due_free_idx", "outbox_aggregate_idx", "outbox_pkey");
 
       String purge =
           plan(
@@ -291,7 +291,7 @@ class PostgresOutboxStoreTest {
 
       // The backlog count may scan when half the table is pending; the other two use indexes.
       String stats = plan(s, OutboxSqlAccess.stats().replace("?", "now()"));
-      assertThat(stats).contains("outbox_due_idx", "outbox_dead_idx");
+      assertThat(stats).contains("outbox_due_free_idx", "outbox_dead_idx");
     }
   }
 
@@ -330,7 +330,7 @@ class PostgresOutboxStoreTest {
             .contains("Bitmap Heap Scan", "Sort");
         assertThat(guided)
             .as("the claim stops after its batch instead of testing and sorting every due row")
-            .contains("Index Scan using outbox_due_idx")
+            .contains("Index Scan using outbox_due_free_idx")
             .doesNotContain("Bitmap")
             .doesNotContain("Sort");
       } finally {

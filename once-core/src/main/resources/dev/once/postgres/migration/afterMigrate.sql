@@ -6,7 +6,10 @@
 --   GRANT USAGE ON SCHEMA once TO app;
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO app;
 --   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint, bigint, bigint),
---                             once.idempotency_key_taken() TO app;
+--                             once.idempotency_key_taken(),
+--                             once.outbox_lock_aggregate(integer, text),
+--                             once.outbox_bury(integer, bigint, uuid, text),
+--                             once.outbox_requeue(integer, bigint, timestamptz) TO app;
 DO
 $$
 DECLARE
@@ -21,6 +24,9 @@ BEGIN
                    app);
     EXECUTE format('GRANT EXECUTE ON FUNCTION'
                    ' once.idempotency_key_claim(text, text, bigint, bigint, bigint),'
-                   ' once.idempotency_key_taken() TO %I', app);
+                   ' once.idempotency_key_taken(),'
+                   ' once.outbox_lock_aggregate(integer, text),'
+                   ' once.outbox_bury(integer, bigint, uuid, text),'
+                   ' once.outbox_requeue(integer, bigint, timestamptz) TO %I', app);
 END;
 $$;
