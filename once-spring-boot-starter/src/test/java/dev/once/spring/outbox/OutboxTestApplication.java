@@ -26,10 +26,10 @@ import org.springframework.transaction.annotation.Transactional;
 @Configuration(proxyBeanMethods = false)
 public class OutboxTestApplication {
   /** Per run, so rows left by earlier runs in the shared database are not this run's. */
-  static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  public static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 
-  static final String CHARGE = "test.charge." + RUN;
-  static final String ORDER_PLACED = "test.order-placed." + RUN;
+  public static final String CHARGE = "test.charge." + RUN;
+  public static final String ORDER_PLACED = "test.order-placed." + RUN;
 
   @Bean
   ChargeHandler chargeHandler() {
@@ -53,7 +53,7 @@ public class OutboxTestApplication {
 
   /** Records the message ids it was handed; a payload {@code {"fail":true}} is refused for good. */
   public static final class ChargeHandler implements OutboxHandler {
-    final Set<UUID> handled = ConcurrentHashMap.newKeySet();
+    public final Set<UUID> handled = ConcurrentHashMap.newKeySet();
 
     @Override
     public String type() {

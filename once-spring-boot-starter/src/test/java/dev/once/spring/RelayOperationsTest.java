@@ -1,0 +1,204 @@
+package dev.once.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.once.outbox.OutboxRelay;
+import dev.once.spring.metrics.MicrometerRelayListener;
+import dev.once.spring.metrics.RelayMeters;
+import dev.once.spring.outbox.OutboxTestApplication;
+import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
+import dev.once.spring.outbox.OutboxTestApplication.Orders;
+import dev.once.spring.outbox.RelayHealth;
+import dev.once.testing.EffectTable;
+import dev.once.testing.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+
+/**
+ * What an operator relies on: the relay's own connections (it delivers while the requests hold
+ * every connection of the application's pool), its health and its meters. Each test runs on a
+ * database of its own, so the health sees only its rows.
+ */
+@Timeout(120)
+class RelayOperationsTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+  private String url;
+
+  private ApplicationContextRunner runner() {
+    url = freshDatabase();
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                DataSourceTransactionManagerAutoConfiguration.class,
+                TransactionAutoConfiguration.class,
+                OnceAutoConfiguration.class))
+        .withUserConfiguration(OutboxTestApplication.class)
+        .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+        .withPropertyValues(
+            "spring.datasource.url=" + url,
+            "spring.datasource.username=postgres",
+            "spring.datasource.password=postgres",
+            "spring.datasource.hikari.maximum-pool-size=3",
+            "spring.datasource.hikari.connection-timeout=1000",
+            "once.outbox.relay.poll-interval=100ms");
+  }
+
+  @Test
+  void theRelayDeliversWhileTheRequestsHoldEveryConnectionOfTheApplicationsPool() {
+    runner()
+        .run(
+            context -> {
+              RelayPool pool = context.getBean(RelayPool.class);
+              assertThat(pool.own()).isTrue();
+              Orders orders = context.getBean(Orders.class);
+              ChargeHandler handler = context.getBean(ChargeHandler.class);
+              UUID first = orders.append(OutboxTestApplication.CHARGE, "{}").messageId();
+              await().atMost(PATIENCE).until(() -> handler.handled.contains(first));
+
+              // The requests take every connection of the application's pool and keep them.
+              DataSource application = context.getBean(DataSource.class);
+              List<Connection> held = new ArrayList<>();
+              try {
+                for (int i = 0; i < 3; i++) {
+                  held.add(application.getConnection());
+                }
+                UUID second = appendOutsideThePool(OutboxTestApplication.CHARGE);
+
+                await().atMost(PATIENCE).until(() -> handler.handled.contains(second));
+                await()
+                    .atMost(PATIENCE)
+                    .until(() -> context.getBean(OutboxRelay.class).stats().delivered() >= 2);
+              } finally {
+                for (Connection c : held) {
+                  c.close();
+                }
+              }
+              assertThat(((HikariDataSource) pool.dataSource()).getMaximumPoolSize()).isEqualTo(4);
+            });
+  }
+
+  @Test
+  void withPoolSizeZeroTheRelaySharesTheApplicationsDataSource() {
+    runner()
+        .withPropertyValues("once.outbox.relay.pool-size=0")
+        .run(
+            context -> {
+              RelayPool pool = context.getBean(RelayPool.class);
+              assertThat(pool.own()).isFalse();
+              assertThat(pool.dataSource()).isSameAs(context.getBean(DataSource.class));
+            });
+  }
+
+  @Test
+  void theHealthIsDownWhenTheOldestDueRowIsTooOldOrTheRelayStopped() {
+    runner()
+        .withPropertyValues("once.outbox.relay.health-max-due-age=1m")
+        .run(
+            context -> {
+              RelayHealth health = context.getBean(RelayHealth.class);
+              assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+
+              // A row of a type that no relay here handles, due for two minutes.
+              try (Connection c = context.getBean(DataSource.class).getConnection();
+                  Statement s = c.createStatement()) {
+                s.execute(
+                    """
+                    INSERT INTO once.outbox (message_id, type, aggregate_id, payload,
+                                             next_attempt_at, created_at)
+                    VALUES (gen_random_uuid(), 'nobody.handles', 'a', '{}',
+                            now() - interval '2 minutes', now() - interval '2 minutes')
+                    """);
+              }
+              assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+              assertThat(health.health().getDetails()).containsEntry("backlog", 1L);
+
+              try (Connection c = context.getBean(DataSource.class).getConnection();
+                  Statement s = c.createStatement()) {
+                s.execute("DELETE FROM once.outbox WHERE type = 'nobody.handles'");
+              }
+              assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+
+              context.getBean(OutboxRelay.class).close();
+              assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
+              assertThat(health.health().getDetails()).containsEntry("running", false);
+            });
+  }
+
+  @Test
+  void theRelaysMetersCountClaimsCommitsAndDeliveries() {
+    runner()
+        .run(
+            context -> {
+              MeterRegistry meters = context.getBean(MeterRegistry.class);
+              new EffectTable(context.getBean(DataSource.class));
+              Orders orders = context.getBean(Orders.class);
+              orders.append(OutboxTestApplication.CHARGE, "{}");
+              orders.append(OutboxTestApplication.ORDER_PLACED, "{}");
+
+              await()
+                  .atMost(PATIENCE)
+                  .until(() -> meters.get(RelayMeters.DELIVERED).functionCounter().count() >= 2);
+              assertThat(meters.get(RelayMeters.CLAIMS).functionCounter().count()).isPositive();
+              assertThat(meters.get(RelayMeters.CLAIMED_ROWS).functionCounter().count())
+                  .isGreaterThanOrEqualTo(2);
+              assertThat(meters.get(RelayMeters.JOINED).functionCounter().count())
+                  .as("the event's last consumer completed its row")
+                  .isGreaterThanOrEqualTo(1);
+              assertThat(meters.get(RelayMeters.COMMITS).functionCounter().count()).isPositive();
+              assertThat(meters.get(RelayMeters.BUSY).functionCounter().count()).isPositive();
+              assertThat(meters.get(RelayMeters.RUNNING).gauge().value()).isEqualTo(1.0);
+              assertThat(meters.get(MicrometerRelayListener.CLAIM).summary().count()).isPositive();
+            });
+  }
+
+  private static String freshDatabase() {
+    String name = "relay_ops_" + UUID.randomUUID().toString().replace("-", "");
+    String url = TestDatabase.jdbcUrl();
+    try (Connection c = DriverManager.getConnection(url, "postgres", "postgres");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE " + name);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    return url.replaceFirst("/postgres\\?", "/" + name + "?");
+  }
+
+  /** Appends a row on a connection of its own: the "requests" hold the application's pool. */
+  private UUID appendOutsideThePool(String type) throws Exception {
+    UUID id = UUID.randomUUID();
+    try (Connection c = DriverManager.getConnection(url, "postgres", "postgres");
+        var ps =
+            c.prepareStatement(
+                """
+                INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
+                                         created_at)
+                VALUES (?, ?, ?, '{}', now(), now())
+                """)) {
+      ps.setObject(1, id);
+      ps.setString(2, type);
+      ps.setString(3, "agg-" + id);
+      ps.executeUpdate();
+    }
+    return id;
+  }
+}
