@@ -38,7 +38,7 @@ public final class ShopProcess implements AutoCloseable {
 
   /**
    * Starts the shop on database {@code shop} with the relay off and waits until {@code
-   * /actuator/health} answers 200.
+   * /actuator/health/readiness} answers 200.
    *
    * @param jvmOptions further JVM options, after {@code -Xmx256m}
    * @param extraArgs further {@code --name=value} arguments, e.g. to switch Once's filter off
@@ -56,7 +56,7 @@ public final class ShopProcess implements AutoCloseable {
 
   /**
    * Starts the shop on {@code database}, its relay on or off, and waits until {@code
-   * /actuator/health} answers 200.
+   * /actuator/health/readiness} answers 200.
    *
    * @param relay whether the outbox relay (and with it the inbox consumers) runs
    */
@@ -77,7 +77,7 @@ public final class ShopProcess implements AutoCloseable {
   /**
    * Starts the shop on any PostgreSQL it can log in to, on {@code port} (a shop restarted after a
    * kill answers where its clients already send), its relay on or off, and waits until {@code
-   * /actuator/health} answers 200.
+   * /actuator/health/readiness} answers 200.
    */
   public static ShopProcess start(
       Path jar,
@@ -164,7 +164,7 @@ public final class ShopProcess implements AutoCloseable {
 
   private void awaitHealthy() throws IOException, InterruptedException {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    byte[] head = HttpRequest.head("GET", "/actuator/health", "localhost:" + port);
+    byte[] head = HttpRequest.head("GET", "/actuator/health/readiness", "localhost:" + port);
     RequestBytes request = HttpRequest.write(new RequestBytes(), head, null);
     try (HttpConnection http = new HttpConnection("localhost", port, 5_000)) {
       while (System.nanoTime() < deadline) {

@@ -103,6 +103,28 @@ public final class ChildShop implements AutoCloseable {
     }
   }
 
+  /** SIGSTOP: the process stops where it is, threads, heartbeat and sockets with it. */
+  public void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  /** What the child has logged so far. */
+  public String log() throws IOException {
+    return Files.readString(log);
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+    if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+    }
+  }
+
   /** Kills the child if it still runs and deletes its log. */
   @Override
   public void close() throws IOException {
@@ -113,7 +135,8 @@ public final class ChildShop implements AutoCloseable {
   private void awaitHealthy() throws IOException {
     HttpClient http = HttpClient.newHttpClient();
     HttpRequest health =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
+        HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(5))
             .build();
     Instant deadline = Instant.now().plus(START_LIMIT);
