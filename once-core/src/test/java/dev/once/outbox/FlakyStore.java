@@ -2,6 +2,7 @@ package dev.once.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -74,5 +75,10 @@ final class FlakyStore implements OutboxStore {
   @Override
   public OutboxStats stats(Instant now) {
     return store.stats(now);
+  }
+
+  @Override
+  public Duration oldestClaimableAge(Instant now) {
+    return store.oldestClaimableAge(now);
   }
 }
