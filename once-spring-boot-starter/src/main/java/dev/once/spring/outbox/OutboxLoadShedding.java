@@ -149,8 +149,9 @@ public final class OutboxLoadShedding implements SmartLifecycle {
 
   /**
    * The delay suggested to a refused client: how far the backlog is past the limit, which the relay
-   * must at least catch up, but at least one second and at most the limit itself, so clients come
-   * back soon after it recovers and not all in the same second.
+   * must at least catch up, but at least one second and at most the limit itself, so that a client
+   * comes back soon after the relay recovers. Every client refused on one reading gets the same
+   * delay: spreading their retries (jitter) is the clients' part.
    */
   static Duration retryAfter(Duration age, Duration maxDueAge) {
     Duration excess = age.minus(maxDueAge);
