@@ -1,6 +1,7 @@
 package dev.once.outbox;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 
 /** Validates the operators' arguments and delegates to the store. Thread-safe. */
@@ -34,5 +35,10 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
   @Override
   public OutboxStats stats() {
     return store.stats(clock.instant());
+  }
+
+  @Override
+  public Duration oldestClaimableAge() {
+    return store.oldestClaimableAge(clock.instant());
   }
 }

@@ -1,6 +1,7 @@
 package dev.once.outbox;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,6 +30,17 @@ public interface OutboxAdmin {
 
   /** Backlog, age of the oldest due row and dead rows. */
   OutboxStats stats();
+
+  /**
+   * How long the oldest row that the relay could claim right now has waited past its due time; zero
+   * if none waits. Such a row is pending, due, not leased and the first undelivered row of its
+   * aggregate, of any type: a row being handled, waiting for its retry, or held back behind an
+   * earlier row of its aggregate (such as a dead one) is not waiting for the relay and does not
+   * count, while a row whose lease ran out does, from its due time. Unlike {@link #stats()}, which
+   * counts the whole backlog, this reads one row from the due index: cheap enough to run several
+   * times a second, which load shedding does.
+   */
+  Duration oldestClaimableAge();
 
   /** The admin on {@code store}, measuring ages with {@code clock}. */
   static OutboxAdmin of(OutboxStore store, Clock clock) {

@@ -1,6 +1,7 @@
 package dev.once.outbox;
 
 import java.sql.Connection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -72,4 +73,7 @@ public interface OutboxStore {
 
   /** See {@link OutboxAdmin#stats()}. */
   OutboxStats stats(Instant now);
+
+  /** See {@link OutboxAdmin#oldestClaimableAge()}. */
+  Duration oldestClaimableAge(Instant now);
 }

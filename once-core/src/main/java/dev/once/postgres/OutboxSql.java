@@ -214,4 +214,30 @@ final class OutboxSql {
                WHERE state = 'pending' AND NOT held AND next_attempt_at <= ?) AS oldest_due,
              (SELECT count(*) FROM once.outbox WHERE state = 'dead') AS dead
       """;
+
+  /**
+   * The due time of the oldest row the relay could claim now, whatever its type: pending, its next
+   * attempt time come, no lease running on it, and the first undelivered row of its aggregate (the
+   * claim's rule). A row in flight, in backoff or held back behind an earlier row of its aggregate
+   * (a dead one, say) is not waiting for the relay, so it does not count. Walks {@code
+   * outbox_due_free_idx} in due order (rows held behind a dead one are not in it) and stops at the
+   * first such row (no count): run it after {@link #CLAIM_SETTINGS}, which keeps a planner with
+   * lagging statistics from testing every due row. Parameters: now, now.
+   */
+  static final String OLDEST_CLAIMABLE =
+      """
+      SELECT o.next_attempt_at
+        FROM once.outbox o
+       WHERE o.state = 'pending'
+         AND NOT o.held
+         AND o.next_attempt_at <= ?
+         AND (o.lease_until IS NULL OR o.lease_until <= ?)
+         AND NOT EXISTS (SELECT 1
+                           FROM once.outbox e
+                          WHERE e.aggregate_id = o.aggregate_id
+                            AND e.id < o.id
+                            AND e.state <> 'delivered')
+       ORDER BY o.next_attempt_at, o.id
+       LIMIT 1
+      """;
 }

@@ -344,4 +344,26 @@ final class PostgresOutboxStore implements OutboxStore {
   private static Instant instant(ResultSet rs, int column) throws SQLException {
     return rs.getObject(column, OffsetDateTime.class).toInstant();
   }
+
+  @Override
+  public Duration oldestClaimableAge(Instant now) {
+    return inShortTransaction(
+        "Could not read the age of the oldest due outbox row.",
+        c -> {
+          try (Statement settings = c.createStatement()) {
+            settings.execute(OutboxSql.CLAIM_SETTINGS);
+          }
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.OLDEST_CLAIMABLE)) {
+            ps.setObject(1, utc(now));
+            ps.setObject(2, utc(now));
+            try (ResultSet rs = ps.executeQuery()) {
+              if (!rs.next()) {
+                return Duration.ZERO;
+              }
+              Duration age = Duration.between(instant(rs, 1), now);
+              return age.isNegative() ? Duration.ZERO : age;
+            }
+          }
+        });
+  }
 }

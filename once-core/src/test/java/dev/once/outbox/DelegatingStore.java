@@ -1,6 +1,7 @@
 package dev.once.outbox;
 
 import java.sql.Connection;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -67,5 +68,10 @@ class DelegatingStore implements OutboxStore {
   @Override
   public OutboxStats stats(Instant now) {
     return store.stats(now);
+  }
+
+  @Override
+  public Duration oldestClaimableAge(Instant now) {
+    return store.oldestClaimableAge(now);
   }
 }

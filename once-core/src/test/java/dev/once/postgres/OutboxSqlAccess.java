@@ -23,4 +23,8 @@ public final class OutboxSqlAccess {
   public static String dead() {
     return OutboxSql.DEAD;
   }
+
+  public static String oldestClaimable() {
+    return OutboxSql.OLDEST_CLAIMABLE;
+  }
 }

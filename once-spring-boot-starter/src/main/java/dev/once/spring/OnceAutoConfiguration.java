@@ -15,12 +15,14 @@ import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerInboxDuplicates;
 import dev.once.spring.outbox.ApplicationRelayWakeUp;
 import dev.once.spring.outbox.OutboxHandler;
+import dev.once.spring.outbox.OutboxLoadShedding;
 import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
 import dev.once.spring.web.IdempotencyClientResolver;
 import dev.once.spring.web.IdempotencyFilter;
 import dev.once.spring.web.IdempotentEndpoints;
 import dev.once.spring.web.IdempotentExecution;
+import dev.once.spring.web.OutboxOverloadedAnswer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.Set;
@@ -122,13 +124,30 @@ public class OnceAutoConfiguration {
     return new ApplicationRelayWakeUp(relay);
   }
 
+  /**
+   * Load shedding on the outbox's backlog ({@code once.outbox.load-shedding.*}), off by default;
+   * when on, its sampling thread starts and stops with the context.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboxLoadShedding onceOutboxLoadShedding(
+      OnceProperties properties, ObjectProvider<OutboxAdmin> admin) {
+    properties.validate();
+    OnceProperties.LoadShedding shedding = properties.getOutbox().getLoadShedding();
+    return shedding.isEnabled()
+        ? new OutboxLoadShedding(
+            admin.getObject(), shedding.getMaxDueAge(), shedding.getSampleInterval())
+        : OutboxLoadShedding.off();
+  }
+
   @Bean
   @ConditionalOnMissingBean
   TransactionalOutbox onceTransactionalOutbox(
       Outbox outbox,
       DataSource dataSource,
       RelayWakeUp wakeUp,
-      ObjectProvider<InboxConsumer> consumers) {
+      ObjectProvider<InboxConsumer> consumers,
+      OutboxLoadShedding shedding) {
     // The consumers are read once, on first use, when every bean exists.
     Supplier<Set<String>> consumedTypes =
         SingletonSupplier.of(
@@ -138,7 +157,7 @@ public class OnceAutoConfiguration {
                     .flatMap(consumer -> consumer.types().stream())
                     .collect(Collectors.toUnmodifiableSet()));
     return new TransactionalOutbox(
-        outbox, dataSource, wakeUp, type -> consumedTypes.get().contains(type));
+        outbox, dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
   }
 
   @Bean
@@ -188,6 +207,22 @@ public class OnceAutoConfiguration {
       Flyway flyway = applicationFlyway.getIfUnique();
       DataSource migrator = flyway == null ? dataSource : flyway.getConfiguration().getDataSource();
       return new OnceSchemaMigration(migrator, ApplicationRole.of(dataSource));
+    }
+  }
+
+  /**
+   * The 503 answer of load shedding's {@code OutboxOverloadedException}, in Spring MVC
+   * applications, whether or not the idempotency filter is on.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+  @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
+  static class OutboxOverloadedConfiguration {
+    @Bean
+    @ConditionalOnMissingBean
+    OutboxOverloadedAnswer onceOutboxOverloadedAnswer(OnceProperties properties) {
+      properties.validate();
+      return new OutboxOverloadedAnswer(properties.getIdempotency().getHttp().getProblemTypeBase());
     }
   }
 

@@ -291,6 +291,8 @@ public class OnceProperties {
   public static class Outbox {
     private final Relay relay = new Relay();
 
+    private final LoadShedding loadShedding = new LoadShedding();
+
     /**
      * Event types this application publishes through the outbox, e.g. payment.succeeded. Their rows
      * are delivered to the InboxConsumer beans that take them, each through the inbox, and are
@@ -303,12 +305,65 @@ public class OnceProperties {
       return relay;
     }
 
+    public LoadShedding getLoadShedding() {
+      return loadShedding;
+    }
+
     public List<String> getEvents() {
       return events;
     }
 
     public void setEvents(List<String> events) {
       this.events = events;
+    }
+  }
+
+  /**
+   * Load shedding on the outbox's backlog: while the oldest row waiting for the relay has waited
+   * longer than max-due-age, appends to the outbox (TransactionalOutbox.append, and publish of an
+   * event that something consumes) throw OutboxOverloadedException, which the starter answers 503
+   * with Retry-After, so the backlog and its delay stay bounded under overload. Work the relay
+   * itself does (handlers, inbox consumers) is never shed.
+   */
+  public static class LoadShedding {
+    /** Whether new work that appends to the outbox is refused while the relay is too far behind. */
+    private boolean enabled = false;
+
+    /**
+     * Longest time the oldest due row (pending, not leased, not held back behind an earlier row of
+     * its aggregate) may have waited for the relay before new appends are refused. Size it above
+     * the delay the relay shows at its usual peak. 100ms to 24h.
+     */
+    private Duration maxDueAge = Duration.ofSeconds(5);
+
+    /**
+     * How often a background thread reads the age of the oldest due row (one short query, never on
+     * the request path). At most max-due-age. 10ms to 1m.
+     */
+    private Duration sampleInterval = Duration.ofMillis(250);
+
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    public Duration getMaxDueAge() {
+      return maxDueAge;
+    }
+
+    public void setMaxDueAge(Duration maxDueAge) {
+      this.maxDueAge = maxDueAge;
+    }
+
+    public Duration getSampleInterval() {
+      return sampleInterval;
+    }
+
+    public void setSampleInterval(Duration sampleInterval) {
+      this.sampleInterval = sampleInterval;
     }
   }
 
@@ -328,12 +383,15 @@ public class OnceProperties {
     /** Most rows claimed by one statement. 1 to 10000. */
     private int batchSize = 100;
 
+    static final int DEFAULT_POOL_SIZE = 8;
+
     /**
-     * Connections of the relay's own pool for its claims, heartbeats and outcomes, copied from the
-     * application's Hikari pool (its handlers' transactions stay on the application's pool). 0
-     * shares the application's DataSource. 0 to 100.
+     * Connections of the relay's own pool, copied from the application's Hikari pool: its claims,
+     * heartbeats and outcomes, and its handlers' transactions (through the application's
+     * "dataSource" bean, which routes the relay's threads there). 0 shares the application's pool.
+     * 0 to 100.
      */
-    private int poolSize = 4;
+    private int poolSize = DEFAULT_POOL_SIZE;
 
     /**
      * How long a claim holds a row without a heartbeat; the relay renews it every third of it while

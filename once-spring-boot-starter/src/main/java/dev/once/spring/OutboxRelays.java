@@ -1,12 +1,14 @@
 package dev.once.spring;
 
 import dev.once.events.InProcessEventTransport;
+import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
 import dev.once.outbox.RetryPolicy;
 import dev.once.spring.OnceProperties.Relay;
 import dev.once.spring.outbox.OutboxHandler;
+import dev.once.spring.outbox.RelayWork;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -92,9 +94,13 @@ final class OutboxRelays {
                 builder.handlerTimeout(type, retry.getHandlerTimeout());
               }
             });
-    handlers.values().forEach(h -> builder.handler(h.type(), h, policies.get(h.type())));
+    // What handlers and consumers append drains the backlog: load shedding never refuses it.
+    handlers
+        .values()
+        .forEach(h -> builder.handler(h.type(), RelayWork.marked(h), policies.get(h.type())));
     if (transport != null) {
-      transport.types().forEach(type -> builder.handler(type, transport, policies.get(type)));
+      MessageHandler events = RelayWork.marked(transport);
+      transport.types().forEach(type -> builder.handler(type, events, policies.get(type)));
     }
     for (String type : policies.keySet()) {
       if (!owners.containsKey(type) && (transport == null || !transport.types().contains(type))) {

@@ -4,6 +4,7 @@ import static dev.once.spring.OnceProperties.bad;
 
 import dev.once.outbox.RetryPolicy;
 import dev.once.spring.OnceProperties.Inbox;
+import dev.once.spring.OnceProperties.LoadShedding;
 import dev.once.spring.OnceProperties.Relay;
 import dev.once.spring.OnceProperties.Retry;
 import java.time.Duration;
@@ -11,12 +12,14 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Validation of {@code once.outbox.relay.*} and {@code once.inbox.*}, and the retry policies they
- * describe. Every message names the property and its bad value.
+ * Validation of {@code once.outbox.relay.*}, {@code once.outbox.load-shedding.*} and {@code
+ * once.inbox.*}, and the retry policies they describe. Every message names the property and its bad
+ * value.
  */
 final class OutboxSettings {
   static final String RELAY = "once.outbox.relay.";
   static final String INBOX = "once.inbox.";
+  static final String LOAD_SHEDDING = "once.outbox.load-shedding.";
 
   private OutboxSettings() {}
 
@@ -63,6 +66,24 @@ final class OutboxSettings {
     intRange(RELAY + "purge-batch-size", r.getPurgeBatchSize(), 1, 100_000);
     range(RELAY + "shutdown-timeout", r.getShutdownTimeout(), Duration.ZERO, Duration.ofHours(1));
     Map<String, RetryPolicy> policies = policies(r);
+
+    LoadShedding shedding = properties.getOutbox().getLoadShedding();
+    range(
+        LOAD_SHEDDING + "max-due-age",
+        shedding.getMaxDueAge(),
+        Duration.ofMillis(100),
+        Duration.ofHours(24));
+    range(
+        LOAD_SHEDDING + "sample-interval",
+        shedding.getSampleInterval(),
+        Duration.ofMillis(10),
+        Duration.ofMinutes(1));
+    if (shedding.getSampleInterval().compareTo(shedding.getMaxDueAge()) > 0) {
+      throw bad(
+          LOAD_SHEDDING + "sample-interval",
+          shedding.getSampleInterval(),
+          "must be at most max-due-age " + shedding.getMaxDueAge());
+    }
 
     Inbox i = properties.getInbox();
     range(INBOX + "retention", i.getRetention(), Duration.ofSeconds(1), Duration.ofDays(3650));

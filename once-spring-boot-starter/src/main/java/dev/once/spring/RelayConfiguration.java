@@ -19,15 +19,18 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ConfigurationCondition;
+import org.springframework.core.env.Environment;
 
 /**
  * The outbox relay, when the application has at least one {@link OutboxHandler} or {@link
@@ -42,6 +45,19 @@ class RelayConfiguration {
   RelayPool onceRelayPool(DataSource dataSource, OnceProperties properties) {
     properties.validate();
     return RelayPool.of(dataSource, properties.getOutbox().getRelay().getPoolSize());
+  }
+
+  /**
+   * Routes the relay handlers' transactions to the relay's pool, when it has one: wraps the
+   * application's {@code dataSource} bean (a static method: it runs before other beans exist).
+   */
+  @Bean
+  static BeanPostProcessor onceRelayDataSourceRouting(Environment environment) {
+    int poolSize =
+        Binder.get(environment)
+            .bind("once.outbox.relay.pool-size", Integer.class)
+            .orElse(OnceProperties.Relay.DEFAULT_POOL_SIZE);
+    return poolSize > 0 ? new RelayDataSourceRouting() : new BeanPostProcessor() {};
   }
 
   @Bean

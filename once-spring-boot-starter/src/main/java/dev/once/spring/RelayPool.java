@@ -7,11 +7,10 @@ import org.springframework.util.ClassUtils;
 
 /**
  * The relay's own connections: a small Hikari pool with the application pool's settings (URL,
- * login, driver properties), so that the relay's claims, heartbeats and outcomes never queue behind
- * the requests for a pooled connection, and relay work never takes the requests' connections for
- * its bookkeeping. The handlers' own transactions (a settlement, an inbox consumer's effect) stay
- * on the application's pool: the application's transaction manager and repositories write through
- * it. Closed with the application context.
+ * login, driver properties), so that the relay's claims, heartbeats, outcomes and its handlers'
+ * transactions (a settlement, an inbox consumer's effect, through {@link RelayRoutingDataSource})
+ * never queue behind the requests for a pooled connection, and relay work never takes the requests'
+ * connections. Closed with the application context.
  */
 final class RelayPool implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(RelayPool.class);
@@ -40,6 +39,9 @@ final class RelayPool implements AutoCloseable {
           "The application's DataSource is not a Hikari pool: the outbox relay shares its"
               + " connections (once.outbox.relay.pool-size=0 says so and silences this).");
       return new RelayPool(application, null);
+    }
+    if (application instanceof RelayRoutingDataSource routing) {
+      routing.relayPool(copy);
     }
     return new RelayPool(copy, (AutoCloseable) copy);
   }

@@ -94,4 +94,41 @@ class OutboxSettingsTest {
     p.getInbox().getPurge().setBatchSize(0);
     assertThatThrownBy(p::validate).hasMessageContaining("once.inbox.purge.batch-size");
   }
+
+  @Test
+  void loadSheddingIsOffByDefaultAndItsDurationsAreRefusedByNameAndValue() {
+    OnceProperties defaults = new OnceProperties();
+    OnceProperties.LoadShedding shedding = defaults.getOutbox().getLoadShedding();
+    assertThat(shedding.isEnabled()).isFalse();
+    assertThat(shedding.getMaxDueAge()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(shedding.getSampleInterval()).isEqualTo(Duration.ofMillis(250));
+
+    OnceProperties age = new OnceProperties();
+    age.getOutbox().getLoadShedding().setMaxDueAge(Duration.ofMillis(50));
+    assertThatThrownBy(age::validate)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Invalid configuration: once.outbox.load-shedding.max-due-age must be PT0.1S to PT24H,"
+                + " but was 'PT0.05S'.");
+
+    OnceProperties none = new OnceProperties();
+    none.getOutbox().getLoadShedding().setMaxDueAge(null);
+    assertThatThrownBy(none::validate)
+        .hasMessageContaining("once.outbox.load-shedding.max-due-age")
+        .hasMessageContaining("'null'");
+
+    OnceProperties interval = new OnceProperties();
+    interval.getOutbox().getLoadShedding().setSampleInterval(Duration.ofMillis(1));
+    assertThatThrownBy(interval::validate)
+        .hasMessageContaining("once.outbox.load-shedding.sample-interval")
+        .hasMessageContaining("'PT0.001S'");
+
+    OnceProperties slower = new OnceProperties();
+    slower.getOutbox().getLoadShedding().setMaxDueAge(Duration.ofSeconds(1));
+    slower.getOutbox().getLoadShedding().setSampleInterval(Duration.ofSeconds(2));
+    assertThatThrownBy(slower::validate)
+        .hasMessage(
+            "Invalid configuration: once.outbox.load-shedding.sample-interval must be at most"
+                + " max-due-age PT1S, but was 'PT2S'.");
+  }
 }

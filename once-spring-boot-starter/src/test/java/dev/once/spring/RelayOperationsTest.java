@@ -75,25 +75,34 @@ class RelayOperationsTest {
               UUID first = orders.append(OutboxTestApplication.CHARGE, "{}").messageId();
               await().atMost(PATIENCE).until(() -> handler.handled.contains(first));
 
-              // The requests take every connection of the application's pool and keep them.
               DataSource application = context.getBean(DataSource.class);
+              EffectTable effects = new EffectTable(application);
+              // The requests take every connection of the application's pool and keep them.
               List<Connection> held = new ArrayList<>();
+              UUID event;
               try {
                 for (int i = 0; i < 3; i++) {
                   held.add(application.getConnection());
                 }
                 UUID second = appendOutsideThePool(OutboxTestApplication.CHARGE);
+                // Its two consumers write through the application's DataSource, in transactions
+                // of the application's transaction manager: the relay's pool serves them.
+                event = appendOutsideThePool(OutboxTestApplication.ORDER_PLACED);
 
                 await().atMost(PATIENCE).until(() -> handler.handled.contains(second));
                 await()
                     .atMost(PATIENCE)
-                    .until(() -> context.getBean(OutboxRelay.class).stats().delivered() >= 2);
+                    .until(() -> context.getBean(OutboxRelay.class).stats().delivered() >= 3);
               } finally {
                 for (Connection c : held) {
                   c.close();
                 }
               }
-              assertThat(((HikariDataSource) pool.dataSource()).getMaximumPoolSize()).isEqualTo(4);
+              assertThat(effects.applied(event, "reserve-stock-" + OutboxTestApplication.RUN))
+                  .isEqualTo(1);
+              assertThat(effects.applied(event, "send-mail-" + OutboxTestApplication.RUN))
+                  .isEqualTo(1);
+              assertThat(((HikariDataSource) pool.dataSource()).getMaximumPoolSize()).isEqualTo(8);
             });
   }
 
@@ -106,6 +115,7 @@ class RelayOperationsTest {
               RelayPool pool = context.getBean(RelayPool.class);
               assertThat(pool.own()).isFalse();
               assertThat(pool.dataSource()).isSameAs(context.getBean(DataSource.class));
+              assertThat(context.getBean(DataSource.class)).isInstanceOf(HikariDataSource.class);
             });
   }
 

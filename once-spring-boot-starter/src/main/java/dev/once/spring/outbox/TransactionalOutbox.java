@@ -4,6 +4,7 @@ import dev.once.outbox.Completion;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
+import dev.once.outbox.OutboxOverloadedException;
 import java.sql.Connection;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,13 +19,15 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * business writes around it commit. Inside an idempotent request that is the request's own
  * transaction. Once the transaction commits, the relay is woken (once per transaction, however many
  * messages it appended), so delivery does not wait for the next poll; a rollback wakes nothing.
- * Thread-safe.
+ * With load shedding on ({@link OutboxLoadShedding}), an append is refused while the relay is too
+ * far behind. Thread-safe.
  */
 public final class TransactionalOutbox {
   private final Outbox outbox;
   private final DataSource dataSource;
   private final RelayWakeUp relay;
   private final Predicate<String> consumed;
+  private final OutboxLoadShedding shedding;
 
   public TransactionalOutbox(Outbox outbox, DataSource dataSource) {
     this(outbox, dataSource, RelayWakeUp.NONE);
@@ -40,10 +43,24 @@ public final class TransactionalOutbox {
    */
   public TransactionalOutbox(
       Outbox outbox, DataSource dataSource, RelayWakeUp relay, Predicate<String> consumed) {
+    this(outbox, dataSource, relay, consumed, OutboxLoadShedding.off());
+  }
+
+  /**
+   * @param consumed as above
+   * @param shedding consulted before every append; {@link OutboxLoadShedding#off()} never refuses
+   */
+  public TransactionalOutbox(
+      Outbox outbox,
+      DataSource dataSource,
+      RelayWakeUp relay,
+      Predicate<String> consumed,
+      OutboxLoadShedding shedding) {
     this.outbox = outbox;
     this.dataSource = dataSource;
     this.relay = Objects.requireNonNull(relay, "relay");
     this.consumed = Objects.requireNonNull(consumed, "consumed");
+    this.shedding = Objects.requireNonNull(shedding, "shedding");
   }
 
   /**
@@ -54,6 +71,7 @@ public final class TransactionalOutbox {
    *
    * @return the appended entry, or empty if no consumer takes the type
    * @throws IllegalStateException as {@link #append}
+   * @throws OutboxOverloadedException as {@link #append}, only if something consumes the type
    */
   public Optional<OutboxEntry> publish(OutboxMessage event) {
     if (!consumed.test(event.type())) {
@@ -71,12 +89,16 @@ public final class TransactionalOutbox {
    *
    * @throws IllegalStateException if no Spring transaction is active: a message written outside a
    *     transaction could be delivered for an effect that never committed
+   * @throws OutboxOverloadedException if load shedding refuses new work now (never for a relay
+   *     handler's or an inbox consumer's appends); nothing was appended and the transaction must
+   *     roll back. The starter answers it 503 with {@code Retry-After}.
    */
   public OutboxEntry append(OutboxMessage message) {
     if (!TransactionSynchronizationManager.isActualTransactionActive()) {
       throw new IllegalStateException(
           "TransactionalOutbox.append needs an active transaction (e.g. @Transactional)");
     }
+    shedding.check();
     Connection connection = DataSourceUtils.getConnection(dataSource);
     try {
       OutboxEntry entry = outbox.append(connection, message);

@@ -26,7 +26,12 @@ public enum OnceProblem {
   /** 500: the request was not completed and nothing of it was committed. */
   INTERNAL_ERROR("internal-error", 500, "Internal error"),
   /** 503: the database could not be reached in time; comes with {@code Retry-After}. */
-  SERVICE_UNAVAILABLE("service-unavailable", 503, "Service unavailable");
+  SERVICE_UNAVAILABLE("service-unavailable", 503, "Service unavailable"),
+  /**
+   * 503: load shedding refused the request because the outbox's relay is too far behind ({@code
+   * once.outbox.load-shedding.*}); nothing of it was committed; comes with {@code Retry-After}.
+   */
+  OUTBOX_OVERLOADED("outbox-overloaded", 503, "Outbox overloaded");
 
   private final String slug;
   private final int status;

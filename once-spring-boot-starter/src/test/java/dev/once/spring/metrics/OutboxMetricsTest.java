@@ -110,6 +110,11 @@ class OutboxMetricsTest {
         }
         return s;
       }
+
+      @Override
+      public Duration oldestClaimableAge() {
+        return stats().oldestDueAge();
+      }
     };
   }
 }

@@ -44,6 +44,9 @@ import org.springframework.web.method.HandlerMethod;
  *   <li>with a JSON body: its format, size, media type and constraints;
  *   <li>a POST under {@code /v1}: the {@code Idempotency-Key} problems.
  * </ul>
+ *
+ * An operation that appends to the outbox lists {@code outbox-overloaded} (503, load shedding)
+ * among its own problems.
  */
 final class OperationProblems implements OperationCustomizer {
   private static final String PROBLEM_JSON = "application/problem+json";

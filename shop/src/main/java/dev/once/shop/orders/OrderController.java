@@ -66,7 +66,8 @@ class OrderController {
     ShopProblem.ACCOUNT_NOT_FOUND,
     ShopProblem.UNKNOWN_PRODUCT,
     ShopProblem.CURRENCY_MISMATCH,
-    ShopProblem.AMOUNT_OUT_OF_RANGE
+    ShopProblem.AMOUNT_OUT_OF_RANGE,
+    ShopProblem.OUTBOX_OVERLOADED
   })
   ResponseEntity<OrderView> place(
       AuthenticatedClient client, @Valid @RequestBody PlaceRequest body) {
@@ -114,7 +115,8 @@ class OrderController {
   @Problems({
     ShopProblem.ORDER_NOT_FOUND,
     ShopProblem.INSUFFICIENT_FUNDS,
-    ShopProblem.INVALID_ORDER_STATE
+    ShopProblem.INVALID_ORDER_STATE,
+    ShopProblem.OUTBOX_OVERLOADED
   })
   ResponseEntity<PaymentView> pay(AuthenticatedClient client, @PathVariable String id) {
     Payment payment = orders.pay(client.id(), id);
@@ -131,7 +133,11 @@ class OrderController {
               + " shortly after, by an event consumer; a paid order is refunded what is not"
               + " refunded yet. An order whose payment is still pending cannot be cancelled until"
               + " the provider has answered. No body.")
-  @Problems({ShopProblem.ORDER_NOT_FOUND, ShopProblem.INVALID_ORDER_STATE})
+  @Problems({
+    ShopProblem.ORDER_NOT_FOUND,
+    ShopProblem.INVALID_ORDER_STATE,
+    ShopProblem.OUTBOX_OVERLOADED
+  })
   OrderView cancel(AuthenticatedClient client, @PathVariable String id) {
     return OrderView.of(orders.cancel(client.id(), id));
   }

@@ -59,7 +59,8 @@ class PaymentController {
     ShopProblem.INVALID_CURRENCY,
     ShopProblem.INSUFFICIENT_FUNDS,
     ShopProblem.CURRENCY_MISMATCH,
-    ShopProblem.AMOUNT_OUT_OF_RANGE
+    ShopProblem.AMOUNT_OUT_OF_RANGE,
+    ShopProblem.OUTBOX_OVERLOADED
   })
   ResponseEntity<PaymentView> create(
       AuthenticatedClient client, @Valid @RequestBody PaymentRequest body) {
@@ -98,7 +99,8 @@ class PaymentController {
     ShopProblem.PAYMENT_NOT_FOUND,
     ShopProblem.INVALID_AMOUNT,
     ShopProblem.PAYMENT_NOT_REFUNDABLE,
-    ShopProblem.REFUND_EXCEEDS_PAYMENT
+    ShopProblem.REFUND_EXCEEDS_PAYMENT,
+    ShopProblem.OUTBOX_OVERLOADED
   })
   ResponseEntity<RefundView> refund(
       AuthenticatedClient client, @PathVariable String id, @Valid @RequestBody RefundRequest body) {

@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *     PSP simulator in-process on a free local port
  * @param connectTimeout longest wait for a TCP connection to the provider
  * @param readTimeout longest wait for the provider's answer to one request; it must be shorter than
- *     the provider types' handler time-out ({@code once.outbox.relay.types[provider.charge].handler-timeout})
+ *     the provider types' handler time-out ({@code
+ *     once.outbox.relay.types[provider.charge].handler-timeout})
  */
 @ConfigurationProperties("shop.provider")
 public record ProviderProperties(

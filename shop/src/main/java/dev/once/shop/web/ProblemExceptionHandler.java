@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.outbox.OutboxOverloadedException;
 import dev.once.postgres.TransientFailures;
 import dev.once.shop.persistence.DatabaseErrors;
 import jakarta.validation.ConstraintViolation;
@@ -27,8 +28,9 @@ import org.springframework.web.util.DisconnectedClientHelper;
 
 /**
  * Turns every exception a handler raises into an RFC 9457 problem: the shop's own conditions with
- * their slug and detail, a broken constraint of a request record as a 422 naming the field, Spring
- * MVC's (unknown route, wrong method, wrong media type, ...) with a generic slug per status,
+ * their slug and detail, load shedding's refusal as a 503 {@code outbox-overloaded} with the
+ * suggested {@code Retry-After}, a broken constraint of a request record as a 422 naming the field,
+ * Spring MVC's (unknown route, wrong method, wrong media type, ...) with a generic slug per status,
  * recognised database conditions through {@link DatabaseErrors} (those a retry cures, whatever
  * exception carries them, through {@link DatabaseUnavailable}), and anything else into a 500 {@code
  * internal-error} whose detail says nothing about the cause; the cause is logged here instead.
@@ -41,6 +43,11 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   private static final String UNDECODABLE_QUERY =
       "The query string is not valid: every %-escape must be two hexadecimal digits, and the"
           + " decoded bytes UTF-8.";
+
+  /** The detail of {@code outbox-overloaded}: one sentence, nothing internal. */
+  static final String OUTBOX_OVERLOADED =
+      "The shop has more work queued than it can do in time and took nothing of this request;"
+          + " send it again, with the same Idempotency-Key, after Retry-After.";
 
   private final ProblemResponses problems;
   private final DatabaseUnavailable databaseUnavailable;
@@ -55,6 +62,19 @@ public class ProblemExceptionHandler extends ResponseEntityExceptionHandler {
   ResponseEntity<Object> shopException(ShopException e) {
     log.debug("Request refused: {} ({})", e.problem().slug(), e.getBody().getDetail());
     return problems.answer(e);
+  }
+
+  /**
+   * Load shedding refused the request: the relay is too far behind. Nothing of it was committed;
+   * the client sends it again, with the same key, after the suggested delay. The shedding thread
+   * logs when shedding starts and ends; each refusal only at DEBUG.
+   */
+  @ExceptionHandler(OutboxOverloadedException.class)
+  ResponseEntity<Object> outboxOverloaded(OutboxOverloadedException e) {
+    log.debug("Request refused: outbox-overloaded ({})", e.getMessage());
+    HttpHeaders headers = new HttpHeaders();
+    headers.set(HttpHeaders.RETRY_AFTER, Long.toString(e.retryAfterSeconds()));
+    return problems.answer(ShopProblem.OUTBOX_OVERLOADED, OUTBOX_OVERLOADED, headers);
   }
 
   @ExceptionHandler(DataAccessException.class)

@@ -21,9 +21,9 @@ import tools.jackson.databind.json.JsonMapper;
  * Every error of the shop as an RFC 9457 {@link ProblemDetail}: {@code type} (Once's {@code
  * once.idempotency.http.problem-type-base}, shared with its filter, plus the slug), {@code title},
  * {@code status}, {@code detail} and, for a bad field, {@code field}. Every 503 carries {@code
- * Retry-After}. Spring MVC renders the answers of controllers; {@link #write} and {@link #json}
- * render them where it does not run (the authentication filters, Tomcat's error valve).
- * Thread-safe.
+ * Retry-After}: one second, or the delay load shedding suggests. Spring MVC renders the answers of
+ * controllers; {@link #write} and {@link #json} render them where it does not run (the
+ * authentication filters, Tomcat's error valve). Thread-safe.
  */
 @Component
 public class ProblemResponses {
@@ -114,6 +114,11 @@ public class ProblemResponses {
   /** A controller's answer for {@code problem} with {@code detail}. */
   public ResponseEntity<Object> answer(ShopProblem problem, String detail) {
     return entity(of(problem, detail), new HttpHeaders());
+  }
+
+  /** A controller's answer for {@code problem} with {@code detail} and {@code headers}. */
+  public ResponseEntity<Object> answer(ShopProblem problem, String detail, HttpHeaders headers) {
+    return entity(of(problem, detail), headers);
   }
 
   /** A controller's answer for a condition the shop raised itself. */

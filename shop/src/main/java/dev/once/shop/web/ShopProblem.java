@@ -52,7 +52,9 @@ public enum ShopProblem {
   ILLEGAL_PAYMENT_TRANSITION(
       "illegal-payment-transition", HttpStatus.CONFLICT, "Illegal payment status transition"),
   INTERNAL_ERROR(OnceProblem.INTERNAL_ERROR),
-  SERVICE_UNAVAILABLE(OnceProblem.SERVICE_UNAVAILABLE);
+  SERVICE_UNAVAILABLE(OnceProblem.SERVICE_UNAVAILABLE),
+  /** Load shedding: the outbox's relay is too far behind to take new work that appends to it. */
+  OUTBOX_OVERLOADED(OnceProblem.OUTBOX_OVERLOADED);
 
   private final String slug;
   private final HttpStatus status;

@@ -26,7 +26,11 @@ import org.springframework.boot.test.context.SpringBootTest;
       "shop.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR,
       // Payments stay pending unless a test drives the provider itself or turns the relay on
       // (ProviderRelayTest), so no test races a relay it did not ask for.
-      "once.outbox.relay.enabled=false"
+      "once.outbox.relay.enabled=false",
+      // With the relay off, the rows tests leave behind wait for ever and would look like a relay
+      // hopelessly behind: load shedding (on in the shop) would refuse every later payment.
+      // OutboxOverloadedTest turns it on for itself.
+      "once.outbox.load-shedding.enabled=false"
     })
 public @interface ShopOnEmbeddedPostgres {
   /** The embedded database's data directory, shared by every test context of the JVM. */

@@ -1,0 +1,59 @@
+package dev.once.spring.outbox;
+
+import dev.once.outbox.Completion;
+import dev.once.outbox.Delivery;
+import dev.once.outbox.MessageHandler;
+import dev.once.outbox.OutboxRecord;
+import java.util.Objects;
+
+/**
+ * Marks a thread while it runs one of the relay's handlers (a provider call and its settlement, the
+ * in-process transport's inbox consumers). Two things depend on it: load shedding never refuses
+ * what the relay's own work appends (it drains the backlog), and the relay's handlers get their
+ * connections from the relay's own pool. The starter wraps every handler it registers on the relay.
+ */
+public final class RelayWork {
+  private static final ThreadLocal<Boolean> ACTIVE = new ThreadLocal<>();
+
+  private RelayWork() {}
+
+  /** Whether the calling thread runs a relay handler now. */
+  public static boolean active() {
+    return ACTIVE.get() != null;
+  }
+
+  /**
+   * {@code handler} with the calling thread marked for each call; both {@code handle} methods are
+   * passed on as they are, so a handler that completes its row in its own transaction still does.
+   */
+  public static MessageHandler marked(MessageHandler handler) {
+    Objects.requireNonNull(handler, "handler");
+    return new MessageHandler() {
+      @Override
+      public Delivery handle(OutboxRecord message) throws Exception {
+        boolean outer = !active();
+        ACTIVE.set(Boolean.TRUE);
+        try {
+          return handler.handle(message);
+        } finally {
+          if (outer) {
+            ACTIVE.remove();
+          }
+        }
+      }
+
+      @Override
+      public Delivery handle(OutboxRecord message, Completion completion) throws Exception {
+        boolean outer = !active();
+        ACTIVE.set(Boolean.TRUE);
+        try {
+          return handler.handle(message, completion);
+        } finally {
+          if (outer) {
+            ACTIVE.remove();
+          }
+        }
+      }
+    };
+  }
+}
