@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# The relay's benchmark (docs/benchmarks.md): HTTP new payments with the relay running, then the
-# relay alone draining pre-filled provider.charge rows, in one run on one embedded PostgreSQL.
-# Usage: bench/relay.sh [rows, default 50000] [seconds, default 20] [clients, default 16]
+# The relay's benchmark (docs/benchmarks.md, issues 6 and 21): in one run on one embedded
+# PostgreSQL, HTTP new payments with the relay on and off, the relay alone draining pre-filled
+# provider.charge rows (with commits and row writes per row), one hot aggregate, orders at 50
+# connections, a transaction held open, and a child shop killed with SIGKILL; then a table of each
+# measure against its goal, also written to target/bench/relay-<time>.md.
+# Usage: bench/relay.sh [--phases http,relay,hot,orders,horizon,kill] [--rows N] [--seconds S] ...
+#        bench/relay.sh --help    lists every flag; the issue 6 form [rows] [seconds] [clients] works
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -pl shop -am test-compile dependency:build-classpath \

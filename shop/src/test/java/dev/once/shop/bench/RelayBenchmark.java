@@ -1,5 +1,7 @@
 package dev.once.shop.bench;
 
+import static dev.once.shop.bench.BenchTable.f;
+
 import dev.once.outbox.OutboxAdmin;
 import dev.once.shop.ShopApplication;
 import java.io.IOException;
@@ -9,434 +11,1031 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The relay's benchmark (docs/benchmarks.md), one run on one embedded PostgreSQL, the shop, its
- * in-process PSP simulator and the load generator all in this JVM:
+ * The relay's benchmark (issues 6 and 21, docs/benchmarks.md): one command, one run, on one
+ * embedded PostgreSQL ({@code fsync} on), with the shop in this JVM (its in-process PSP simulator,
+ * its relay) and the load generator in this JVM too, then a final table of each measure against its
+ * goal. Phases, each optional ({@code --phases}), in this order:
  *
  * <ol>
- *   <li><b>HTTP new payments at full speed</b> with the relay running: payments per second, the
- *       outbox backlog sampled every 250 ms, and commit-to-settled p50/p99 (payment created to
- *       payment succeeded or failed);
- *   <li><b>relay alone</b>: N {@code provider.charge} rows pre-filled by SQL while not yet due,
- *       then released at once; rows per second until the last one is delivered, and
- *       release-to-delivery p50/p99.
+ *   <li>{@code http}: HTTP new payments with the relay on, then on a shop restarted on the same
+ *       database with {@code --once.outbox.relay.enabled=false} (per {@code --rounds}); the ratio,
+ *       the outbox backlog sampled every 250 ms and commit-to-settled ({@code payment.updated_at -
+ *       created_at}) of the relay-on window;
+ *   <li>{@code relay}: the relay alone drains {@code --rows} pre-filled {@code provider.charge}
+ *       rows; rows/s, and per delivered row the shop database's commits and rollbacks ({@code
+ *       pg_stat_database}) and the row writes of once.outbox and once.inbox ({@code
+ *       pg_stat_user_tables}), the benchmark's own statements subtracted ({@link PgCounters});
+ *   <li>{@code hot}: {@code --hot-rows} pre-filled rows of one aggregate (delivered one at a time);
+ *   <li>{@code orders}: {@code POST /v1/orders} on 10 hot SKUs from {@code --order-connections}
+ *       connections, place to reserved ({@code orders.reserved_at - created_at}), 503s counted;
+ *   <li>{@code horizon}: HTTP new payments while another session holds a transaction with an xid
+ *       open for {@code --hold} seconds: relay rows/s before, during and after;
+ *   <li>{@code kill}: the in-process shop stops, a child shop JVM starts on the same database, is
+ *       killed with SIGKILL while it delivers {@code --kill-rows} rows, and is started again: how
+ *       long after the kill every row is delivered.
  * </ol>
  *
- * Usage (see bench/relay.sh): {@code RelayBenchmark [rows=50000] [seconds=20] [clients=16]}. Not a
- * test: it asserts nothing and reports numbers.
+ * Delivered rows are counted through the shop's own state (payments that left {@code pending},
+ * orders that left {@code placed}, rows no longer {@code pending}), never through delivered outbox
+ * rows, which a relay may delete. Not a test: it asserts nothing, and is not part of the build's
+ * tests (its name does not end in Test); bench/relay.sh runs it.
  */
 public final class RelayBenchmark {
   private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String ADMIN = "bench-admin-token-0123456789abcdef";
   private static final int ACCOUNTS = 64;
-  private static final boolean WRK = onPath("wrk");
+  private static final int HOT_SKUS = 10;
+  private static final long HOT_STOCK = 1_000_000_000L;
+  private static final List<String> SKUS = new ArrayList<>();
 
-  private RelayBenchmark() {}
-
-  private static boolean onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(dir, command))) {
-        return true;
-      }
+  static {
+    for (int i = 0; i < HOT_SKUS; i++) {
+      SKUS.add("hot-" + i);
     }
-    return false;
+  }
+
+  private final BenchOptions options;
+  private final Path data;
+  private final BenchTable table = new BenchTable();
+  private final long started = System.nanoTime();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+  private ConfigurableApplicationContext shop;
+  private boolean relayOn;
+  private JdbcClient jdbc;
+  private OutboxAdmin outbox;
+  private String base;
+  private String apiKey;
+  private final List<String> accounts = new ArrayList<>();
+
+  /** The logins of the shop's database, kept for the child shops and the counters. */
+  private final Map<String, String> logins = new LinkedHashMap<>();
+
+  private RelayBenchmark(BenchOptions options, Path data) {
+    this.options = options;
+    this.data = data;
   }
 
   public static void main(String[] args) throws Exception {
-    int rows = args.length > 0 ? Integer.parseInt(args[0]) : 50_000;
-    int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
-    int clients = args.length > 2 ? Integer.parseInt(args[2]) : 16;
+    BenchOptions options = BenchOptions.parse(args);
     Path data = Files.createTempDirectory("once-relay-bench");
-    boolean relay = Boolean.parseBoolean(System.getProperty("bench.relay", "true"));
-    ConfigurableApplicationContext shop =
-        SpringApplication.run(
-            ShopApplication.class,
-            "--server.port=0",
-            "--shop.admin-token=" + ADMIN,
-            "--shop.admin-token-file=" + data.resolve("admin-token"),
-            "--shop.embedded-postgres.data-dir=" + data.resolve("pg"),
-            "--once.outbox.relay.delivered-retention=1h",
-            "--once.outbox.relay.enabled=" + relay,
-            "--logging.level.root=WARN",
-            "--spring.main.banner-mode=off");
+    RelayBenchmark bench = new RelayBenchmark(options, data);
+    int status = 0;
     try {
-      new RelayBenchmark.Run(shop, relay ? rows : 0, seconds, clients).run();
+      bench.run();
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      status = 1;
     } finally {
-      shop.close();
+      bench.closeShop();
+    }
+    // Zonky's shutdown hook stops the embedded PostgreSQL; load threads are daemons.
+    System.exit(status);
+  }
+
+  private void run() throws Exception {
+    table.header("# Relay benchmark (bench/relay.sh), " + LocalDateTime.now().withNano(0));
+    table.header("");
+    table.header("- config: " + options.describe());
+    table.header(
+        f(
+            "- machine: %d CPUs (%s), load average at start %s, %s %s (%s), max heap %d MB",
+            Runtime.getRuntime().availableProcessors(),
+            cpuModel(),
+            loadAverage(),
+            System.getProperty("java.vm.name"),
+            System.getProperty("java.runtime.version"),
+            System.getProperty("java.vendor"),
+            Runtime.getRuntime().maxMemory() >> 20));
+    table.header("- data: " + data);
+    progress("config: " + options.describe());
+    startShop(true);
+    table.header(
+        "- PostgreSQL "
+            + jdbc.sql("SHOW server_version").query(String.class).single()
+            + " (embedded, fsync on, synchronous_commit on); load: Java HttpClient threads in the"
+            + " shop's JVM; the shop's relay: "
+            + shop.getEnvironment().getProperty("once.outbox.relay.workers", "?")
+            + " workers");
+    setUp();
+    phase("http", this::httpPhase, "HTTP new payments, relay on / relay off", ">= 0.80");
+    phase("relay", this::relayPhase, "relay alone, provider.charge rows", ">= 2,000 rows/s");
+    phase("hot", this::hotPhase, "one hot aggregate", "reported");
+    phase("orders", this::ordersPhase, "orders: place -> reserved p99", "< 2 s");
+    phase("horizon", this::horizonPhase, "relay rows/s with a transaction held open", "reported");
+    phase(
+        "kill",
+        this::killPhase,
+        "rows of a killed shop redelivered",
+        "all within 15 s of the kill");
+    table.header("- load average at the end: " + loadAverage());
+    table.header(f("- total time: %.0f s", (System.nanoTime() - started) / 1e9));
+    table.printAndWrite();
+  }
+
+  private interface Phase {
+    void run() throws Exception;
+  }
+
+  /** Runs a phase if asked for; a failure is a row of the table, and the next phase runs. */
+  private void phase(String name, Phase phase, String measure, String goal) {
+    if (!options.runs(name)) {
+      return;
+    }
+    long start = System.nanoTime();
+    progress("phase " + name);
+    try {
+      phase.run();
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      table.missing(measure + " (phase " + name + ")", "phase failed: " + e, goal);
+    }
+    progress(f("phase %s took %.0f s", name, (System.nanoTime() - start) / 1e9));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The shop in this JVM
+
+  private void startShop(boolean relay) {
+    long start = System.nanoTime();
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--server.port=0",
+                "--shop.admin-token=" + ADMIN,
+                "--shop.admin-token-file=" + data.resolve("admin-token"),
+                "--shop.embedded-postgres.data-dir=" + data.resolve("pg"),
+                "--once.outbox.relay.enabled=" + relay,
+                "--logging.level.root=WARN",
+                "--spring.main.banner-mode=off"));
+    args.addAll(options.commonShopArgs());
+    shop = SpringApplication.run(ShopApplication.class, args.toArray(String[]::new));
+    relayOn = relay;
+    jdbc = shop.getBean(JdbcClient.class);
+    outbox = shop.getBean(OutboxAdmin.class);
+    base = "http://localhost:" + shop.getEnvironment().getProperty("local.server.port");
+    Environment env = shop.getEnvironment();
+    for (String property :
+        List.of(
+            "spring.datasource.url",
+            "spring.datasource.username",
+            "spring.datasource.password",
+            "spring.flyway.user",
+            "spring.flyway.password")) {
+      logins.put(property, env.getProperty(property));
+    }
+    if (apiKey != null) {
+      firstRequest();
+    }
+    progress(
+        f(
+            "shop started, relay %s, in %.1f s (%s)",
+            relay ? "on" : "off", (System.nanoTime() - start) / 1e9, base));
+  }
+
+  /**
+   * One authenticated read before any load: a fresh shop looks up a key it has not seen work yet
+   * with a few lookups at a time and answers 503 to the rest (ApiKeyAuthenticator), which a load of
+   * 16 first requests would otherwise meet.
+   */
+  private void firstRequest() {
+    try {
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(base + "/v1/accounts/" + accounts.get(0)))
+              .header("Authorization", "Bearer " + apiKey)
+              .build();
+      http.send(request, HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      progress("  first request failed: " + e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
-  private static final class Run {
-    private final JdbcClient jdbc;
-    private final OutboxAdmin outbox;
-    private final String base;
-    private final int rows;
-    private final int seconds;
-    private final int clients;
-    private final HttpClient http =
-        HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-    private final List<String> report = new ArrayList<>();
-
-    Run(ConfigurableApplicationContext shop, int rows, int seconds, int clients) {
-      this.jdbc = shop.getBean(JdbcClient.class);
-      this.outbox = shop.getBean(OutboxAdmin.class);
-      this.base = "http://localhost:" + shop.getEnvironment().getProperty("local.server.port");
-      this.rows = rows;
-      this.seconds = seconds;
-      this.clients = clients;
+  private void closeShop() {
+    if (shop != null) {
+      shop.close();
+      shop = null;
     }
+  }
 
-    void run() throws Exception {
-      String apiKey =
-          post("/admin/v1/clients", "Bearer " + ADMIN, null, "{\"name\":\"bench\"}")
-              .get("apiKey")
+  private void restartShop(boolean relay) {
+    closeShop();
+    startShop(relay);
+  }
+
+  /** A client, 64 funded accounts and (for the orders phase) 10 hot SKUs, over HTTP. */
+  private void setUp() throws Exception {
+    apiKey =
+        post("/admin/v1/clients", ADMIN, null, "{\"name\":\"bench\"}").get("apiKey").stringValue();
+    for (int i = 0; i < ACCOUNTS; i++) {
+      String account =
+          post("/v1/accounts", apiKey, UUID.randomUUID().toString(), "{\"currency\":\"EUR\"}")
+              .get("id")
               .stringValue();
-      List<String> accounts = new ArrayList<>();
-      for (int i = 0; i < ACCOUNTS; i++) {
-        String account =
-            post(
-                    "/v1/accounts",
-                    "Bearer " + apiKey,
-                    UUID.randomUUID().toString(),
-                    "{\"currency\":\"EUR\"}")
-                .get("id")
-                .stringValue();
-        post(
-            "/v1/accounts/" + account + "/deposits",
-            "Bearer " + apiKey,
-            UUID.randomUUID().toString(),
-            "{\"amount\":\"1000000000.00\"}");
-        accounts.add(account);
-      }
-      line("| measure | value |");
-      line("| --- | --- |");
-      load(apiKey, accounts, 10, false);
-      if (rows == 0) {
-        // -Dbench.relay=false: the HTTP path alone, for comparison; nothing settles.
-        Load alone = load(apiKey, accounts, seconds, false);
-        line("| HTTP new payments, relay off | %.0f/s |", alone.requests / (double) seconds);
-        write();
-        return;
-      }
-      awaitEmptyBacklog();
-      Instant start = Instant.now();
-      Load measured = load(apiKey, accounts, seconds, true);
-      awaitEmptyBacklog();
-      double perSecond = measured.requests / (double) seconds;
-      line(
-          "| HTTP new payments, %d connections (%s), relay running | %.0f/s |",
-          clients, WRK ? "wrk" : "Java HttpClient in the shop's JVM", perSecond);
-      line("| non-201 answers | %d |", measured.failures);
-      line(
-          "| outbox backlog, max / mean of samples every 250 ms | %d / %.0f |",
-          measured.maxBacklog, measured.meanBacklog);
-      double[] settled =
-          percentiles(
-              "SELECT extract(epoch FROM updated_at - created_at) FROM payment"
-                  + " WHERE created_at >= ? AND status <> 'pending'",
-              start);
-      line(
-          "| commit-to-settled p50 / p99 | %.0f ms / %.0f ms |",
-          settled[0] * 1000, settled[1] * 1000);
-
-      double drained = drain(accounts);
-      line(
-          "| relay alone: %d provider.charge rows (provider call + settle + completion) | %.0f rows/s |",
-          rows, drained);
-      line("| relay / HTTP new payments | **%.2f** |", drained / perSecond);
-      write();
+      post(
+          "/v1/accounts/" + account + "/deposits",
+          apiKey,
+          UUID.randomUUID().toString(),
+          "{\"amount\":\"1000000000.00\"}");
+      accounts.add(account);
     }
+    if (options.runs("orders")) {
+      for (String sku : SKUS) {
+        post(
+            "/v1/products",
+            apiKey,
+            UUID.randomUUID().toString(),
+            f(
+                "{\"sku\":\"%s\",\"name\":\"bench %s\",\"price\":\"0.01\",\"currency\":\"EUR\","
+                    + "\"stock\":%d}",
+                sku, sku, HOT_STOCK));
+      }
+    }
+    progress("set up: a client, " + ACCOUNTS + " funded accounts, products " + SKUS);
+  }
 
-    /** Pre-fills rows not yet due, releases them at once, and times the drain. */
-    private double drain(List<String> accounts) throws InterruptedException {
+  // ---------------------------------------------------------------------------------------------
+  // Phase http
+
+  private void httpPhase() throws Exception {
+    List<Double> on = new ArrayList<>();
+    List<Double> off = new ArrayList<>();
+    List<Double> settled = new ArrayList<>();
+    long maxBacklog = 0;
+    double meanBacklog = 0;
+    long shed = 0;
+    long other = 0;
+    long stillPending = 0;
+    for (int round = 1; round <= options.rounds(); round++) {
+      if (!relayOn) {
+        restartShop(true);
+      }
+      awaitBacklog(Duration.ofMinutes(5), "before the relay-on load");
+      Window w = paymentWindow(true);
+      on.add(w.rate);
+      maxBacklog = Math.max(maxBacklog, w.maxBacklog);
+      meanBacklog += w.meanBacklog / options.rounds();
+      shed += w.counts.shed();
+      other += w.counts.other() + w.counts.errors();
+      long drain = awaitBacklog(Duration.ofMinutes(2), "after the relay-on load");
+      settled.addAll(
+          jdbc.sql(
+                  "SELECT extract(epoch FROM updated_at - created_at)::float8 FROM payment"
+                      + " WHERE created_at >= ? AND created_at < ? AND status <> 'pending'")
+              .params(Timestamp.from(w.start), Timestamp.from(w.end))
+              .query(Double.class)
+              .list());
+      stillPending +=
+          jdbc.sql(
+                  "SELECT count(*) FROM payment"
+                      + " WHERE created_at >= ? AND created_at < ? AND status = 'pending'")
+              .params(Timestamp.from(w.start), Timestamp.from(w.end))
+              .query(Long.class)
+              .single();
+      progress(
+          f(
+              "  round %d relay on: %.0f/s, backlog max %d mean %.0f, drained %d ms after",
+              round, w.rate, w.maxBacklog, w.meanBacklog, drain));
+      restartShop(false);
+      Window o = paymentWindow(false);
+      off.add(o.rate);
+      shed += o.counts.shed();
+      other += o.counts.other() + o.counts.errors();
+      progress(f("  round %d relay off: %.0f/s", round, o.rate));
+    }
+    // Back to a relay-on shop for the other phases; it first delivers what the relay-off load left.
+    restartShop(true);
+    long leftover = awaitBacklog(Duration.ofMinutes(5), "the relay-off load's rows");
+    progress(f("  the relay-off load's rows delivered in %.1f s", leftover / 1e3));
+
+    double medianOn = median(on);
+    double medianOff = median(off);
+    double ratio = medianOn / medianOff;
+    table.goal(
+        "HTTP new payments, relay on / relay off (" + options.connections() + " connections)",
+        f(
+            "%.2f (on %s/s, off %s/s%s)",
+            ratio,
+            rates(on),
+            rates(off),
+            options.rounds() > 1 ? ", medians of " + options.rounds() + " rounds" : ""),
+        ">= 0.80",
+        ratio >= 0.80);
+    Collections.sort(settled);
+    double p50 = percentile(settled, 0.50) * 1000;
+    double p99 = percentile(settled, 0.99) * 1000;
+    table.goal(
+        "commit-to-settled under full HTTP load, p99 (p50)",
+        f(
+            "%.0f ms (%.0f ms), %d payments%s",
+            p99,
+            p50,
+            settled.size(),
+            stillPending == 0 ? "" : f(", %d still pending after the drain", stillPending)),
+        "< 500 ms",
+        p99 < 500 && stillPending == 0);
+    double bound = medianOn; // rows appended in one second
+    table.goal(
+        "outbox backlog under that load, max / mean (samples every 250 ms)",
+        f("%d / %.0f rows", maxBacklog, meanBacklog),
+        f("bounded: max <= 1 s of appends (%.0f rows)", bound),
+        maxBacklog <= bound);
+    table.reported(
+        "HTTP answers other than 201 in the http phase",
+        f("%d 503 (shed), %d other or failed", shed, other));
+  }
+
+  private record Window(
+      double rate,
+      HttpLoad.Counts counts,
+      Instant start,
+      Instant end,
+      long maxBacklog,
+      double meanBacklog) {}
+
+  /** A warm-up, then the measured window, of new payments on the running shop. */
+  private Window paymentWindow(boolean sampleBacklog) throws Exception {
+    try (HttpLoad load =
+        HttpLoad.payments(base, apiKey, options.connections(), List.copyOf(accounts))) {
+      Thread.sleep(options.warmup() * 1000L);
+      HttpLoad.Counts before = load.counts();
+      Instant start = Instant.now();
+      long t0 = System.nanoTime();
+      long[] backlog = sample(options.seconds(), sampleBacklog);
+      HttpLoad.Counts counts = load.counts().minus(before);
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      Instant end = Instant.now();
+      return new Window(
+          counts.created() / seconds,
+          counts,
+          start,
+          end,
+          backlog[0],
+          backlog[2] == 0 ? 0 : backlog[1] / (double) backlog[2]);
+    }
+  }
+
+  /** Sleeps {@code seconds}, sampling the backlog every 250 ms: max, sum, count. */
+  private long[] sample(int seconds, boolean backlog) throws InterruptedException {
+    long[] stats = new long[3];
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    while (System.nanoTime() < end) {
+      Thread.sleep(Math.max(1, Math.min(250, (end - System.nanoTime()) / 1_000_000)));
+      if (backlog) {
+        long b = outbox.stats().backlog();
+        stats[0] = Math.max(stats[0], b);
+        stats[1] += b;
+        stats[2]++;
+      }
+    }
+    return stats;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Phase relay
+
+  private void relayPhase() throws Exception {
+    int rows = options.rows();
+    String tag = "relay";
+    long t = System.nanoTime();
+    prefill(tag, rows, null);
+    progress(f("  %d rows pre-filled in %.1f s", rows, (System.nanoTime() - t) / 1e9));
+    try (PgCounters pg = logIn()) {
+      boolean force = pg.forceNextFlush();
+      progress(
+          "  pg_stat_force_next_flush(): "
+              + (force ? "callable (flushes only the calling session)" : "not callable")
+              + "; waiting for every session's counters to be flushed");
+      Thread.sleep(PgCounters.IDLE_FLUSH_MILLIS);
+      PgCounters.Database idleStart = pg.database();
+      long idleT0 = System.nanoTime();
+      Thread.sleep(5_000);
+      PgCounters.Database before = pg.database();
+      long t0 = System.nanoTime();
+      long ownCommits0 = pg.ownCommits();
+      long ownRollbacks0 = pg.ownRollbacks();
+      double idleRate = (before.commits() - idleStart.commits()) / ((t0 - idleT0) / 1e9);
+      Map<String, PgCounters.Table> tablesBefore = pg.tables();
+      double[] release = pg.row(RELEASE, like(tag));
+      long released = (long) release[0];
+      double releasedAt = release[1];
+      long releasedNanos = System.nanoTime();
+      progress(f("  %d rows released; the relay delivers them", released));
+      long pending = rows;
+      long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+      long nextReport = System.nanoTime() + 10_000_000_000L;
+      while (System.nanoTime() < deadline) {
+        Thread.sleep(500); // polling the relay's progress; a benchmark, not a test
+        pending = pg.number(PENDING_PAYMENTS, like(tag));
+        // then the events the settlements published, whose aggregate is the payment's id
+        if (pending == 0 && pg.number(PENDING_ROWS, like(tag)) == 0) {
+          break;
+        }
+        if (System.nanoTime() > nextReport) {
+          progress(
+              pending > 0
+                  ? f("  %d payments still pending", pending)
+                  : "  every payment settled; their events are still being delivered");
+          nextReport = System.nanoTime() + 10_000_000_000L;
+        }
+      }
+      double everything = (System.nanoTime() - releasedNanos) / 1e9;
+      double[] drained = pg.row(SETTLED, releasedAt, like(tag));
+      long delivered = (long) drained[0];
+      double lastSeconds = drained[1];
+      double[] latency = pg.row(SETTLED_PERCENTILES, releasedAt, like(tag));
+      progress("  waiting for every session's counters to be flushed");
+      Thread.sleep(PgCounters.IDLE_FLUSH_MILLIS);
+      PgCounters.Database after = pg.database();
+      double window = (System.nanoTime() - t0) / 1e9;
+      long ownCommits = pg.ownCommits() - ownCommits0;
+      long ownRollbacks = pg.ownRollbacks() - ownRollbacks0;
+      Map<String, PgCounters.Table> tablesAfter = pg.tables();
+
+      double rate = delivered / lastSeconds;
+      table.goal(
+          f("relay alone: %,d provider.charge rows, fsync on", rows),
+          f(
+              "%.0f rows/s (%,d payments settled in %.1f s, and their events delivered after"
+                  + " %.0f s; release to settled p50 %.1f s, p99 %.1f s)",
+              rate, delivered, lastSeconds, everything, latency[0], latency[1]),
+          ">= 2,000 rows/s",
+          rate >= 2000 && delivered == rows);
+      long commits = after.commits() - before.commits() - ownCommits;
+      long rollbacks = after.rollbacks() - before.rollbacks() - ownRollbacks;
+      double perRow = commits / (double) delivered;
+      double background = idleRate * window;
+      table.goal(
+          "commits per delivered row during the relay-alone drain (pg_stat_database)",
+          f(
+              "%.2f (%,d commits / %,d rows; %,d rollbacks = %.3f per row; the bench's own %d"
+                  + " statements subtracted; idle background %.1f commits/s, about %.0f in the"
+                  + " window, included)",
+              perRow,
+              commits,
+              delivered,
+              rollbacks,
+              rollbacks / (double) delivered,
+              ownCommits + ownRollbacks,
+              idleRate,
+              background),
+          "<= 1.2",
+          perRow <= 1.2);
+      for (String name : List.of("outbox", "inbox")) {
+        PgCounters.Table a = tablesAfter.get(name);
+        PgCounters.Table b = tablesBefore.get(name);
+        if (a == null || b == null) {
+          table.reported("row writes per delivered row, once." + name, "table not found");
+          continue;
+        }
+        PgCounters.Table d = a.minus(b);
+        if (name.equals("outbox")) {
+          // the release's own updates (they change next_attempt_at, an indexed column: never HOT)
+          d =
+              new PgCounters.Table(
+                  d.inserted(), d.updated() - released, d.deleted(), d.hotUpdated());
+        }
+        table.reported(
+            "row writes per delivered row, once." + name + " (pg_stat_user_tables)",
+            f(
+                "%.2f (ins %.2f + upd %.2f + del %.2f; HOT upd %.2f)",
+                d.writes() / (double) delivered,
+                d.inserted() / (double) delivered,
+                d.updated() / (double) delivered,
+                d.deleted() / (double) delivered,
+                d.hotUpdated() / (double) delivered));
+      }
+      progress(
+          f(
+              "  %.0f rows/s; %.2f commits/row (own %d), counters window %.0f s",
+              rate, perRow, ownCommits, window));
+    }
+  }
+
+  /** Releases the pre-filled rows of a tag at once: how many, and the database's now() (epoch). */
+  private static final String RELEASE =
+      """
+      WITH r AS (
+          UPDATE once.outbox SET next_attempt_at = now(), created_at = now()
+          WHERE next_attempt_at = 'infinity' AND payload ->> 'paymentId' LIKE ?
+          RETURNING 1)
+      SELECT count(*), extract(epoch FROM now())::float8 FROM r
+      """;
+
+  /** Payments of a tag still pending: a range of the primary key (collation C). */
+  private static final String PENDING_PAYMENTS =
+      "SELECT count(*) FROM payment WHERE id LIKE ? AND status = 'pending'";
+
+  /** Outbox rows of a tag (its charges and their events) still pending: partial indexes. */
+  private static final String PENDING_ROWS =
+      "SELECT count(*) FROM once.outbox WHERE state = 'pending' AND aggregate_id LIKE ?";
+
+  /** Settled payments of a tag, and seconds from the release to the last settlement. */
+  private static final String SETTLED =
+      "SELECT count(*), extract(epoch FROM max(updated_at))::float8 - ? FROM payment"
+          + " WHERE id LIKE ? AND status <> 'pending'";
+
+  private static final String SETTLED_PERCENTILES =
+      "SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY s), percentile_cont(0.99) WITHIN GROUP"
+          + " (ORDER BY s) FROM (SELECT extract(epoch FROM updated_at)::float8 - ? AS s"
+          + " FROM payment WHERE id LIKE ? AND status <> 'pending') x";
+
+  private static String like(String tag) {
+    return "pay\\_" + tag + ".%";
+  }
+
+  /**
+   * {@code rows} pending payments of tag {@code tag} (ids {@code pay_<tag>.<n>}, a dot no random id
+   * has) over the 64 accounts, with their charge operations and {@code provider.charge} rows as
+   * {@code PaymentService.create} writes them, but not yet due ({@code infinity}). Aggregate: each
+   * payment's id, as the shop's, or {@code aggregate} for all of them (the hot aggregate).
+   */
+  private void prefill(String tag, int rows, String aggregate) {
+    // In batches: the ledger guard's trigger updates the charged account's row for each charge,
+    // and thousands of updates of 64 rows in one transaction make ever longer version chains.
+    int batch = 2_500;
+    for (int from = 1; from <= rows; from += batch) {
       jdbc.sql(
               """
               WITH ops AS (
                   INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
-                  SELECT 'op_bench' || g, (?::text[])[1 + g % ?], 'charge', -1, NULL, now()
-                  FROM generate_series(1, ?) g
+                  SELECT 'op_' || ? || '.' || g, (?::text[])[1 + g % ?], 'charge', -1, NULL, now()
+                  FROM generate_series(?, ?) g
                   RETURNING id, account_id
+              ), pays AS (
+                  INSERT INTO payment (id, client_id, account_id, amount, currency, description,
+                                       status, charge_operation_id, created_at, updated_at)
+                  SELECT 'pay_' || substr(ops.id, 4), a.client_id, ops.account_id, 1, 'EUR',
+                         NULL, 'pending', ops.id, now(), now()
+                  FROM ops JOIN account a ON a.id = ops.account_id
+                  RETURNING id, account_id, charge_operation_id
               )
-              INSERT INTO payment (id, client_id, account_id, amount, currency, description,
-                                   status, charge_operation_id, created_at, updated_at)
-              SELECT 'pay_bench' || substr(ops.id, 9), a.client_id, ops.account_id, 1, 'EUR',
-                     NULL, 'pending', ops.id, now(), now()
-              FROM ops JOIN account a ON a.id = ops.account_id
-              """)
-          .params(accounts.toArray(String[]::new), accounts.size(), rows)
-          .update();
-      jdbc.sql(
-              """
               INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
                                        created_at)
-              SELECT gen_random_uuid(), 'provider.charge', id,
+              SELECT gen_random_uuid(), 'provider.charge', coalesce(?::text, id),
                      jsonb_build_object('paymentId', id, 'accountId', account_id,
                                         'amount', '1.0000', 'currency', 'EUR',
                                         'chargeOperationId', charge_operation_id),
                      'infinity', now()
-              FROM payment WHERE id LIKE 'pay_bench%'
+              FROM pays
+              ORDER BY substr(id, ?)::int
               """)
+          .params(
+              tag,
+              accounts.toArray(String[]::new),
+              accounts.size(),
+              from,
+              Math.min(rows, from + batch - 1),
+              aggregate,
+              ("pay_" + tag + ".").length() + 1)
           .update();
-      Instant released = Instant.now();
-      jdbc.sql(
-              "UPDATE once.outbox SET next_attempt_at = now(), created_at = now()"
-                  + " WHERE next_attempt_at = 'infinity'")
-          .update();
-      // Cheap polling: the stats read partial indexes; a count over the table every 100 ms would
-      // take the database's CPU from the relay it measures.
-      while (outbox.stats().backlog() > 0) {
-        Thread.sleep(500);
-        if (Boolean.getBoolean("bench.explain") && ++polls % 10 == 0) {
-          explain();
-        }
-      }
-      double[] latency =
-          percentiles(
-              "SELECT extract(epoch FROM delivered_at - created_at) FROM once.outbox"
-                  + " WHERE type = 'provider.charge' AND aggregate_id LIKE 'pay_bench%'"
-                  + " AND created_at >= ?",
-              released.minusSeconds(1));
-      double last =
-          jdbc.sql(
-                  "SELECT extract(epoch FROM max(delivered_at) - min(created_at)) FROM once.outbox"
-                      + " WHERE type = 'provider.charge' AND aggregate_id LIKE 'pay_bench%'")
-              .query(Double.class)
-              .single();
-      line(
-          "| relay alone: release-to-delivery p50 / p99 (a queue of %d) | %.1f s / %.1f s |",
-          rows, latency[0], latency[1]);
-      return rows / last;
-    }
-
-    private int polls;
-
-    /** With -Dbench.explain=true: how the claim's scan fares as the drain goes on. */
-    private void explain() {
-      jdbc.sql(
-              """
-              EXPLAIN (ANALYZE, BUFFERS)
-              SELECT o.id FROM once.outbox o
-               WHERE o.state = 'pending' AND o.next_attempt_at <= now()
-                 AND (o.lease_until IS NULL OR o.lease_until <= now())
-                 AND o.type = ANY (ARRAY['provider.charge','payment.succeeded'])
-                 AND NOT EXISTS (SELECT 1 FROM once.outbox e WHERE e.aggregate_id = o.aggregate_id
-                                    AND e.id < o.id AND e.state <> 'delivered')
-               ORDER BY o.next_attempt_at, o.id LIMIT 8
-              """)
-          .query(String.class)
-          .list()
-          .forEach(System.out::println);
-      jdbc.sql(
-              "SELECT n_live_tup || ' live, ' || n_dead_tup || ' dead, autovacuum '"
-                  + " || coalesce(last_autovacuum::text, 'never') FROM pg_stat_user_tables"
-                  + " WHERE relname = 'outbox'")
-          .query(String.class)
-          .list()
-          .forEach(System.out::println);
-    }
-
-    private Load load(String apiKey, List<String> accounts, int duration, boolean sample)
-        throws Exception {
-      return WRK
-          ? wrk(apiKey, accounts, duration, sample)
-          : java(apiKey, accounts, duration, sample);
-    }
-
-    /**
-     * The load from wrk (bench/payments.lua), a separate process, so the load generator does not
-     * take the shop's JVM's CPU: the numbers compare with bench/run.sh's.
-     */
-    private Load wrk(String apiKey, List<String> accounts, int duration, boolean sample)
-        throws Exception {
-      ProcessBuilder builder =
-          new ProcessBuilder(
-                  "wrk",
-                  "-t2",
-                  "-c" + clients,
-                  "-d" + duration + "s",
-                  "-s",
-                  "bench/payments.lua",
-                  base)
-              .redirectErrorStream(true);
-      builder.environment().put("API_KEY", apiKey);
-      builder.environment().put("ACCOUNTS", String.join(",", accounts));
-      builder.environment().put("RUN", "relay-" + System.nanoTime());
-      Process wrk = builder.start();
-      long[] backlog = sampleBacklog(wrk::isAlive, sample);
-      String output = new String(wrk.getInputStream().readAllBytes());
-      wrk.waitFor();
-      java.util.regex.Matcher m =
-          java.util.regex.Pattern.compile("requests=(\\d+) errors\\(socket\\)=(\\d+) non2xx=(\\d+)")
-              .matcher(output);
-      if (!m.find()) {
-        throw new IllegalStateException("wrk said:\n" + output);
-      }
-      return new Load(
-          Long.parseLong(m.group(1)) - Long.parseLong(m.group(3)) - Long.parseLong(m.group(2)),
-          Long.parseLong(m.group(2)) + Long.parseLong(m.group(3)),
-          backlog[0],
-          backlog[2] == 0 ? 0 : backlog[1] / (double) backlog[2]);
-    }
-
-    /** Max, sum and count of backlog samples every 250 ms while {@code running}. */
-    private long[] sampleBacklog(java.util.function.BooleanSupplier running, boolean sample)
-        throws InterruptedException {
-      long[] stats = new long[3];
-      while (running.getAsBoolean()) {
-        Thread.sleep(250);
-        if (sample) {
-          long backlog = outbox.stats().backlog();
-          stats[0] = Math.max(stats[0], backlog);
-          stats[1] += backlog;
-          stats[2]++;
-        }
-      }
-      return stats;
-    }
-
-    private Load java(String apiKey, List<String> accounts, int duration, boolean sample)
-        throws Exception {
-      AtomicBoolean stop = new AtomicBoolean();
-      AtomicLong ok = new AtomicLong();
-      AtomicLong failed = new AtomicLong();
-      ExecutorService threads = Executors.newFixedThreadPool(clients);
-      List<Future<?>> running = new ArrayList<>();
-      for (int c = 0; c < clients; c++) {
-        running.add(
-            threads.submit(
-                () -> {
-                  while (!stop.get()) {
-                    String account =
-                        accounts.get(ThreadLocalRandom.current().nextInt(accounts.size()));
-                    String body =
-                        "{\"accountId\":\""
-                            + account
-                            + "\",\"amount\":\"1.00\",\"currency\":\"EUR\"}";
-                    (send("/v1/payments", "Bearer " + apiKey, UUID.randomUUID().toString(), body)
-                                == 201
-                            ? ok
-                            : failed)
-                        .incrementAndGet();
-                  }
-                  return null;
-                }));
-      }
-      long max = 0;
-      long sum = 0;
-      long samples = 0;
-      Instant end = Instant.now().plusSeconds(duration);
-      while (Instant.now().isBefore(end)) {
-        Thread.sleep(250);
-        if (sample) {
-          long backlog = outbox.stats().backlog();
-          max = Math.max(max, backlog);
-          sum += backlog;
-          samples++;
-        }
-      }
-      stop.set(true);
-      for (Future<?> f : running) {
-        f.get();
-      }
-      threads.shutdown();
-      return new Load(ok.get(), failed.get(), max, samples == 0 ? 0 : sum / (double) samples);
-    }
-
-    private void awaitEmptyBacklog() throws InterruptedException {
-      while (outbox.stats().backlog() > 0) {
-        Thread.sleep(100);
-      }
-    }
-
-    private double[] percentiles(String sql, Instant since) {
-      List<Double> values =
-          jdbc.sql(sql + " ORDER BY 1")
-              .param(java.sql.Timestamp.from(since))
-              .query(Double.class)
-              .list();
-      if (values.isEmpty()) {
-        return new double[] {Double.NaN, Double.NaN};
-      }
-      return new double[] {
-        values.get((int) (values.size() * 0.50)),
-        values.get(Math.min(values.size() - 1, (int) (values.size() * 0.99)))
-      };
-    }
-
-    private int send(String path, String authorization, String key, String body) {
-      try {
-        HttpRequest.Builder request =
-            HttpRequest.newBuilder(URI.create(base + path))
-                .header("Authorization", authorization)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-        if (key != null) {
-          request.header("Idempotency-Key", key);
-        }
-        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-      } catch (IOException e) {
-        return -1;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return -1;
-      }
-    }
-
-    private JsonNode post(String path, String authorization, String key, String body)
-        throws Exception {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create(base + path))
-              .header("Authorization", authorization)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body));
-      if (key != null) {
-        request.header("Idempotency-Key", key);
-      }
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 201) {
-        throw new IllegalStateException(
-            path + " answered " + response.statusCode() + ": " + response.body());
-      }
-      return JSON.readTree(response.body());
-    }
-
-    private void line(String format, Object... values) {
-      String text = values.length == 0 ? format : String.format(format, values);
-      report.add(text);
-      System.out.println(text);
-    }
-
-    private void write() throws IOException {
-      Path folder = Path.of("target", "bench");
-      Files.createDirectories(folder);
-      Path file =
-          folder.resolve(
-              "relay-"
-                  + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
-                  + ".md");
-      Files.write(file, report);
-      System.out.println("written to " + file.toAbsolutePath());
     }
   }
 
-  private record Load(long requests, long failures, long maxBacklog, double meanBacklog) {}
+  private PgCounters logIn() throws SQLException {
+    return PgCounters.open(
+        logins.get("spring.datasource.url"),
+        logins.get("spring.flyway.user"),
+        logins.get("spring.flyway.password"));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Phase hot
+
+  private void hotPhase() throws Exception {
+    int rows = options.hotRows();
+    String tag = "hot";
+    String aggregate = "bench.hot-aggregate";
+    prefill(tag, rows, aggregate);
+    try (PgCounters pg = logIn()) {
+      double releasedAt = pg.row(RELEASE, like(tag))[1];
+      long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+      long pending = rows;
+      while (System.nanoTime() < deadline) {
+        Thread.sleep(250); // polling the relay's progress
+        pending = pg.number(PENDING_PAYMENTS, like(tag));
+        if (pending == 0) {
+          break;
+        }
+      }
+      double[] drained = pg.row(SETTLED, releasedAt, like(tag));
+      long delivered = (long) drained[0];
+      double seconds = drained[1];
+      table.reported(
+          f("one hot aggregate: %,d provider.charge rows sharing one aggregate_id", rows),
+          f(
+              "%.0f rows/s (%,d delivered in %.1f s%s)",
+              delivered / seconds,
+              delivered,
+              seconds,
+              pending == 0 ? "" : f("; %d still pending after 3 minutes", pending)));
+      progress(f("  %.0f rows/s, %d delivered", delivered / seconds, delivered));
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Phase orders
+
+  private void ordersPhase() throws Exception {
+    awaitBacklog(Duration.ofMinutes(2), "before the orders");
+    int connections = options.orderConnections();
+    HttpLoad.Counts counts;
+    Instant start;
+    Instant end;
+    double seconds;
+    try (HttpLoad load = HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS)) {
+      Thread.sleep(options.warmup() * 1000L);
+      HttpLoad.Counts before = load.counts();
+      start = Instant.now();
+      long t0 = System.nanoTime();
+      Thread.sleep(options.seconds() * 1000L);
+      counts = load.counts().minus(before);
+      seconds = (System.nanoTime() - t0) / 1e9;
+      end = Instant.now();
+    }
+    long t = System.nanoTime();
+    long placed = -1;
+    while (System.nanoTime() - t < Duration.ofSeconds(120).toNanos()) {
+      placed =
+          jdbc.sql("SELECT count(*) FROM orders WHERE status = 'placed'")
+              .query(Long.class)
+              .single();
+      if (placed == 0) {
+        break;
+      }
+      Thread.sleep(250);
+    }
+    double drain = (System.nanoTime() - t) / 1e9;
+    List<Double> reserved =
+        jdbc.sql(
+                "SELECT extract(epoch FROM reserved_at - created_at)::float8 FROM orders"
+                    + " WHERE created_at >= ? AND created_at < ? AND reserved_at IS NOT NULL"
+                    + " ORDER BY 1")
+            .params(Timestamp.from(start), Timestamp.from(end))
+            .query(Double.class)
+            .list();
+    long rejected =
+        jdbc.sql("SELECT count(*) FROM orders WHERE created_at >= ? AND status = 'rejected'")
+            .param(Timestamp.from(start))
+            .query(Long.class)
+            .single();
+    double p50 = percentile(reserved, 0.50);
+    double p99 = percentile(reserved, 0.99);
+    table.goal(
+        f("orders at %d connections: place -> reserved p99 (p50)", connections),
+        f(
+            "%.2f s (%.2f s), %d orders in %.0f s = %.0f/s; all reserved %s after the load;"
+                + " %d rejected",
+            p99,
+            p50,
+            reserved.size(),
+            seconds,
+            counts.created() / seconds,
+            placed == 0 ? f("%.1f s", drain) : f("NOT (%d still placed after 120 s)", placed),
+            rejected),
+        "< 2 s",
+        p99 < 2 && placed == 0);
+    table.reported(
+        "orders: 503 answers (load shedding) in the measured window",
+        f(
+            "%d 503, %d other non-201, %d failed (of %d answers)",
+            counts.shed(),
+            counts.other(),
+            counts.errors(),
+            counts.created() + counts.shed() + counts.other()));
+    progress(f("  orders p99 %.2f s, %d 503", p99, counts.shed()));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Phase horizon
+
+  private void horizonPhase() throws Exception {
+    awaitBacklog(Duration.ofMinutes(2), "before the horizon load");
+    int window = options.horizonWindow();
+    List<String> names = List.of("before", "during (held " + options.hold() + " s)", "after");
+    List<Instant> bounds = new ArrayList<>();
+    List<HttpLoad.Counts> counts = new ArrayList<>();
+    List<Long> maxBacklog = new ArrayList<>();
+    long xid;
+    long deadTuples = -1;
+    try (HttpLoad load =
+        HttpLoad.payments(base, apiKey, options.connections(), List.copyOf(accounts))) {
+      Thread.sleep(options.warmup() * 1000L);
+      HttpLoad.Counts c = load.counts();
+      bounds.add(Instant.now());
+      maxBacklog.add(sample(window, true)[0]);
+      counts.add(load.counts().minus(c));
+      c = load.counts();
+      bounds.add(Instant.now());
+      try (Connection held =
+          DriverManager.getConnection(
+              logins.get("spring.datasource.url"),
+              logins.get("spring.flyway.user"),
+              logins.get("spring.flyway.password"))) {
+        held.setAutoCommit(false);
+        try (Statement s = held.createStatement();
+            ResultSet rs = s.executeQuery("SELECT txid_current()")) {
+          rs.next();
+          xid = rs.getLong(1);
+        }
+        progress("  transaction " + xid + " open for " + options.hold() + " s");
+        maxBacklog.add(sample(options.hold(), true)[0]);
+        deadTuples = outboxDeadTuples();
+        held.commit();
+      }
+      counts.add(load.counts().minus(c));
+      c = load.counts();
+      bounds.add(Instant.now());
+      maxBacklog.add(sample(window, true)[0]);
+      counts.add(load.counts().minus(c));
+      bounds.add(Instant.now());
+    }
+    awaitBacklog(Duration.ofMinutes(3), "after the horizon load");
+    StringBuilder value = new StringBuilder();
+    for (int i = 0; i < 3; i++) {
+      Timestamp from = Timestamp.from(bounds.get(i));
+      Timestamp to = Timestamp.from(bounds.get(i + 1));
+      double seconds = Duration.between(bounds.get(i), bounds.get(i + 1)).toMillis() / 1e3;
+      long settled =
+          jdbc.sql(
+                  "SELECT count(*) FROM payment WHERE updated_at >= ? AND updated_at < ?"
+                      + " AND status <> 'pending' AND position('.' IN id) = 0")
+              .params(from, to)
+              .query(Long.class)
+              .single();
+      List<Double> latency =
+          jdbc.sql(
+                  "SELECT extract(epoch FROM updated_at - created_at)::float8 FROM payment"
+                      + " WHERE created_at >= ? AND created_at < ? AND status <> 'pending'"
+                      + " AND position('.' IN id) = 0 ORDER BY 1")
+              .params(from, to)
+              .query(Double.class)
+              .list();
+      value.append(
+          f(
+              "%s%s: relay %.0f rows/s, HTTP %.0f/s, backlog max %d, commit-to-settled p99 %.0f"
+                  + " ms",
+              i == 0 ? "" : "; ",
+              names.get(i),
+              settled / seconds,
+              counts.get(i).created() / seconds,
+              maxBacklog.get(i),
+              percentile(latency, 0.99) * 1000));
+    }
+    if (deadTuples >= 0) {
+      value.append(f("; once.outbox n_dead_tup at the end of the hold: %,d", deadTuples));
+    }
+    table.reported(
+        f(
+            "relay rows/s under HTTP load (%d connections), a transaction with an xid held open"
+                + " %d s",
+            options.connections(), options.hold()),
+        value.toString());
+    progress("  " + value);
+  }
+
+  private long outboxDeadTuples() {
+    try {
+      return jdbc.sql(
+              "SELECT n_dead_tup FROM pg_stat_user_tables WHERE schemaname = 'once'"
+                  + " AND relname = 'outbox'")
+          .query(Long.class)
+          .single();
+    } catch (RuntimeException e) {
+      return -1;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Phase kill
+
+  private void killPhase() throws Exception {
+    int rows = options.killRows();
+    String tag = "kill";
+    prefill(tag, rows, null);
+    closeShop(); // only the child shops' relays may deliver from here on
+    progress("  in-process shop stopped; starting a child shop JVM on the same database");
+    Map<String, String> environment = new LinkedHashMap<>();
+    logins.forEach(
+        (k, v) -> environment.put(k.toUpperCase(java.util.Locale.ROOT).replace('.', '_'), v));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--shop.admin-token=" + ADMIN,
+                "--shop.admin-token-file=" + data.resolve("child-admin-token"),
+                "--once.outbox.relay.enabled=true",
+                "--logging.level.root=WARN",
+                "--spring.main.banner-mode=off"));
+    args.addAll(options.commonShopArgs());
+    try (PgCounters pg = logIn()) {
+      long t = System.nanoTime();
+      double startSeconds;
+      double restartSeconds;
+      long settledAtKill;
+      long inFlight;
+      long pendingAtKill;
+      long pendingRowsAtKill;
+      double killedAt;
+      Double allSettled = null;
+      Double allRows = null;
+      long pending = -1;
+      long pendingRows = -1;
+      try (ChildShopProcess first =
+          ChildShopProcess.start(args, environment, data.resolve("child-1.log"))) {
+        startSeconds = (System.nanoTime() - t) / 1e9;
+        progress(f("  child shop %d healthy in %.1f s", first.pid(), startSeconds));
+        pg.row(RELEASE, like(tag));
+        Thread.sleep(options.killAfter() * 1000L);
+        inFlight = inFlight(pg, tag);
+        first.kill();
+      }
+      long killed = System.nanoTime();
+      killedAt = pg.row("SELECT extract(epoch FROM clock_timestamp())::float8")[0];
+      pendingAtKill = pg.number(PENDING_PAYMENTS, like(tag));
+      pendingRowsAtKill = pendingRows(pg, tag);
+      settledAtKill = rows - pendingAtKill;
+      progress(
+          f(
+              "  SIGKILL: %d of %d payments settled, %d rows pending (%d claimed by the killed"
+                  + " shop just before); starting it again",
+              settledAtKill, rows, pendingRowsAtKill, inFlight));
+      try (ChildShopProcess second =
+          ChildShopProcess.start(args, environment, data.resolve("child-2.log"))) {
+        restartSeconds = (System.nanoTime() - killed) / 1e9;
+        progress(
+            f(
+                "  restarted child shop %d healthy %.1f s after the kill",
+                second.pid(), restartSeconds));
+        long deadline = killed + Duration.ofSeconds(150).toNanos();
+        while (System.nanoTime() < deadline) {
+          double since = (System.nanoTime() - killed) / 1e9;
+          pending = pg.number(PENDING_PAYMENTS, like(tag));
+          if (pending == 0 && allSettled == null) {
+            allSettled = since;
+          }
+          pendingRows = pendingRows(pg, tag);
+          if (pendingRows == 0 && pending == 0) {
+            allRows = since;
+            break;
+          }
+          Thread.sleep(250); // polling the relay's progress
+        }
+      }
+      double lastSettled =
+          pg.row(
+                  "SELECT coalesce(extract(epoch FROM max(updated_at))::float8 - ?, 0) FROM payment"
+                      + " WHERE id LIKE ? AND status <> 'pending'",
+                  killedAt,
+                  like(tag))[0];
+      boolean met = allRows != null && allRows <= 15;
+      table.goal(
+          "rows of a killed shop (SIGKILL) redelivered after its restart",
+          f(
+              "%s after the kill (last payment settled %.1f s after it; child start %.1f s,"
+                  + " restart healthy %.1f s after the kill; at the kill %d of %d payments"
+                  + " pending, %d rows pending, %s claimed)",
+              allRows == null
+                  ? f("NOT all: %d payments, %d rows still pending 150 s", pending, pendingRows)
+                  : f("all rows delivered %.1f s", allRows),
+              lastSettled,
+              startSeconds,
+              restartSeconds,
+              pendingAtKill,
+              rows,
+              pendingRowsAtKill,
+              inFlight < 0 ? "n/a" : String.valueOf(inFlight)),
+          "all within 15 s of the kill",
+          met);
+      progress(f("  all delivered %s s after the kill", allRows));
+    }
+  }
+
+  /** Rows of a tag claimed under a running lease (today's columns; -1 if they are gone). */
+  private static long inFlight(PgCounters pg, String tag) {
+    try {
+      return pg.number(
+          "SELECT count(*) FROM once.outbox WHERE state = 'pending' AND aggregate_id LIKE ?"
+              + " AND lease_until > now()",
+          like(tag));
+    } catch (SQLException e) {
+      return -1;
+    }
+  }
+
+  private static long pendingRows(PgCounters pg, String tag) throws SQLException {
+    return pg.number(PENDING_ROWS, like(tag));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  /** Waits until the outbox backlog is 0: milliseconds it took, or -1 after {@code limit}. */
+  private long awaitBacklog(Duration limit, String what) throws InterruptedException {
+    long start = System.nanoTime();
+    long nextReport = start + 10_000_000_000L;
+    while (true) {
+      long backlog = outbox.stats().backlog();
+      long now = System.nanoTime();
+      if (backlog == 0) {
+        return (now - start) / 1_000_000;
+      }
+      if (now - start > limit.toNanos()) {
+        progress("  backlog still " + backlog + " after " + limit + " (" + what + ")");
+        return -1;
+      }
+      if (now > nextReport) {
+        progress("  backlog " + backlog + " (" + what + ")");
+        nextReport = now + 10_000_000_000L;
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return percentile(sorted, 0.5);
+  }
+
+  /** Of sorted values; NaN if none. */
+  private static double percentile(List<Double> sorted, double p) {
+    if (sorted.isEmpty()) {
+      return Double.NaN;
+    }
+    return sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * p)));
+  }
+
+  private static String rates(List<Double> rates) {
+    List<String> out = new ArrayList<>();
+    rates.forEach(r -> out.add(f("%.0f", r)));
+    return String.join(", ", out);
+  }
+
+  private JsonNode post(String path, String bearer, String key, String body) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Authorization", "Bearer " + bearer)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (key != null) {
+      request.header("Idempotency-Key", key);
+    }
+    HttpResponse<String> response =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != 201) {
+      throw new IllegalStateException(
+          path + " answered " + response.statusCode() + ": " + response.body());
+    }
+    return JSON.readTree(response.body());
+  }
+
+  private void progress(String line) {
+    System.out.println(f("[%6.1f s] %s", (System.nanoTime() - started) / 1e9, line));
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (IOException | RuntimeException e) {
+      return "n/a";
+    }
+  }
+
+  private static String cpuModel() {
+    try {
+      return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+          .filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).strip())
+          .findFirst()
+          .orElse("n/a");
+    } catch (IOException | RuntimeException e) {
+      return "n/a";
+    }
+  }
 }
