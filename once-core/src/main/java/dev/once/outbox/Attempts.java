@@ -28,6 +28,7 @@ final class Attempts {
   private final Map<String, Duration> timeouts;
   private final Duration defaultTimeout;
   private final boolean keepDelivered;
+  private final boolean durable;
   private final Clock clock;
   private final RelayListener listener;
   private final RelayFailures failures;
@@ -41,6 +42,7 @@ final class Attempts {
     this.timeouts = Map.copyOf(settings.timeouts);
     this.defaultTimeout = settings.handlerTimeout;
     this.keepDelivered = !settings.deliveredRetention.isZero();
+    this.durable = !settings.asyncCompletions;
     this.clock = settings.clock;
     this.listener = settings.listener;
     this.failures = failures;
@@ -219,7 +221,7 @@ final class Attempts {
       if (joined) {
         throw new IllegalStateException("outbox row " + row.id() + " was already completed");
       }
-      if (!store.complete(tx, row.id(), claimId, clock.instant(), keepDelivered)) {
+      if (!store.complete(tx, row.id(), claimId, clock.instant(), keepDelivered, durable)) {
         throw new ClaimLostException(row.id());
       }
       joined = true;

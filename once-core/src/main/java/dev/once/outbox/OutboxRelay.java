@@ -88,6 +88,7 @@ public interface OutboxRelay extends AutoCloseable {
     final Map<String, Duration> timeouts = new LinkedHashMap<>();
     Duration pollInterval = Duration.ofSeconds(1);
     Duration claimCoalescing = Duration.ofMillis(5);
+    boolean asyncCompletions;
     Duration deliveredRetention = Duration.ofMinutes(1);
     int purgeBatchSize = 1000;
     Duration shutdownTimeout = Duration.ofSeconds(10);
@@ -160,6 +161,26 @@ public interface OutboxRelay extends AutoCloseable {
     /** The handler time-out of {@code type}, over {@link #handlerTimeout(Duration)}. */
     public Builder handlerTimeout(String type, Duration timeout) {
       timeouts.put(Objects.requireNonNull(type, "type"), timeout);
+      return this;
+    }
+
+    /**
+     * Whether a handler's transaction that completes its row ({@link Completion#completeIn})
+     * commits without waiting for the WAL flush ({@code synchronous_commit = off} for that
+     * transaction only). Default false: the transaction keeps the server's durability.
+     *
+     * <p>Safe when everything the handler's transaction writes is re-derived by a redelivery, as
+     * the relay's contract asks of handlers (a settlement records the answer of an idempotent
+     * provider; an inbox consumer's effect comes with its inbox record): a crash can lose only the
+     * last such transactions, the row's completion with them, so the row is delivered again once
+     * its lease runs out and writes the same again. PostgreSQL flushes the WAL in order, so any
+     * later durable commit (a request that read the settled state) flushes it first: nothing
+     * acknowledged can depend on a lost one. What can be lost for a moment is what a read showed (a
+     * payment seen settled, pending again after the crash until its row is redelivered). Saves one
+     * WAL flush per delivered row.
+     */
+    public Builder asyncCompletions(boolean asyncCompletions) {
+      this.asyncCompletions = asyncCompletions;
       return this;
     }
 

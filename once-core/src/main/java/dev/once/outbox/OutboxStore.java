@@ -40,10 +40,13 @@ public interface OutboxStore {
   boolean complete(long id, UUID claimId, Instant now, boolean keep);
 
   /**
-   * As {@link #complete(long, UUID, Instant, boolean)}, in the caller's transaction {@code tx},
-   * with that transaction's durability (the store's own outcomes commit asynchronously).
+   * As {@link #complete(long, UUID, Instant, boolean)}, in the caller's transaction {@code tx}.
+   * With {@code durable} the transaction keeps its durability; without, it commits without waiting
+   * for the WAL flush, like the store's own outcomes (safe for a handler's transaction whose writes
+   * a redelivery re-derives: see {@link OutboxRelay.Builder#asyncCompletions(boolean)}).
    */
-  boolean complete(Connection tx, long id, UUID claimId, Instant now, boolean keep);
+  boolean complete(
+      Connection tx, long id, UUID claimId, Instant now, boolean keep, boolean durable);
 
   /**
    * Extends the lease of the rows {@code ids[i]} that {@code claimIds[i]} still holds to {@code

@@ -115,9 +115,13 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public boolean complete(Connection tx, long id, UUID claimId, Instant now, boolean keep) {
-    try (PreparedStatement ps =
-        tx.prepareStatement(keep ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE_DELETE_IN)) {
+  public boolean complete(
+      Connection tx, long id, UUID claimId, Instant now, boolean keep, boolean durable) {
+    String sql =
+        durable
+            ? (keep ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE_DELETE_IN)
+            : (keep ? OutboxSql.COMPLETE : OutboxSql.COMPLETE_DELETE);
+    try (PreparedStatement ps = tx.prepareStatement(sql)) {
       int i = 1;
       if (keep) {
         ps.setObject(i++, utc(now));

@@ -31,8 +31,9 @@ class DelegatingStore implements OutboxStore {
   }
 
   @Override
-  public boolean complete(Connection tx, long id, UUID claimId, Instant now, boolean keep) {
-    return store.complete(tx, id, claimId, now, keep);
+  public boolean complete(
+      Connection tx, long id, UUID claimId, Instant now, boolean keep, boolean durable) {
+    return store.complete(tx, id, claimId, now, keep, durable);
   }
 
   @Override

@@ -204,6 +204,49 @@ class JoinedCompletionTest {
   }
 
   @Test
+  void withAsyncCompletionsTheHandlersTransactionCommitsWithoutWaitingForTheFlush()
+      throws Exception {
+    long id = appendCommitted(ds, outbox, "t", "A").get(0).id();
+    AtomicReference<String> durability = new AtomicReference<>();
+    MessageHandler probe =
+        new MessageHandler() {
+          @Override
+          public Delivery handle(OutboxRecord row) {
+            throw new AssertionError();
+          }
+
+          @Override
+          public Delivery handle(OutboxRecord row, Completion completion) throws Exception {
+            try (Connection tx = transaction(ds)) {
+              try (Statement s = tx.createStatement()) {
+                // as on a server that flushes every commit (the tests' server may not)
+                s.execute("SET LOCAL synchronous_commit = on");
+              }
+              completion.completeIn(tx);
+              try (Statement s = tx.createStatement();
+                  var rs = s.executeQuery("SELECT current_setting('synchronous_commit')")) {
+                rs.next();
+                durability.set(rs.getString(1));
+              }
+              tx.commit();
+            }
+            return Delivery.done();
+          }
+        };
+    OutboxRelay async =
+        OutboxRelay.builder(store).handler("t", probe).asyncCompletions(true).build();
+    assertThat(async.runOnce()).isEqualTo(1);
+    assertThat(durability.get()).isEqualTo("off");
+    assertThat(state(ds, id)).isEqualTo("delivered");
+
+    long second = appendCommitted(ds, outbox, "t", "B").get(0).id();
+    OutboxRelay durable = OutboxRelay.builder(store).handler("t", probe).build();
+    assertThat(durable.runOnce()).isEqualTo(1);
+    assertThat(durability.get()).isEqualTo("on");
+    assertThat(state(ds, second)).isEqualTo("delivered");
+  }
+
+  @Test
   void aCompletionJoinsOnceOnly() throws Exception {
     appendCommitted(ds, outbox, "t", "A");
     AtomicReference<Throwable> second = new AtomicReference<>();

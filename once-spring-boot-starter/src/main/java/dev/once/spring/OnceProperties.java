@@ -413,6 +413,14 @@ public class OnceProperties {
     private Duration claimCoalescing = Duration.ofMillis(5);
 
     /**
+     * Whether a handler's transaction that completes its row (an inbox consumer's, a settlement
+     * through TransactionalOutbox.completeInTransaction) commits without waiting for the WAL flush.
+     * Safe when a redelivery re-derives what it wrote (idempotent receivers, inbox consumers); a
+     * crash then costs a redelivery instead of a flush per row. See docs/outbox.md.
+     */
+    private boolean asyncCompletions = false;
+
+    /**
      * Time between polls when nothing wakes the relay. A commit that appended rows through the
      * TransactionalOutbox wakes it at once. 10ms to 1h.
      */
@@ -498,6 +506,14 @@ public class OnceProperties {
 
     public void setHandlerTimeout(Duration handlerTimeout) {
       this.handlerTimeout = handlerTimeout;
+    }
+
+    public boolean isAsyncCompletions() {
+      return asyncCompletions;
+    }
+
+    public void setAsyncCompletions(boolean asyncCompletions) {
+      this.asyncCompletions = asyncCompletions;
     }
 
     public Duration getClaimCoalescing() {

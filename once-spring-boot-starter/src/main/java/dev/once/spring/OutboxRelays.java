@@ -80,6 +80,7 @@ final class OutboxRelays {
             .lease(settings.getLease())
             .handlerTimeout(settings.getHandlerTimeout())
             .claimCoalescing(settings.getClaimCoalescing())
+            .asyncCompletions(settings.isAsyncCompletions())
             .pollInterval(settings.getPollInterval())
             .deliveredRetention(settings.getDeliveredRetention())
             .purgeBatchSize(settings.getPurgeBatchSize())

@@ -44,8 +44,8 @@ record BenchOptions(
         --horizon-window S      horizon: measured window before and after the hold (10)
         --kill-rows N           kill: pre-filled rows the child shop delivers and is killed in (2000)
         --kill-after S          kill: seconds after the release until the SIGKILL (3)
-        --retention D           once.outbox.relay.delivered-retention of every shop (1h);
-                                'default' leaves the shop's own
+        --retention D           once.outbox.relay.delivered-retention of every shop
+                                ('default', the shop's own: the shop as deployed)
         --shop-arg --name=value another argument for every shop started (repeatable)
       """;
 
@@ -62,7 +62,7 @@ record BenchOptions(
     int horizonWindow = 10;
     int killRows = 2_000;
     int killAfter = 3;
-    String retention = "1h";
+    String retention = "default";
     List<String> shopArgs = new ArrayList<>();
     int positional = 0;
     for (int i = 0; i < args.length; i++) {

@@ -69,7 +69,8 @@ final class ChildShopProcess implements AutoCloseable {
   private void awaitHealthy(Duration limit) throws IOException, InterruptedException {
     HttpClient http = HttpClient.newHttpClient();
     HttpRequest health =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health"))
+        HttpRequest.newBuilder(
+                URI.create("http://localhost:" + port + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(5))
             .build();
     long deadline = System.nanoTime() + limit.toNanos();
