@@ -43,6 +43,19 @@ final class RelayRoutingDataSource extends DelegatingDataSource {
         : obtainTargetDataSource().getConnection(username, password);
   }
 
+  /**
+   * The application's DataSource for {@code DataSource.class} (so that Spring Boot's {@code
+   * DataSourceBuilder.derivedFrom}, which Flyway uses for {@code spring.flyway.user}, derives from
+   * the real pool), otherwise as {@link DelegatingDataSource#unwrap}: this, or the application's.
+   */
+  @Override
+  public <T> T unwrap(Class<T> iface) throws SQLException {
+    if (iface == DataSource.class) {
+      return iface.cast(obtainTargetDataSource());
+    }
+    return super.unwrap(iface);
+  }
+
   @Override
   public String toString() {
     return "RelayRoutingDataSource[" + obtainTargetDataSource() + "]";

@@ -34,6 +34,23 @@ BEGIN
 END;
 $$;
 
+-- Takes the advisory lock of the aggregate of row p_id and returns that aggregate, or NULL if there
+-- is no such row. The statements that follow it in the caller run after the lock was taken.
+CREATE FUNCTION once.outbox_lock_aggregate_of(p_namespace integer, p_id bigint)
+    RETURNS text
+    LANGUAGE plpgsql VOLATILE AS
+$$
+DECLARE
+    v_aggregate text;
+BEGIN
+    SELECT aggregate_id INTO v_aggregate FROM once.outbox WHERE id = p_id;
+    IF FOUND THEN
+        PERFORM pg_advisory_xact_lock(p_namespace, hashtext(v_aggregate));
+    END IF;
+    RETURN v_aggregate;
+END;
+$$;
+
 -- Moves a claimed row to dead if p_claim still holds it, and holds the later rows of its aggregate.
 -- Returns whether it buried the row.
 CREATE FUNCTION once.outbox_bury(p_namespace integer, p_id bigint, p_claim uuid, p_error text)
@@ -41,13 +58,11 @@ CREATE FUNCTION once.outbox_bury(p_namespace integer, p_id bigint, p_claim uuid,
     LANGUAGE plpgsql VOLATILE AS
 $$
 DECLARE
-    v_aggregate text;
+    v_aggregate text := once.outbox_lock_aggregate_of(p_namespace, p_id);
 BEGIN
-    SELECT aggregate_id INTO v_aggregate FROM once.outbox WHERE id = p_id;
-    IF NOT FOUND THEN
+    IF v_aggregate IS NULL THEN
         RETURN false;
     END IF;
-    PERFORM pg_advisory_xact_lock(p_namespace, hashtext(v_aggregate));
     UPDATE once.outbox
        SET state = 'dead', last_error = p_error, claim_id = NULL, lease_until = NULL
      WHERE id = p_id AND claim_id = p_claim AND state = 'pending';
@@ -68,13 +83,11 @@ CREATE FUNCTION once.outbox_requeue(p_namespace integer, p_id bigint, p_now time
     LANGUAGE plpgsql VOLATILE AS
 $$
 DECLARE
-    v_aggregate text;
+    v_aggregate text := once.outbox_lock_aggregate_of(p_namespace, p_id);
 BEGIN
-    SELECT aggregate_id INTO v_aggregate FROM once.outbox WHERE id = p_id;
-    IF NOT FOUND THEN
+    IF v_aggregate IS NULL THEN
         RETURN false;
     END IF;
-    PERFORM pg_advisory_xact_lock(p_namespace, hashtext(v_aggregate));
     UPDATE once.outbox
        SET state = 'pending', attempts = 0, next_attempt_at = p_now, claim_id = NULL,
            lease_until = NULL

@@ -8,6 +8,7 @@
 --   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint, bigint, bigint),
 --                             once.idempotency_key_taken(),
 --                             once.outbox_lock_aggregate(integer, text),
+--                             once.outbox_lock_aggregate_of(integer, bigint),
 --                             once.outbox_bury(integer, bigint, uuid, text),
 --                             once.outbox_requeue(integer, bigint, timestamptz) TO app;
 DO
@@ -26,6 +27,7 @@ BEGIN
                    ' once.idempotency_key_claim(text, text, bigint, bigint, bigint),'
                    ' once.idempotency_key_taken(),'
                    ' once.outbox_lock_aggregate(integer, text),'
+                   ' once.outbox_lock_aggregate_of(integer, bigint),'
                    ' once.outbox_bury(integer, bigint, uuid, text),'
                    ' once.outbox_requeue(integer, bigint, timestamptz) TO %I', app);
 END;
