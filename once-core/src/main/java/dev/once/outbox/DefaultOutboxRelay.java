@@ -270,15 +270,19 @@ final class DefaultOutboxRelay implements OutboxRelay {
       freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
       Flight flight = new Flight(row, claimId);
       flights.add(flight);
+      // Before the hand-out, so that the worker's leave() always finds the time-out to cancel: a
+      // time-out scheduled after a fast row had finished would stay queued until it fired.
+      scheduleTimeout(flight);
       try {
         pool.execute(() -> runOnWorker(flight));
       } catch (RejectedExecutionException e) {
         // close() gave up waiting for this thread and shut the pool: the row keeps its lease.
         flights.remove(flight);
-        freeWorkers.release();
-        continue;
+        flight.leave();
+        if (flight.land()) {
+          freeWorkers.release();
+        }
       }
-      scheduleTimeout(flight);
     }
     return rows.size() == limit && freeWorkers.availablePermits() > 0;
   }

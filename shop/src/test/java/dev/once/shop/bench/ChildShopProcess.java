@@ -1,6 +1,6 @@
 package dev.once.shop.bench;
 
-import dev.once.shop.ShopApplication;
+import dev.once.shop.support.ChildShop;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -41,17 +41,7 @@ final class ChildShopProcess implements AutoCloseable {
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
     }
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-Xmx384m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ShopApplication.class.getName(),
-                "--server.port=" + port));
+    List<String> command = new ArrayList<>(ChildShop.javaCommand(port));
     command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().putAll(logins);

@@ -4,6 +4,7 @@ import static dev.once.shop.bench.BenchTable.f;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.shop.ShopApplication;
+import dev.once.shop.support.ChildShop;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,7 +29,6 @@ import java.util.Map;
 import java.util.UUID;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -92,7 +92,10 @@ public final class RelayBenchmark {
   private String apiKey;
   private final List<String> accounts = new ArrayList<>();
 
-  /** The logins of the shop's database, kept for the child shops and the counters. */
+  /**
+   * The logins of the shop's database as environment variables ({@code SPRING_DATASOURCE_URL}…),
+   * kept for the child shops and the counters.
+   */
   private final Map<String, String> logins = new LinkedHashMap<>();
 
   private RelayBenchmark(BenchOptions options, Path data) {
@@ -203,16 +206,7 @@ public final class RelayBenchmark {
     jdbc = shop.getBean(JdbcClient.class);
     outbox = shop.getBean(OutboxAdmin.class);
     base = "http://localhost:" + shop.getEnvironment().getProperty("local.server.port");
-    Environment env = shop.getEnvironment();
-    for (String property :
-        List.of(
-            "spring.datasource.url",
-            "spring.datasource.username",
-            "spring.datasource.password",
-            "spring.flyway.user",
-            "spring.flyway.password")) {
-      logins.put(property, env.getProperty(property));
-    }
+    logins.putAll(ChildShop.databaseLogins(shop.getEnvironment()));
     if (apiKey != null) {
       firstRequest();
     }
@@ -635,9 +629,9 @@ public final class RelayBenchmark {
 
   private PgCounters logIn() throws SQLException {
     return PgCounters.open(
-        logins.get("spring.datasource.url"),
-        logins.get("spring.flyway.user"),
-        logins.get("spring.flyway.password"));
+        logins.get("SPRING_DATASOURCE_URL"),
+        logins.get("SPRING_FLYWAY_USER"),
+        logins.get("SPRING_FLYWAY_PASSWORD"));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -770,9 +764,9 @@ public final class RelayBenchmark {
       bounds.add(Instant.now());
       try (Connection held =
           DriverManager.getConnection(
-              logins.get("spring.datasource.url"),
-              logins.get("spring.flyway.user"),
-              logins.get("spring.flyway.password"))) {
+              logins.get("SPRING_DATASOURCE_URL"),
+              logins.get("SPRING_FLYWAY_USER"),
+              logins.get("SPRING_FLYWAY_PASSWORD"))) {
         held.setAutoCommit(false);
         try (Statement s = held.createStatement();
             ResultSet rs = s.executeQuery("SELECT txid_current()")) {
@@ -856,9 +850,6 @@ public final class RelayBenchmark {
     prefill(tag, rows, null);
     closeShop(); // only the child shops' relays may deliver from here on
     progress("  in-process shop stopped; starting a child shop JVM on the same database");
-    Map<String, String> environment = new LinkedHashMap<>();
-    logins.forEach(
-        (k, v) -> environment.put(k.toUpperCase(java.util.Locale.ROOT).replace('.', '_'), v));
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -882,7 +873,7 @@ public final class RelayBenchmark {
       long pending = -1;
       long pendingRows = -1;
       try (ChildShopProcess first =
-          ChildShopProcess.start(args, environment, data.resolve("child-1.log"))) {
+          ChildShopProcess.start(args, logins, data.resolve("child-1.log"))) {
         startSeconds = (System.nanoTime() - t) / 1e9;
         progress(f("  child shop %d healthy in %.1f s", first.pid(), startSeconds));
         pg.row(RELEASE, like(tag));
@@ -901,7 +892,7 @@ public final class RelayBenchmark {
                   + " shop just before); starting it again",
               settledAtKill, rows, pendingRowsAtKill, inFlight));
       try (ChildShopProcess second =
-          ChildShopProcess.start(args, environment, data.resolve("child-2.log"))) {
+          ChildShopProcess.start(args, logins, data.resolve("child-2.log"))) {
         restartSeconds = (System.nanoTime() - killed) / 1e9;
         progress(
             f(

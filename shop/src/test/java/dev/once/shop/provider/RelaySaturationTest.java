@@ -17,8 +17,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -61,10 +62,17 @@ class RelaySaturationTest extends ShopIntegrationTest {
       Map<String, AtomicLong> answers = new ConcurrentHashMap<>();
       Set<String> payments = ConcurrentHashMap.newKeySet();
       CountDownLatch go = new CountDownLatch(1);
-      AtomicBoolean loading = new AtomicBoolean(true);
-      ExecutorService threads = Executors.newFixedThreadPool(THREADS + 1);
+      AtomicLong maxAgeMillis = new AtomicLong();
+      ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+      ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
       try {
-        Future<Long> oldest = threads.submit(() -> sampleOldestClaimableAge(loading));
+        // Every 100 ms through the load, the age of the oldest row the relay could claim.
+        ScheduledFuture<?> sampling =
+            sampler.scheduleWithFixedDelay(
+                () -> maxAgeMillis.accumulateAndGet(oldestClaimableAgeMillis(), Math::max),
+                0,
+                100,
+                TimeUnit.MILLISECONDS);
         List<Future<?>> load = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
           String account = accounts.get(t % accounts.size());
@@ -96,20 +104,23 @@ class RelaySaturationTest extends ShopIntegrationTest {
         for (Future<?> thread : load) {
           thread.get(600, TimeUnit.SECONDS);
         }
-        loading.set(false);
-        long maxAgeMillis = oldest.get(60, TimeUnit.SECONDS);
+        // A sample that threw would have ended the schedule: it still runs, so every sample
+        // counted.
+        assertThat(sampling.isDone()).as("the sampler still runs").isFalse();
+        sampling.cancel(false);
 
         assertThat(answers.keySet())
             .as("answers by kind: %s", answers)
             .isSubsetOf("201", "503 outbox-overloaded");
         assertThat(payments).isNotEmpty();
-        assertThat(maxAgeMillis)
+        assertThat(maxAgeMillis.get())
             .as(
                 "the oldest claimable row's age, sampled through the load (limit %s)",
                 SHEDDING_LIMIT)
             .isLessThanOrEqualTo(SHEDDING_LIMIT.multipliedBy(2).toMillis());
       } finally {
         threads.shutdownNow();
+        sampler.shutdownNow();
       }
 
       await().atMost(Duration.ofSeconds(300)).until(() -> pending(payments) == 0);
@@ -122,27 +133,20 @@ class RelaySaturationTest extends ShopIntegrationTest {
     }
   }
 
-  /** The largest age of the oldest claimable row seen while {@code loading}, in milliseconds. */
-  private long sampleOldestClaimableAge(AtomicBoolean loading) throws InterruptedException {
-    long max = 0;
-    while (loading.get()) {
-      Long age =
-          jdbc.sql(
-                  """
-                  SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(o.next_attempt_at)) * 1000, 0)
-                    FROM once.outbox o
-                   WHERE o.state = 'pending' AND NOT o.held AND o.next_attempt_at <= now()
-                     AND (o.lease_until IS NULL OR o.lease_until <= now())
-                     AND NOT EXISTS (SELECT 1 FROM once.outbox e
-                                      WHERE e.aggregate_id = o.aggregate_id AND e.id < o.id
-                                        AND e.state <> 'delivered')
-                  """)
-              .query(Long.class)
-              .single();
-      max = Math.max(max, age);
-      Thread.sleep(100); // a sampling period, not a synchronisation
-    }
-    return max;
+  /** The age of the oldest row the relay could claim now (the load shedding's measure), in ms. */
+  private long oldestClaimableAgeMillis() {
+    return jdbc.sql(
+            """
+            SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(o.next_attempt_at)) * 1000, 0)
+              FROM once.outbox o
+             WHERE o.state = 'pending' AND NOT o.held AND o.next_attempt_at <= now()
+               AND (o.lease_until IS NULL OR o.lease_until <= now())
+               AND NOT EXISTS (SELECT 1 FROM once.outbox e
+                                WHERE e.aggregate_id = o.aggregate_id AND e.id < o.id
+                                  AND e.state <> 'delivered')
+            """)
+        .query(Long.class)
+        .single();
   }
 
   private long pending(Set<String> payments) {

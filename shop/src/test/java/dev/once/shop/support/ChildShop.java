@@ -13,8 +13,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.springframework.core.env.Environment;
@@ -45,19 +47,9 @@ public final class ChildShop implements AutoCloseable {
       throws IOException {
     int port = freePort();
     Path log = Files.createTempFile("shop-child", ".log");
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                java,
-                "-Xmx384m",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                System.getProperty("java.class.path"),
-                ShopApplication.class.getName(),
-                "--server.port=" + port,
-                "--shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN,
-                "--spring.main.banner-mode=off"));
+    List<String> command = new ArrayList<>(javaCommand(port));
+    command.add("--shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN);
+    command.add("--spring.main.banner-mode=off");
     if (arguments.stream().noneMatch(a -> a.startsWith("--once.outbox.load-shedding.enabled="))) {
       // As in the tests' own context (ShopOnEmbeddedPostgres): rows other tests left in the
       // shared database must not make the child refuse new work.
@@ -65,19 +57,7 @@ public final class ChildShop implements AutoCloseable {
     }
     command.addAll(arguments);
     ProcessBuilder child = new ProcessBuilder(command);
-    for (String property :
-        List.of(
-            "spring.datasource.url",
-            "spring.datasource.username",
-            "spring.datasource.password",
-            "spring.flyway.user",
-            "spring.flyway.password")) {
-      child
-          .environment()
-          .put(
-              property.toUpperCase(Locale.ROOT).replace('.', '_'),
-              environment.getProperty(property));
-    }
+    child.environment().putAll(databaseLogins(environment));
     ChildShop shop =
         new ChildShop(
             child.redirectErrorStream(true).redirectOutput(log.toFile()).start(), port, log);
@@ -88,6 +68,43 @@ public final class ChildShop implements AutoCloseable {
       throw e;
     }
     return shop;
+  }
+
+  /**
+   * The command that starts a shop in a JVM of its own on {@code port}, on this JVM's class path;
+   * shop arguments ({@code --name=value}) follow it.
+   */
+  public static List<String> javaCommand(int port) {
+    return List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx384m",
+        "-XX:TieredStopAtLevel=1",
+        "-cp",
+        System.getProperty("java.class.path"),
+        ShopApplication.class.getName(),
+        "--server.port=" + port);
+  }
+
+  /**
+   * The database logins of {@code environment} (a running shop's), as the environment variables a
+   * child shop reads them from: never on its command line, where other processes could read the
+   * passwords.
+   */
+  public static Map<String, String> databaseLogins(Environment environment) {
+    Map<String, String> logins = new LinkedHashMap<>();
+    for (String property :
+        List.of(
+            "spring.datasource.url",
+            "spring.datasource.username",
+            "spring.datasource.password",
+            "spring.flyway.user",
+            "spring.flyway.password")) {
+      String value = environment.getProperty(property);
+      if (value != null) {
+        logins.put(property.toUpperCase(Locale.ROOT).replace('.', '_'), value);
+      }
+    }
+    return logins;
   }
 
   /** The child's HTTP port. */
