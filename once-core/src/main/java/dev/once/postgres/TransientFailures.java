@@ -42,11 +42,18 @@ import java.util.Set;
  *       server ended or refused the session; a new one will work once it is back;
  *   <li>{@code 25P03} idle_in_transaction_session_timeout (Once's lease) and {@code 25P04}
  *       transaction_timeout: the server ended a session whose transaction ran too long; it rolled
- *       back, and a retry runs on a fresh session.
+ *       back, and a retry runs on a fresh session;
+ *   <li>{@code 25006} read_only_sql_transaction and {@code 57P04} database_dropped: what a failover
+ *       looks like from a connection that still reaches the old server, behind a DNS name or a
+ *       virtual IP that now points elsewhere, or a server put into {@code
+ *       default_transaction_read_only} for maintenance: the server is up but cannot take this
+ *       write. A retry on a new connection reaches the new primary. Such a connection is useless
+ *       for writes, so a pool should drop it rather than lend it again: {@link
+ *       #leavesConnectionUseless} names these states for pools' eviction hooks (Once's Spring Boot
+ *       starter installs one in HikariCP). A write inside a transaction that the application itself
+ *       declared read-only fails with {@code 25006} as well; that is a bug, answered 503 like a
+ *       failover, and visible in the log's SQLSTATE.
  * </ul>
- *
- * <p>{@code 57P04} database_dropped is deliberately not transient: no retry brings the database
- * back.
  *
  * <p>A failure is transient as well if its cause chain holds one of these exception types, which
  * report a connection failure without (or before) a SQLSTATE:
@@ -120,10 +127,23 @@ public final class TransientFailures {
           "57P03",
           "57P05",
           "25P03",
-          "25P04" ->
+          "25P04",
+          "25006",
+          "57P04" ->
           true;
       default -> sqlState.startsWith("08") || sqlState.startsWith("53");
     };
+  }
+
+  /**
+   * Whether a connection that failed with {@code sqlState} should be closed rather than lent again:
+   * {@code 25006} read_only_sql_transaction and {@code 57P04} database_dropped, after which every
+   * write on it fails the same way until it is replaced (a pool that lends it again serves failures
+   * until its {@code maxLifetime}). Class {@code 08} is not listed: pools already drop a connection
+   * that broke.
+   */
+  public static boolean leavesConnectionUseless(String sqlState) {
+    return "25006".equals(sqlState) || "57P04".equals(sqlState);
   }
 
   /**

@@ -38,19 +38,19 @@ class TransientFailuresTest {
   @ValueSource(
       strings = {
         "08000", "08001", "08003", "08006", "08P01", "53000", "53100", "53200", "53300", "53400",
-        "40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "57P05", "25P03", "25P04"
+        "40001", "40P01", "55P03", "57014", "57P01", "57P02", "57P03", "57P05", "25P03", "25P04",
+        "25006", "57P04"
       })
   void retryableStates(String sqlState) {
     assertThat(TransientFailures.isTransientSqlState(sqlState)).isTrue();
     assertThat(TransientFailures.isTransient(new SQLException("x", sqlState))).isTrue();
   }
 
-  /** Constraints, bad data, bugs, a dropped database: the same request fails the same way. */
+  /** Constraints, bad data, bugs: the same request fails the same way. */
   @ParameterizedTest
   @ValueSource(
       strings = {
-        "23505", "23514", "22003", "22P02", "42601", "42P01", "40000", "25P02", "57P04", "XX000",
-        "P0001", ""
+        "23505", "23514", "22003", "22P02", "42601", "42P01", "40000", "25P02", "XX000", "P0001", ""
       })
   void statesThatFailAgain(String sqlState) {
     assertThat(TransientFailures.isTransientSqlState(sqlState)).isFalse();
@@ -242,6 +242,33 @@ class TransientFailuresTest {
           .hasValueSatisfying(state -> assertThat(state).isIn("57P01", "08006", "08003"));
       assertThat(TransientFailures.isTransient(failure)).isTrue();
     }
+  }
+
+  /**
+   * A server in {@code default_transaction_read_only}, as a demoted primary or a standby behind the
+   * same address is after a failover: the outbox insert fails with 25006, a retry on another
+   * connection may reach the new primary, and the connection is useless for writes.
+   */
+  @Test
+  void anInsertOnAReadOnlyServerIsTransientAndItsConnectionUseless() throws SQLException {
+    try (Connection tx = TestDatabase.transaction()) {
+      try (Statement s = tx.createStatement()) {
+        s.execute("SET TRANSACTION READ ONLY");
+      }
+      OutboxException failure = append(tx);
+      tx.rollback();
+      assertThat(TransientFailures.sqlState(failure)).contains("25006");
+      assertThat(TransientFailures.isTransient(failure)).isTrue();
+      assertThat(TransientFailures.leavesConnectionUseless("25006")).isTrue();
+    }
+  }
+
+  @Test
+  void onlyFailoverStatesLeaveAConnectionUseless() {
+    assertThat(TransientFailures.leavesConnectionUseless("57P04")).isTrue();
+    assertThat(TransientFailures.leavesConnectionUseless("40001")).isFalse();
+    assertThat(TransientFailures.leavesConnectionUseless("23505")).isFalse();
+    assertThat(TransientFailures.leavesConnectionUseless("08006")).isFalse();
   }
 
   @Test

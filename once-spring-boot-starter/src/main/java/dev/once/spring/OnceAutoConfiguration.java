@@ -31,6 +31,7 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -191,6 +192,19 @@ public class OnceAutoConfiguration {
   @ConditionalOnMissingBean
   IdempotencyMetrics onceNoIdempotencyMetrics() {
     return IdempotencyMetrics.NONE;
+  }
+
+  /**
+   * HikariCP pools close connections that a failover left read-only, when HikariCP is present: see
+   * {@link FailoverEviction}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "com.zaxxer.hikari.HikariDataSource")
+  static class HikariConfiguration {
+    @Bean
+    static BeanPostProcessor onceFailoverEviction() {
+      return new FailoverEviction();
+    }
   }
 
   /** Once's own Flyway migration, when Flyway is present and not turned off. */
