@@ -164,7 +164,7 @@ final class PostgresOutboxStore implements OutboxStore {
         "Could not release an outbox row for a retry.",
         OutboxSql.RETRY_LATER,
         utc(nextAttemptAt),
-        truncate(error),
+        storable(error),
         id,
         claimId);
   }
@@ -172,7 +172,7 @@ final class PostgresOutboxStore implements OutboxStore {
   @Override
   public boolean bury(long id, UUID claimId, String error, Instant now) {
     // No column records the time of death; last_error says why, and the row keeps its created_at.
-    return call("Could not bury an outbox row.", OutboxSql.BURY, id, claimId, truncate(error));
+    return call("Could not bury an outbox row.", OutboxSql.BURY, id, claimId, storable(error));
   }
 
   @Override
@@ -334,11 +334,9 @@ final class PostgresOutboxStore implements OutboxStore {
     }
   }
 
-  static String truncate(String error) {
-    if (error == null || error.length() <= MAX_ERROR_LENGTH) {
-      return error;
-    }
-    return error.substring(0, MAX_ERROR_LENGTH - 1) + "…";
+  /** {@code error} as {@code last_error} stores it: see {@link StoredText}. */
+  static String storable(String error) {
+    return StoredText.of(error, MAX_ERROR_LENGTH);
   }
 
   private static OffsetDateTime utc(Instant instant) {
