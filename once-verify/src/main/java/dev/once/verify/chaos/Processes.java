@@ -67,6 +67,8 @@ final class Processes implements AutoCloseable {
     args.add("--shop.provider.url=http://127.0.0.1:" + simulatorPort);
     if (brokenMode != null) {
       args.add("--shop.testing.broken-mode=" + brokenMode);
+      // The shop's second switch: a broken mode alone stops its start.
+      args.add("--shop.testing.allow-broken-mode=true");
     }
     this.shopArgs = List.copyOf(args);
     Files.createDirectories(logs);

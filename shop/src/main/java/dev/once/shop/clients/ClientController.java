@@ -9,8 +9,12 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -30,6 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "clients", description = "API clients and their keys (admin token)")
 @SecurityRequirement(name = OpenApiConfiguration.ADMIN_SCHEME)
 class ClientController {
+  private static final Logger log = LoggerFactory.getLogger(ClientController.class);
   private static final int MAX_NAME_LENGTH = 200;
 
   private final ClientService clients;
@@ -43,12 +48,20 @@ class ClientController {
       operationId = "createClient",
       summary = "Create a client and its API key",
       description =
-          "The key is in this answer only; the shop keeps just its SHA-256 hash. Not idempotent"
+          "The key is in this answer only (sent with `Cache-Control: no-store`); the shop keeps"
+              + " just its SHA-256 hash. Not idempotent"
               + " by key: a retried create makes a second client, which is harmless and visible.")
   @Created
-  ResponseEntity<CreatedClient> create(@Valid @RequestBody CreateClientRequest body) {
+  ResponseEntity<CreatedClient> create(
+      @Valid @RequestBody CreateClientRequest body, HttpServletRequest request) {
     ClientService.NewClient created = clients.create(body.name());
+    log.info(
+        "Client {} created by an operator (admin token) from {}",
+        created.client().id(),
+        request.getRemoteAddr());
+    // The key is in this answer only: no cache, proxy or browser history may keep a copy.
     return ResponseEntity.status(HttpStatus.CREATED)
+        .cacheControl(CacheControl.noStore())
         .body(new CreatedClient(created.client().id(), created.client().name(), created.apiKey()));
   }
 
@@ -60,8 +73,12 @@ class ClientController {
           "Its requests get 401 from then on, even replays of keys it completed before. Disabling"
               + " a disabled client changes nothing and answers it again.")
   @Problems(ShopProblem.CLIENT_NOT_FOUND)
-  ClientView disable(@PathVariable String id) {
+  ClientView disable(@PathVariable String id, HttpServletRequest request) {
     Client client = clients.disable(id);
+    log.info(
+        "Client {} disabled by an operator (admin token) from {}",
+        client.id(),
+        request.getRemoteAddr());
     return new ClientView(
         client.id(), client.name(), client.disabledAt().map(Object::toString).orElse(null));
   }

@@ -8,11 +8,16 @@ import dev.once.shop.openapi.Problems;
 import dev.once.shop.web.InvalidRequestException;
 import dev.once.shop.web.NotFoundException;
 import dev.once.shop.web.ShopProblem;
+import dev.once.spring.OnceProperties;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -41,9 +46,13 @@ class OutboxAdminController {
   private static final int MAX_LIMIT = 1000;
 
   private final OutboxAdmin outbox;
+  private final Duration inboxRetention;
+  private final Clock clock;
 
-  OutboxAdminController(OutboxAdmin outbox) {
+  OutboxAdminController(OutboxAdmin outbox, OnceProperties once, Clock clock) {
     this.outbox = outbox;
+    this.inboxRetention = once.getInbox().getRetention();
+    this.clock = clock;
   }
 
   @GetMapping
@@ -90,16 +99,82 @@ class OutboxAdminController {
       summary = "Move a dead row back to pending, due now, with a fresh retry budget",
       description =
           "Naturally idempotent: a second requeue finds no dead row and answers 404, and the row"
-              + " is delivered once either way.")
-  @Problems(ShopProblem.OUTBOX_MESSAGE_NOT_FOUND)
-  RequeuedView requeue(@PathVariable String id) {
+              + " is delivered once either way. A row appended longer ago than the inbox retention"
+              + " is refused with 409 `requeue-past-retention` unless `force=true`: its consumers'"
+              + " inbox records, or the provider's idempotency key, may have expired, and its"
+              + " delivery may then apply its effect a second time (docs/outbox.md, runbook).")
+  @Problems({
+    ShopProblem.OUTBOX_MESSAGE_NOT_FOUND,
+    ShopProblem.REQUEUE_PAST_RETENTION,
+    ShopProblem.INVALID_PARAMETER
+  })
+  RequeuedView requeue(
+      @PathVariable String id,
+      @Parameter(
+              description =
+                  "`true` to requeue a row older than the inbox retention, after checking by hand"
+                      + " that its effect was not applied",
+              schema = @Schema(type = "boolean", example = "false"))
+          @RequestParam(required = false)
+          String force,
+      HttpServletRequest request) {
+    boolean forced = flag("force", force);
     long rowId = NUMBER.matcher(id).matches() ? Long.parseLong(id) : -1;
-    if (rowId < 1 || !outbox.requeue(rowId)) {
-      throw new NotFoundException(
-          ShopProblem.OUTBOX_MESSAGE_NOT_FOUND, "No dead outbox row has this id.");
+    DeadMessage row = rowId < 1 ? null : deadRow(rowId);
+    if (row == null) {
+      throw notDead();
     }
-    log.info("Outbox row {} requeued by an operator.", rowId);
-    return new RequeuedView(Long.toString(rowId), "pending");
+    Instant oldestSafe = clock.instant().minus(inboxRetention);
+    boolean pastRetention = row.createdAt().isBefore(oldestSafe);
+    if (pastRetention && !forced) {
+      throw new RequeuePastRetentionException(
+          "This row was appended at "
+              + row.createdAt()
+              + ", longer ago than the inbox retention ("
+              + inboxRetention
+              + "): its consumers' inbox records, or the provider's idempotency key, may have"
+              + " expired, so its delivery may apply its effect a second time. Check the effect"
+              + " by hand, then requeue with force=true.");
+    }
+    if (!outbox.requeue(rowId)) {
+      throw notDead();
+    }
+    log.info(
+        "Outbox row {} ({} of aggregate {}) requeued by an operator (admin token) from {}{}",
+        rowId,
+        row.type(),
+        row.aggregateId(),
+        request.getRemoteAddr(),
+        pastRetention ? ", forced past the inbox retention of " + inboxRetention : "");
+    return new RequeuedView(
+        Long.toString(rowId),
+        "pending",
+        "The row is delivered again. If its consumers' inbox records (kept "
+            + inboxRetention
+            + ") or the provider's idempotency key expired since its first attempt, its effect is"
+            + " applied again.");
+  }
+
+  /** The dead row {@code id}, or {@code null}: one step along {@code outbox_dead_idx}. */
+  private DeadMessage deadRow(long id) {
+    List<DeadMessage> next = outbox.dead(id - 1, 1);
+    return next.isEmpty() || next.get(0).id() != id ? null : next.get(0);
+  }
+
+  private static NotFoundException notDead() {
+    return new NotFoundException(
+        ShopProblem.OUTBOX_MESSAGE_NOT_FOUND, "No dead outbox row has this id.");
+  }
+
+  private static boolean flag(String name, String value) {
+    if (value == null || value.equals("false")) {
+      return false;
+    }
+    if (value.equals("true")) {
+      return true;
+    }
+    throw new InvalidRequestException(
+        ShopProblem.INVALID_PARAMETER, name, "Parameter '" + name + "' must be true or false.");
   }
 
   private static long number(String name, String value, long min, long max) {
@@ -157,5 +232,12 @@ class OutboxAdminController {
   @Schema(name = "RequeuedMessage")
   record RequeuedView(
       @Schema(example = "1042") String id,
-      @Schema(example = "pending", allowableValues = "pending") String state) {}
+      @Schema(example = "pending", allowableValues = "pending") String state,
+      @Schema(
+              example =
+                  "The row is delivered again. If its consumers' inbox records (kept PT168H) or"
+                      + " the provider's idempotency key expired since its first attempt, its"
+                      + " effect is applied again.",
+              description = "What a second delivery may do")
+          String caution) {}
 }

@@ -12,7 +12,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * A deliberately broken mode of the provider handlers ({@value #PROPERTY}, {@code
  * SHOP_TESTING_BROKEN_MODE}). It exists only so that {@code once-verify chaos} can be shown to
  * catch a real violation: each mode other than {@link #NONE} switches off one of Once's guarantees
- * on purpose. Never set it in production.
+ * on purpose. Never set it in production: a mode other than {@code none} stops the start unless a
+ * second switch, {@value #ALLOW_PROPERTY}{@code =true} ({@code SHOP_TESTING_ALLOW_BROKEN_MODE}), is
+ * set as well, so one stray variable in a production environment cannot switch a guarantee off.
  */
 public enum BrokenMode {
   /** The default: the handlers behave as documented in {@link ProviderHandlers}. */
@@ -33,6 +35,9 @@ public enum BrokenMode {
 
   /** The setting's name. */
   public static final String PROPERTY = "shop.testing.broken-mode";
+
+  /** The second switch that a broken mode needs. */
+  public static final String ALLOW_PROPERTY = "shop.testing.allow-broken-mode";
 
   private static final Logger log = LoggerFactory.getLogger(BrokenMode.class);
 
@@ -89,11 +94,22 @@ public enum BrokenMode {
    *
    * @param brokenMode one of {@code none} (the default), {@code mark-delivered-before-call} or
    *     {@code provider-key-per-attempt}
+   * @param allowBrokenMode must be {@code true} for any mode but {@code none}
    */
   @ConfigurationProperties("shop.testing")
-  public record Setting(@DefaultValue("none") String brokenMode) {
+  public record Setting(
+      @DefaultValue("none") String brokenMode, @DefaultValue("false") boolean allowBrokenMode) {
     public Setting {
-      of(brokenMode);
+      if (of(brokenMode) != NONE && !allowBrokenMode) {
+        throw new IllegalArgumentException(
+            "Invalid configuration: "
+                + PROPERTY
+                + "="
+                + brokenMode
+                + " switches one of Once's guarantees off on purpose and needs "
+                + ALLOW_PROPERTY
+                + "=true as well; for once-verify's self-test only, never in production.");
+      }
     }
 
     /** The mode this setting names. */

@@ -25,6 +25,9 @@ public enum ShopProblem {
   ORDER_NOT_FOUND("order-not-found", HttpStatus.NOT_FOUND, "Order not found"),
   OUTBOX_MESSAGE_NOT_FOUND(
       "outbox-message-not-found", HttpStatus.NOT_FOUND, "No dead outbox message with this id"),
+  /** A requeue of a dead row older than the inbox retention, without {@code force=true}. */
+  REQUEUE_PAST_RETENTION(
+      "requeue-past-retention", HttpStatus.CONFLICT, "Requeue past the inbox retention"),
   METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
   NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
   PAYLOAD_TOO_LARGE(OnceProblem.PAYLOAD_TOO_LARGE),

@@ -2,6 +2,8 @@ package dev.once.shop.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import dev.once.shop.support.LogCapture;
 import dev.once.shop.support.RowCounts;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopIntegrationTest;
@@ -57,6 +59,35 @@ class AdminApiTest extends ShopIntegrationTest {
 
     // The key works.
     http.get("/v1/accounts/acc_missing", key).assertProblem(404, "account-not-found");
+  }
+
+  /**
+   * The answer that shows a key is never kept by a cache or a browser, and the admin actions are
+   * logged at INFO with who did what, never with the key.
+   */
+  @Test
+  void theKeysAnswerIsNotStoredAndAdminActionsAreLoggedWithoutTheKey() {
+    ShopResponse created;
+    String disabledLine;
+    try (LogCapture logs = LogCapture.start()) {
+      created = http.admin("/admin/v1/clients", "{\"name\":\"Logged Ltd\"}");
+      http.admin("/admin/v1/clients/" + created.text("id") + "/disable", "").assertStatus(200);
+      String id = created.text("id");
+      List<String> lines =
+          logs.events().stream()
+              .filter(e -> e.getLevel() == Level.INFO)
+              .map(e -> e.getFormattedMessage())
+              .toList();
+      assertThat(lines)
+          .contains(
+              "Client " + id + " created by an operator (admin token) from 127.0.0.1",
+              "Client " + id + " disabled by an operator (admin token) from 127.0.0.1");
+      disabledLine =
+          String.join("\n", logs.events().stream().map(e -> e.getFormattedMessage()).toList());
+    }
+    created.assertStatus(201);
+    assertThat(created.header("Cache-Control")).hasValue("no-store");
+    assertThat(disabledLine).doesNotContain(created.text("apiKey"));
   }
 
   @Test

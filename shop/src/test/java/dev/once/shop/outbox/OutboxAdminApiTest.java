@@ -2,6 +2,7 @@ package dev.once.shop.outbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.support.LogCapture;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import java.net.http.HttpRequest;
@@ -58,6 +59,80 @@ class OutboxAdminApiTest extends ShopIntegrationTest {
     jdbc.sql("UPDATE once.outbox SET state = 'dead' WHERE aggregate_id = ?")
         .param(aggregate)
         .update();
+  }
+
+  /**
+   * A dead row appended longer ago than the inbox retention (7 days in the shop) may have lost its
+   * consumers' inbox records: a requeue is refused with 409 and changes nothing, unless forced; a
+   * forced requeue is logged with who forced it and its answer says what a redelivery may do.
+   */
+  @Test
+  void aRequeuePastTheInboxRetentionIsRefusedUnlessForced() {
+    String aggregate = "agg-" + UUID.randomUUID();
+    long old =
+        insertDead(
+            aggregate,
+            "provider.test",
+            "gone",
+            OffsetDateTime.now(ZoneOffset.UTC).minusDays(7).minusMinutes(1));
+
+    http.admin("/admin/v1/outbox/dead/" + old + "/requeue", "")
+        .assertProblem(409, "requeue-past-retention")
+        .assertNoInternals();
+    http.admin("/admin/v1/outbox/dead/" + old + "/requeue?force=false", "")
+        .assertProblem(409, "requeue-past-retention");
+    assertThat(stateOf(old)).isEqualTo("dead");
+
+    ShopResponse forced;
+    try (LogCapture logs = LogCapture.start()) {
+      forced = http.admin("/admin/v1/outbox/dead/" + old + "/requeue?force=true", "");
+      assertThat(logs.events())
+          .extracting(e -> e.getFormattedMessage())
+          .contains(
+              "Outbox row "
+                  + old
+                  + " (provider.test of aggregate "
+                  + aggregate
+                  + ") requeued by an operator (admin token) from 127.0.0.1, forced past the inbox"
+                  + " retention of PT168H");
+    }
+    forced.assertStatus(200);
+    assertThat(forced.text("caution")).contains("inbox records").contains("applied again");
+    assertThat(stateOf(old)).isEqualTo("pending");
+    jdbc.sql("UPDATE once.outbox SET state = 'dead' WHERE aggregate_id = ?")
+        .param(aggregate)
+        .update();
+  }
+
+  @Test
+  void aRowInsideTheRetentionIsRequeuedWithoutForce() {
+    String aggregate = "agg-" + UUID.randomUUID();
+    long recent =
+        insertDead(
+            aggregate, "provider.test", "gone", OffsetDateTime.now(ZoneOffset.UTC).minusDays(6));
+    ShopResponse requeued = http.admin("/admin/v1/outbox/dead/" + recent + "/requeue", "");
+    requeued.assertStatus(200);
+    assertThat(requeued.text("caution")).contains("applied again");
+    jdbc.sql("UPDATE once.outbox SET state = 'dead' WHERE aggregate_id = ?")
+        .param(aggregate)
+        .update();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"yes", "1", "TRUE", "", "true,true"})
+  void aBadForceIsRefusedAndChangesNothing(String force) {
+    long id = insertDead("agg-" + UUID.randomUUID(), "provider.test", "gone");
+    http.admin("/admin/v1/outbox/dead/" + id + "/requeue?force=" + force, "")
+        .assertProblem(400, "invalid-parameter")
+        .assertNoInternals();
+    assertThat(stateOf(id)).isEqualTo("dead");
+  }
+
+  private String stateOf(long id) {
+    return jdbc.sql("SELECT state FROM once.outbox WHERE id = ?")
+        .param(id)
+        .query(String.class)
+        .single();
   }
 
   @Test
@@ -117,7 +192,10 @@ class OutboxAdminApiTest extends ShopIntegrationTest {
   }
 
   private long insertDead(String aggregate, String type, String error) {
-    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    return insertDead(aggregate, type, error, OffsetDateTime.now(ZoneOffset.UTC));
+  }
+
+  private long insertDead(String aggregate, String type, String error, OffsetDateTime now) {
     return jdbc.sql(
             """
             INSERT INTO once.outbox (message_id, type, aggregate_id, payload, state, attempts,

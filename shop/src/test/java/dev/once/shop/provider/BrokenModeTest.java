@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.once.shop.support.LogCapture;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -36,13 +38,19 @@ class BrokenModeTest {
                       .addFirst(
                           new SystemEnvironmentPropertySource(
                               "test-systemEnvironment",
-                              Map.of("SHOP_TESTING_BROKEN_MODE", "provider-key-per-attempt"))))
+                              Map.of(
+                                  "SHOP_TESTING_BROKEN_MODE",
+                                  "provider-key-per-attempt",
+                                  "SHOP_TESTING_ALLOW_BROKEN_MODE",
+                                  "true"))))
           .run(
               context ->
                   assertThat(context.getBean(BrokenMode.class))
                       .isEqualTo(BrokenMode.PROVIDER_KEY_PER_ATTEMPT));
       runner
-          .withPropertyValues(BrokenMode.PROPERTY + "=mark-delivered-before-call")
+          .withPropertyValues(
+              BrokenMode.PROPERTY + "=mark-delivered-before-call",
+              BrokenMode.ALLOW_PROPERTY + "=true")
           .run(
               context ->
                   assertThat(context.getBean(BrokenMode.class))
@@ -63,6 +71,43 @@ class BrokenModeTest {
       runner.withPropertyValues(BrokenMode.PROPERTY + "=none").run(context -> {});
       assertThat(logs.events()).noneMatch(e -> e.getFormattedMessage().contains("BROKEN MODE"));
     }
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"", BrokenMode.ALLOW_PROPERTY + "=false", BrokenMode.ALLOW_PROPERTY + "=no"})
+  void aBrokenModeWithoutTheSecondSwitchStopsTheStart(String allow) {
+    for (BrokenMode mode :
+        new BrokenMode[] {
+          BrokenMode.MARK_DELIVERED_BEFORE_CALL, BrokenMode.PROVIDER_KEY_PER_ATTEMPT
+        }) {
+      ApplicationContextRunner withMode =
+          runner.withPropertyValues(BrokenMode.PROPERTY + "=" + mode.value());
+      (allow.isEmpty() ? withMode : withMode.withPropertyValues(allow))
+          .run(
+              context -> {
+                assertThat(context).hasFailed();
+                assertThat(
+                        context.getStartupFailure().getMessage()
+                            + rootMessage(context.getStartupFailure()))
+                    .contains(BrokenMode.ALLOW_PROPERTY);
+              });
+    }
+  }
+
+  @Test
+  void noneNeedsNoSecondSwitch() {
+    runner
+        .withPropertyValues(BrokenMode.PROPERTY + "=none", BrokenMode.ALLOW_PROPERTY + "=false")
+        .run(context -> assertThat(context.getBean(BrokenMode.class)).isEqualTo(BrokenMode.NONE));
+  }
+
+  private static String rootMessage(Throwable failure) {
+    Throwable t = failure;
+    while (t.getCause() != null) {
+      t = t.getCause();
+    }
+    return String.valueOf(t.getMessage());
   }
 
   @Test

@@ -18,6 +18,7 @@ import org.springframework.test.context.TestPropertySource;
 @TestPropertySource(
     properties = {
       BrokenMode.PROPERTY + "=mark-delivered-before-call",
+      BrokenMode.ALLOW_PROPERTY + "=true",
       // Delivered rows are kept to be looked at.
       "once.outbox.relay.delivered-retention=1h"
     })

@@ -17,7 +17,11 @@ import org.springframework.test.context.TestPropertySource;
  * must be able to see: a charge whose first answer is lost after the provider applied it is sent
  * again under a new Idempotency-Key, so the provider applies it twice.
  */
-@TestPropertySource(properties = BrokenMode.PROPERTY + "=provider-key-per-attempt")
+@TestPropertySource(
+    properties = {
+      BrokenMode.PROPERTY + "=provider-key-per-attempt",
+      BrokenMode.ALLOW_PROPERTY + "=true"
+    })
 class ProviderKeyPerAttemptTest extends RelayingShopTest {
   @Test
   void aChargeWhoseAnswerWasLostIsAppliedTwice() {
