@@ -255,8 +255,9 @@ class PaymentRepository {
   /**
    * The accepted (pending) refund and the payment's currency, or empty if the payment refused it.
    *
-   * @param throughOrder whether an order refunds its own payment (its cancellation); otherwise a
-   *     payment that belongs to an order that is not cancelled is refused
+   * @param throughOrder whether an order refunds its own payment (its cancellation: what is left of
+   *     the payment, not checked against the minor units again); otherwise a payment that belongs
+   *     to an order that is not cancelled is refused
    */
   Optional<AcceptedRefund> refund(
       String client,
@@ -269,7 +270,8 @@ class PaymentRepository {
         .param("client", client)
         .param("payment", payment)
         .param("amount", amount)
-        .param("digits", Money.fractionDigits(amount))
+        // The amount an order refunds is what is left of its payment, accepted when it was made.
+        .param("digits", throughOrder ? 0 : Money.fractionDigits(amount))
         .param("throughOrder", throughOrder)
         .param("refundId", refundId)
         .param("now", utc(now))

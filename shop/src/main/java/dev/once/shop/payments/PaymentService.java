@@ -317,10 +317,10 @@ public class PaymentService {
     if (payment == null) {
       return paymentNotFound();
     }
-    if (Money.fractionDigits(amount) > Money.minorUnits(payment.currency())) {
-      return Money.tooPrecise("amount", payment.currency());
-    }
     if (!throughOrder) {
+      if (Money.fractionDigits(amount) > Money.minorUnits(payment.currency())) {
+        return Money.tooPrecise("amount", payment.currency());
+      }
       Optional<String> order = payments.orderStatus(paymentId);
       if (order.isPresent() && !order.get().equals("cancelled")) {
         return RefundRejectedException.belongsToOrder(order.get());

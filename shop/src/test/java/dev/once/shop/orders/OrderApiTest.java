@@ -299,6 +299,27 @@ class OrderApiTest extends ShopIntegrationTest {
   }
 
   @Test
+  void anOrderOfAProductPricedBeforeTheMinorUnitsRulePaysAndCancels() {
+    // A price of 4 fraction digits in EUR, as the shop accepted before it checked minor units.
+    jdbc.sql(
+            "INSERT INTO product (client_id, sku, name, price, currency, initial_stock, available,"
+                + " created_at, updated_at) VALUES (?, 'OLD-1', 'Old', 1.0001, 'EUR', 5, 5, now(),"
+                + " now())")
+        .param(client.id())
+        .update();
+    String id = place("{\"sku\":\"OLD-1\",\"quantity\":1}").assertStatus(201).text("id");
+    events.pump(id);
+    String payment = paid(id);
+    assertThat(client.balance(account)).isEqualTo("98.9999");
+
+    String refund = action(id, "cancel").assertStatus(200).text("refundId");
+
+    payments.settleRefund(refund, PaymentStatus.SUCCEEDED);
+    assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("1.0001");
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+  }
+
+  @Test
   void cancellingAPaidOrderRefundsOnlyWhatIsNotRefundedYet() {
     String id = reservedOrder();
     String payment = paid(id);
