@@ -11,7 +11,8 @@
 --   * inserts clients, keys, accounts (never their balance), journal rows (never balance_after or
 --     seq, which the guard trigger sets), payments (never refunded) and refunds;
 --   * updates only a client's disabled_at, a payment's status, refunded and updated_at, a
---     refund's status and updated_at, a product's stock counters, an order's status, payment,
+--     refund's status, operation_id (its credit, once confirmed) and updated_at, a product's
+--     stock counters, an order's status, payment,
 --     refund and times, and a reservation's state;
 --   * never updates an account, never updates, deletes or truncates the journal, never deletes
 --     anything of the shop.
@@ -37,7 +38,7 @@ BEGIN
     EXECUTE format('GRANT UPDATE (status, refunded, updated_at) ON payment TO %I', app);
     EXECUTE format('GRANT INSERT (id, payment_id, amount, status, operation_id, created_at)'
                    ' ON refund TO %I', app);
-    EXECUTE format('GRANT UPDATE (status, updated_at) ON refund TO %I', app);
+    EXECUTE format('GRANT UPDATE (status, operation_id, updated_at) ON refund TO %I', app);
     EXECUTE format('GRANT SELECT ON product, orders, order_item, reservation TO %I', app);
     EXECUTE format('GRANT INSERT (client_id, sku, name, price, currency, initial_stock, available,'
                    ' created_at, updated_at) ON product TO %I', app);

@@ -9,8 +9,8 @@ import java.math.BigDecimal;
  * and carries into the integer part: deposits are {@code 20 + n/10000}, payments {@code 1 +
  * n/10000}, refunds {@code n/10000} (below every payment while n < 10000). Numbers whose fraction
  * is exactly .51 or .52 are skipped: psp-simulator declines charges of .51 and refunds of .52, and
- * a declined refund's reversal could block on a low balance; declines are not what this slice
- * tests.
+ * declines are not what this slice tests. Four fraction digits need a currency with four minor
+ * units: the workload's accounts are in CLF ({@link Workload#CURRENCY}).
  */
 public final class Amounts {
   private Amounts() {}

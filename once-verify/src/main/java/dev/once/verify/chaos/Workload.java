@@ -35,6 +35,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * C<client>-DECL}, so that its total ends in exactly .5100, which psp-simulator declines.
  */
 final class Workload {
+  /**
+   * The currency of every account and product: CLF (Unidad de Fomento), whose ISO 4217 minor units
+   * are 4, so that the shop accepts the four fraction digits that {@link Amounts} counts intents by
+   * (in EUR, with 2, it refuses them with 422 invalid-amount).
+   */
+  static final String CURRENCY = "CLF";
+
   /** Counters for the progress lines and the report. */
   static final class Counters {
     final AtomicLong requests = new AtomicLong();
@@ -101,7 +108,7 @@ final class Workload {
                 "/v1/accounts",
                 apiKey,
                 "chaos-" + seed + "-setup-" + c + "-" + a,
-                "{\"currency\":\"EUR\"}");
+                "{\"currency\":\"" + CURRENCY + "\"}");
         if (acc.status() != 201) {
           throw new IOException("could not create an account: " + acc.status() + " " + acc.body());
         }
@@ -119,7 +126,9 @@ final class Workload {
                 + sku
                 + "\",\"price\":\""
                 + p.getValue()[0]
-                + "\",\"currency\":\"EUR\",\"stock\":"
+                + "\",\"currency\":\""
+                + CURRENCY
+                + "\",\"stock\":"
                 + p.getValue()[1]
                 + "}";
         Http.Answer made = http.post("/v1/products", apiKey, "chaos-" + seed + "-" + sku, body);
@@ -490,7 +499,13 @@ final class Workload {
   static String body(Kind kind, String account, long number) {
     String amount = Amounts.amount(kind, number);
     return kind == Kind.PAYMENT
-        ? "{\"accountId\":\"" + account + "\",\"amount\":\"" + amount + "\",\"currency\":\"EUR\"}"
+        ? "{\"accountId\":\""
+            + account
+            + "\",\"amount\":\""
+            + amount
+            + "\",\"currency\":\""
+            + CURRENCY
+            + "\"}"
         : "{\"amount\":\"" + amount + "\"}";
   }
 

@@ -41,7 +41,7 @@ class InvariantsTest {
     Map<String, Long> checked =
         verdicts.stream().collect(Collectors.toMap(Verdict::id, Verdict::checked));
     assertEquals(2, checked.get("account-balance"));
-    assertEquals(16, checked.get("journal-running-balance"));
+    assertEquals(15, checked.get("journal-running-balance"));
     assertEquals(2, checked.get("reversals"));
     assertEquals(7, checked.get("refunds-within-payment"));
     assertEquals(3, checked.get("outbox-drained"));
@@ -101,12 +101,41 @@ class InvariantsTest {
   }
 
   @Test
-  void aFailedRefundNotTakenBackFailsRefunds() throws Exception {
+  void aFailedRefundCreditedAtRequestAndNotTakenBackFailsRefunds() throws Exception {
     assertOnlyFails(
         "refunds-within-payment",
         List.of("pay-refunded"),
-        "UPDATE refund SET status = 'failed' WHERE id = 'ref-2'",
-        "UPDATE payment SET refunded = 60 WHERE id = 'pay-refunded'");
+        "UPDATE refund SET status = 'failed', credited_at_request = true WHERE id = 'ref-1'",
+        "UPDATE payment SET refunded = 20 WHERE id = 'pay-refunded'");
+  }
+
+  @Test
+  void aPendingRefundAlreadyCreditedFailsRefunds() throws Exception {
+    assertOnlyFails(
+        "refunds-within-payment",
+        List.of("pay-refunded"),
+        "ALTER TABLE refund DROP CONSTRAINT refund_credited_iff_confirmed",
+        "INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)"
+            + " VALUES ('rf-early', 'acc-1', 'refund', 20, 'ch-ref', now())",
+        "UPDATE refund SET operation_id = 'rf-early' WHERE id = 'ref-2'");
+  }
+
+  @Test
+  void aConfirmedRefundWithoutItsCreditFailsRefunds() throws Exception {
+    assertOnlyFails(
+        "refunds-within-payment",
+        List.of("pay-refunded"),
+        "ALTER TABLE refund DROP CONSTRAINT refund_credited_iff_confirmed",
+        "UPDATE refund SET status = 'succeeded' WHERE id = 'ref-2'");
+  }
+
+  @Test
+  void aRefundCreditOfNoRefundFailsRefunds() throws Exception {
+    assertOnlyFails(
+        "refunds-within-payment",
+        List.of("rf-stray"),
+        "INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)"
+            + " VALUES ('rf-stray', 'acc-1', 'refund', 5, 'ch-ref', now())");
   }
 
   @Test

@@ -43,9 +43,10 @@ public final class ShopSchemaDatabase implements AutoCloseable {
   /**
    * A small shop in a consistent, quiet state, written the way the shop's own statements write
    * (journal rows through the guard trigger, which moves the balances): two accounts; payments
-   * succeeded, failed (reversed), pending, and refunded (a refund succeeded, one pending, one
-   * failed and reversed); two products; orders placed, reserved, paid, rejected, cancelled after
-   * reservation (released), paid then cancelled (refunded, released) and cancelled before
+   * succeeded, failed (reversed), pending, and refunded (a refund succeeded and credited, one
+   * pending and one failed, neither credited, and one credited at request time as before the shop's
+   * V6, failed and reversed); two products; orders placed, reserved, paid, rejected, cancelled
+   * after reservation (released), paid then cancelled (refunded, released) and cancelled before
    * reservation (void); the outbox delivered, and one completed idempotency key.
    */
   static final String SEED =
@@ -63,7 +64,6 @@ public final class ShopSchemaDatabase implements AutoCloseable {
           ('ch-pending', 'acc-1', 'charge', -20, NULL, now()),
           ('ch-ref', 'acc-1', 'charge', -200, NULL, now()),
           ('rf-1', 'acc-1', 'refund', 60, 'ch-ref', now()),
-          ('rf-2', 'acc-1', 'refund', 20, 'ch-ref', now()),
           ('rf-3', 'acc-1', 'refund', 30, 'ch-ref', now()),
           ('rv-rf-3', 'acc-1', 'reversal', -30, 'rf-3', now()),
           ('ch-spare', 'acc-2', 'charge', -30, NULL, now()),
@@ -79,11 +79,13 @@ public final class ShopSchemaDatabase implements AutoCloseable {
           ('pay-spare', 'c1', 'acc-2', 30, 'EUR', 'succeeded', 0, 'ch-spare', now(), now()),
           ('pay-order', 'c1', 'acc-2', 30, 'EUR', 'succeeded', 0, 'ch-order', now(), now()),
           ('pay-oc', 'c1', 'acc-2', 15, 'EUR', 'succeeded', 15, 'ch-oc', now(), now());
-      INSERT INTO refund (id, payment_id, amount, status, operation_id, created_at) VALUES
-          ('ref-1', 'pay-refunded', 60, 'succeeded', 'rf-1', now()),
-          ('ref-2', 'pay-refunded', 20, 'pending', 'rf-2', now()),
-          ('ref-3', 'pay-refunded', 30, 'failed', 'rf-3', now()),
-          ('ref-oc', 'pay-oc', 15, 'succeeded', 'rf-oc', now());
+      INSERT INTO refund (id, payment_id, amount, status, operation_id, created_at,
+                          credited_at_request) VALUES
+          ('ref-1', 'pay-refunded', 60, 'succeeded', 'rf-1', now(), false),
+          ('ref-2', 'pay-refunded', 20, 'pending', NULL, now(), false),
+          ('ref-3', 'pay-refunded', 30, 'failed', 'rf-3', now(), true),
+          ('ref-4', 'pay-refunded', 25, 'failed', NULL, now(), false),
+          ('ref-oc', 'pay-oc', 15, 'succeeded', 'rf-oc', now(), false);
       INSERT INTO product (client_id, sku, name, price, currency, initial_stock, restocked,
                            available, reserved, created_at, updated_at) VALUES
           ('c1', 'widget', 'Widget', 10, 'EUR', 100, 0, 95, 5, now(), now()),

@@ -79,8 +79,9 @@ class AccountController {
       summary = "Pay money into an account",
       description =
           "Adds a deposit row to the account's journal and answers it with the balance after it."
-              + " A retry under the same `Idempotency-Key` gets the same row again: the money is"
-              + " paid in once.")
+              + " The amount must fit the minor units of the account's currency (ISO 4217: 2 for"
+              + " EUR, 0 for JPY, 3 for KWD; 422 `invalid-amount`, nothing written). A retry under"
+              + " the same `Idempotency-Key` gets the same row again: the money is paid in once.")
   @Created
   @Problems({
     ShopProblem.ACCOUNT_NOT_FOUND,

@@ -37,16 +37,18 @@ class AccountRepository {
   /**
    * Credit and journal row in one statement: the guard trigger takes the account's row lock, so
    * concurrent movements on one account serialize and each sees the balance the previous one left;
-   * it fills {@code balance_after} with that balance. No row if the account is missing or foreign.
+   * it fills {@code balance_after} with that balance. No row if the account is missing or foreign,
+   * or if the amount needs more fraction digits ({@code :digits}) than the account's currency has.
    */
   static final String DEPOSIT =
       """
       INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
       SELECT :operationId, id, 'deposit', :amount, NULL, :now
       FROM account
-      WHERE id = :account AND client_id = :client
+      WHERE id = :account AND client_id = :client AND :digits <= %s
       RETURNING id, account_id, kind, amount, balance_after, reverses, created_at
-      """;
+      """
+          .formatted(Money.minorUnitsSql("currency"));
 
   /** The position of a cursor operation within its account, for keyset pagination. */
   static final String CURSOR_SEQ =
@@ -88,7 +90,10 @@ class AccountRepository {
         .optional();
   }
 
-  /** The new journal row, or empty if the client has no such account. */
+  /**
+   * The new journal row, or empty if the client has no such account or the amount does not fit its
+   * currency.
+   */
   Optional<Operation> deposit(
       String account, String client, String operationId, BigDecimal amount, Instant now) {
     return jdbc.sql(DEPOSIT)
@@ -96,6 +101,7 @@ class AccountRepository {
         .param("client", client)
         .param("operationId", operationId)
         .param("amount", amount)
+        .param("digits", Money.fractionDigits(amount))
         .param("now", utc(now))
         .query(AccountRepository::operation)
         .optional();

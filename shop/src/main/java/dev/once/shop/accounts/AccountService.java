@@ -53,6 +53,8 @@ public class AccountService {
    *
    * @return the journal row; its {@code balanceAfter} is the account's new balance
    * @throws NotFoundException {@code account-not-found}
+   * @throws InvalidRequestException {@code invalid-amount} if the amount has more fraction digits
+   *     than the account's currency; nothing is written
    */
   @Transactional
   public Operation deposit(String client, String accountId, BigDecimal amount) {
@@ -61,7 +63,16 @@ public class AccountService {
     }
     return accounts
         .deposit(accountId, client, Ids.next(Ids.OPERATION), amount, Timestamps.now(clock))
-        .orElseThrow(AccountService::accountNotFound);
+        .orElseThrow(() -> whyNoDeposit(client, accountId));
+  }
+
+  /** Why the deposit wrote nothing; read only on that failure path. */
+  private RuntimeException whyNoDeposit(String client, String accountId) {
+    Account account = accounts.find(accountId, client).orElse(null);
+    if (account == null) {
+      return accountNotFound();
+    }
+    return Money.tooPrecise("amount", account.currency());
   }
 
   /**

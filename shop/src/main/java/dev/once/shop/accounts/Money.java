@@ -1,5 +1,6 @@
 package dev.once.shop.accounts;
 
+import dev.once.shop.web.InvalidRequestException;
 import dev.once.shop.web.ShopProblem;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
@@ -14,6 +15,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Comparator;
+import java.util.stream.Collectors;
 
 /**
  * The wire format of money. An amount is a JSON string of plain ASCII digits with at most 16
@@ -25,6 +28,14 @@ import java.math.RoundingMode;
  * minor units: the codes without any ({@link java.util.Currency#getDefaultFractionDigits()} is -1:
  * {@code XXX} "no currency", {@code XTS} testing, the metals {@code XAU XAG XPT XPD}, units of
  * account such as {@code XDR}) are refused, as nobody can hold an account or pay in them.
+ *
+ * <p>An amount must also fit its currency's minor units (ISO 4217, {@link
+ * java.util.Currency#getDefaultFractionDigits()}: 2 for EUR, 0 for JPY, 3 for KWD, 4 for CLF). The
+ * value decides, not the spelling: {@code "1.500"} EUR is 1.50 and fits, {@code "100.0"} JPY is 100
+ * and fits, {@code "0.001"} EUR and {@code "1.5"} JPY do not ({@code invalid-amount}). Where the
+ * currency is in the request (payments, products) {@link #parse(String, String, String)} checks it;
+ * where it is the account's or the payment's (deposits, refunds), the statement that moves the
+ * money checks it with {@link #minorUnitsSql(String)}, so that the check costs no extra query.
  */
 public final class Money {
   /** Fraction digits of every stored and printed amount. */
@@ -35,6 +46,62 @@ public final class Money {
   /** The amount of a request field checked by {@link Amount}. */
   public static BigDecimal parse(String amount) {
     return new BigDecimal(amount).setScale(SCALE, RoundingMode.UNNECESSARY);
+  }
+
+  /**
+   * The amount of request field {@code field} checked by {@link Amount}, in {@code currency} (a
+   * code checked by {@link Currency}).
+   *
+   * @throws InvalidRequestException {@code invalid-amount} if it has more fraction digits than the
+   *     currency's minor units
+   */
+  public static BigDecimal parse(String amount, String currency, String field) {
+    BigDecimal parsed = parse(amount);
+    if (fractionDigits(parsed) > minorUnits(currency)) {
+      throw tooPrecise(field, currency);
+    }
+    return parsed;
+  }
+
+  /**
+   * The fraction digits {@code amount}'s value needs: 0 for {@code 12.0000}, 1 for {@code 1.5000},
+   * 3 for {@code 0.0010}.
+   */
+  public static int fractionDigits(BigDecimal amount) {
+    return Math.max(0, amount.stripTrailingZeros().scale());
+  }
+
+  /** The minor units of a currency code that {@link Currency} accepts (0 to 4). */
+  public static int minorUnits(String currency) {
+    return java.util.Currency.getInstance(currency).getDefaultFractionDigits();
+  }
+
+  /** The refusal of an amount that does not fit its currency's minor units. */
+  public static InvalidRequestException tooPrecise(String field, String currency) {
+    int units = minorUnits(currency);
+    return new InvalidRequestException(
+        ShopProblem.INVALID_AMOUNT,
+        field,
+        "An amount in "
+            + currency
+            + " has at most "
+            + units
+            + (units == 1 ? " fraction digit" : " fraction digits")
+            + " (its ISO 4217 minor units).");
+  }
+
+  /**
+   * A SQL expression of the minor units of the currency code in {@code column}, from the same table
+   * as {@link #minorUnits(String)} (every code that {@link Currency} accepts and whose minor units
+   * are not 2 is listed; the rest are 2), so that a statement can refuse an amount that does not
+   * fit the currency of the row it reads.
+   */
+  public static String minorUnitsSql(String column) {
+    return java.util.Currency.getAvailableCurrencies().stream()
+        .filter(c -> c.getDefaultFractionDigits() >= 0 && c.getDefaultFractionDigits() != 2)
+        .sorted(Comparator.comparing(java.util.Currency::getCurrencyCode))
+        .map(c -> "WHEN '" + c.getCurrencyCode() + "' THEN " + c.getDefaultFractionDigits())
+        .collect(Collectors.joining(" ", "(CASE " + column + " ", " ELSE 2 END)"));
   }
 
   /** The wire form of a stored amount: plain digits, a sign if negative, 4 fraction digits. */
@@ -54,7 +121,7 @@ public final class Money {
 
     String message() default
         "must be a JSON string of plain digits, at most 16 before and 4 after the point, greater"
-            + " than zero, such as \"12.50\"";
+            + " than zero, such as \"12.50\", and fit the currency's minor units";
 
     Class<?>[] groups() default {};
 

@@ -200,7 +200,7 @@ public class OrderService {
       Payment payment = payments.get(client, paymentId);
       BigDecimal unrefunded = payment.amount().subtract(payment.refunded());
       if (unrefunded.signum() > 0) {
-        Refund made = payments.refund(client, paymentId, unrefunded);
+        Refund made = payments.refundThroughOrder(client, paymentId, unrefunded);
         refund = Optional.of(made.id());
       }
     }

@@ -50,8 +50,10 @@ class PaymentController {
           "Debits the account and records the payment as `pending` in one transaction; the"
               + " payment provider is called after the commit, by the outbox relay, and the"
               + " payment becomes `succeeded` or `failed` (a failure gives the money back). Read"
-              + " it with GET to see the outcome. A retry under the same `Idempotency-Key` gets"
-              + " the same payment: the account is charged once.")
+              + " it with GET to see the outcome. The amount must fit the currency's minor units"
+              + " (ISO 4217: 2 for EUR, 0 for JPY, 3 for KWD; 422 `invalid-amount`). A retry"
+              + " under the same `Idempotency-Key` gets the same payment: the account is charged"
+              + " once.")
   @CreatedAt
   @Problems({
     ShopProblem.ACCOUNT_NOT_FOUND,
@@ -68,7 +70,7 @@ class PaymentController {
         payments.create(
             client.id(),
             body.accountId(),
-            Money.parse(body.amount()),
+            Money.parse(body.amount(), body.currency(), "amount"),
             body.currency(),
             Optional.ofNullable(body.description()));
     return ResponseEntity.created(URI.create("/v1/payments/" + payment.id()))
@@ -90,15 +92,24 @@ class PaymentController {
       operationId = "refundPayment",
       summary = "Refund part or all of a succeeded payment",
       description =
-          "Credits the account at once and asks the provider after commit; the refund is"
-              + " `pending` until the provider has answered. Refunds of one payment never add up"
-              + " to more than the payment. A retry under the same `Idempotency-Key` gets the same"
-              + " refund: the money goes back once.")
+          "Reserves the amount on the payment and asks the provider after commit; the refund is"
+              + " `pending` (`operationId` null) until the provider has answered. When the"
+              + " provider confirms it, the refund is `succeeded` and the account is credited"
+              + " (`operationId` names that journal row); when it refuses, the refund is `failed`,"
+              + " the reservation is released and no money has moved. Refunds that are pending or"
+              + " succeeded never add up to more than the payment, even concurrently (422"
+              + " `refund-exceeds-payment`). The amount must fit the payment currency's minor units"
+              + " (422 `invalid-amount`). A payment that belongs to an order is refunded by"
+              + " cancelling the order (422 `payment-belongs-to-order`), unless the order is"
+              + " already cancelled (for instance, after the provider refused the cancellation's"
+              + " refund). A retry under the same `Idempotency-Key` gets the same refund: the money"
+              + " goes back once.")
   @Created
   @Problems({
     ShopProblem.PAYMENT_NOT_FOUND,
     ShopProblem.INVALID_AMOUNT,
     ShopProblem.PAYMENT_NOT_REFUNDABLE,
+    ShopProblem.PAYMENT_BELONGS_TO_ORDER,
     ShopProblem.REFUND_EXCEEDS_PAYMENT,
     ShopProblem.OUTBOX_OVERLOADED
   })
@@ -130,7 +141,10 @@ class PaymentController {
   /** Body of a refund. */
   record RefundRequest(@NotNull @Money.Amount @Schema(example = "2.50") String amount) {}
 
-  /** A refund on the wire; {@code operationId} is the credit's journal row. */
+  /**
+   * A refund on the wire; {@code operationId} is the credit's journal row, null until the provider
+   * confirmed the refund.
+   */
   @Schema(name = "Refund")
   record RefundView(
       @Schema(example = "ref_pX0q3dZ8yB5nT1vK7mR2cA") String id,
@@ -140,7 +154,12 @@ class PaymentController {
               example = "pending",
               allowableValues = {"pending", "succeeded", "failed"})
           String status,
-      @Schema(example = "op_Yt5wE1rN8uC4xJ6bH2dL0g", description = "The credit's journal row")
+      @Schema(
+              example = "op_Yt5wE1rN8uC4xJ6bH2dL0g",
+              nullable = true,
+              description =
+                  "The journal row that credited the account: null while the refund is pending,"
+                      + " and for good if the provider refused it")
           String operationId) {
     static RefundView of(Refund refund) {
       return new RefundView(
@@ -148,7 +167,7 @@ class PaymentController {
           refund.paymentId(),
           Money.format(refund.amount()),
           refund.status().wireName(),
-          refund.operationId());
+          refund.operationId().orElse(null));
     }
   }
 

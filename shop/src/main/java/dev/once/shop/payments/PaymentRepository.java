@@ -2,6 +2,7 @@ package dev.once.shop.payments;
 
 import static dev.once.shop.persistence.Timestamps.utc;
 
+import dev.once.shop.accounts.Money;
 import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -17,8 +18,10 @@ import org.springframework.stereotype.Repository;
  * it at once — row lock, condition, journal row, payment or refund row — so there is no window
  * between a check and a write. The balance moves with the journal row through the database's guard
  * trigger ({@code V3__ledger_guard.sql}), which locks the account and inserts nothing if the
- * balance would go below zero. Lock order is always payment, then account, so refunds and reversals
- * cannot deadlock with each other or with charges (which lock only the account).
+ * balance would go below zero. Lock order is payment, then account, and refund, then payment or
+ * account, so refunds and reversals cannot deadlock with each other or with charges (which lock
+ * only the account). A refund moves money only when the provider confirms it: the request reserves
+ * its amount on the payment, the confirmation credits the account.
  */
 @Repository
 class PaymentRepository {
@@ -55,30 +58,39 @@ class PaymentRepository {
           .formatted(PAYMENT_COLUMNS);
 
   /**
-   * Refund in one statement. The conditional UPDATE of the payment takes its row lock and re-checks
-   * {@code refunded + amount <= amount} on the latest row version, so concurrent refunds serialize
-   * and their sum never exceeds the payment. The journal row (which credits the account through the
-   * guard trigger) references the charge it partly reverses.
+   * A refund's reservation in one statement; no money moves. The conditional UPDATE of the payment
+   * takes its row lock and re-checks {@code refunded + amount <= amount} on the latest row version,
+   * so concurrent refunds serialize and their sum never exceeds the payment. It also refuses an
+   * amount with more fraction digits ({@code :digits}) than the payment's currency, and, unless
+   * {@code :throughOrder}, a payment whose order is not cancelled (an order's payment is refunded
+   * through the order). The refund is written pending, without a journal row ({@code operation_id}
+   * is null until the provider confirms it).
    */
   static final String REFUND =
       """
-      WITH paid AS (
+      WITH reserved AS (
           UPDATE payment SET refunded = refunded + :amount, updated_at = :now
           WHERE id = :payment AND client_id = :client AND status = 'succeeded'
             AND refunded + :amount <= amount
-          RETURNING id, account_id, currency, charge_operation_id
-      ), journal AS (
-          INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
-          SELECT :operationId, paid.account_id, 'refund', :amount, paid.charge_operation_id, :now
-          FROM paid
-          RETURNING id
+            AND :digits <= %s
+            AND (:throughOrder OR NOT EXISTS (
+                     SELECT 1 FROM orders o
+                     WHERE o.payment_id = payment.id AND o.status <> 'cancelled'))
+          RETURNING id, currency
       ), accepted AS (
-          INSERT INTO refund (id, payment_id, amount, status, operation_id, created_at)
-          SELECT :refundId, paid.id, :amount, 'pending', journal.id, :now
-          FROM journal CROSS JOIN paid
+          INSERT INTO refund (id, payment_id, amount, status, created_at)
+          SELECT :refundId, reserved.id, :amount, 'pending', :now
+          FROM reserved
           RETURNING id, payment_id, amount, status, operation_id
       )
-      SELECT accepted.*, paid.currency FROM accepted CROSS JOIN paid
+      SELECT accepted.*, reserved.currency FROM accepted CROSS JOIN reserved
+      """
+          .formatted(Money.minorUnitsSql("currency"));
+
+  /** The status of the order a payment belongs to, if any: the failure path of refunds. */
+  static final String ORDER_STATUS =
+      """
+      SELECT status FROM orders WHERE payment_id = :payment
       """;
 
   /** Provider success: compare-and-set from pending. */
@@ -113,43 +125,74 @@ class PaymentRepository {
 
   static final String REFUND_COLUMNS = "id, payment_id, amount, status, operation_id";
 
-  /** Provider accepted the refund: compare-and-set from pending. */
+  /**
+   * The provider confirmed the refund, in one statement: compare-and-set from pending under the
+   * refund's row lock, and the account credited by a {@code refund} journal row that references the
+   * payment's charge (the guard trigger locks the account; a credit is never refused). A refund
+   * written before V6 ({@code credited_at_request}) already holds its credit and gets none. A
+   * concurrent settlement of the same refund waits for the lock, then finds it no longer pending
+   * and writes nothing.
+   */
   static final String MARK_REFUND_SUCCEEDED =
       """
-      UPDATE refund SET status = 'succeeded', updated_at = :now
-      WHERE id = :id AND status = 'pending'
-      RETURNING %s
+      WITH pending AS (
+          SELECT r.id, r.amount, r.operation_id, r.credited_at_request, p.account_id,
+                 p.charge_operation_id
+          FROM refund r JOIN payment p ON p.id = r.payment_id
+          WHERE r.id = :id AND r.status = 'pending'
+          FOR UPDATE OF r
+      ), credit AS (
+          INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
+          SELECT :operationId, pending.account_id, 'refund', pending.amount,
+                 pending.charge_operation_id, :now
+          FROM pending
+          WHERE NOT pending.credited_at_request
+          RETURNING id
+      ), confirmed AS (
+          UPDATE refund
+          SET status = 'succeeded',
+              operation_id = COALESCE(pending.operation_id, (SELECT id FROM credit)),
+              updated_at = :now
+          FROM pending
+          WHERE refund.id = pending.id
+          RETURNING refund.id, refund.payment_id, refund.amount, refund.status,
+                    refund.operation_id
+      )
+      SELECT %s FROM confirmed
       """
           .formatted(REFUND_COLUMNS);
 
   /**
-   * Provider refused the refund, in one statement: compare-and-set from pending, the refunded sum
-   * of the payment given back, and the credit taken back from the account by a negative reversal
-   * row that references the refund's credit. Lock order refund, payment, account (the journal
-   * insert locks the account through the guard trigger), the same payment-before-account order as
-   * everywhere. If the account no longer holds the credit, the guard inserts no journal row: the
-   * refund row comes back with {@code reversed = false}, and the caller must roll back, as the
-   * other two updates did happen.
+   * The provider refused the refund, in one statement: compare-and-set from pending, and the
+   * reservation released from the payment ({@code refunded}), which may then be refunded again. No
+   * money moves. Lock order refund, then payment. Only a refund written before V6 ({@code
+   * credited_at_request}), which credited the account at request time, also has its credit taken
+   * back by a negative reversal row (the journal insert locks the account); if the account no
+   * longer holds it, the guard inserts nothing and the row comes back with {@code settled = false}:
+   * the caller must roll back.
    */
   static final String MARK_REFUND_FAILED =
       """
       WITH failed AS (
           UPDATE refund SET status = 'failed', updated_at = :now
           WHERE id = :id AND status = 'pending'
-          RETURNING %s
-      ), unrefunded AS (
+          RETURNING %s, credited_at_request
+      ), released AS (
           UPDATE payment SET refunded = payment.refunded - failed.amount, updated_at = :now
           FROM failed
           WHERE payment.id = failed.payment_id
           RETURNING payment.account_id
-      ), journal AS (
+      ), legacy_reversal AS (
           INSERT INTO operation (id, account_id, kind, amount, reverses, created_at)
-          SELECT :operationId, unrefunded.account_id, 'reversal', -failed.amount,
+          SELECT :operationId, released.account_id, 'reversal', -failed.amount,
                  failed.operation_id, :now
-          FROM failed CROSS JOIN unrefunded
+          FROM failed CROSS JOIN released
+          WHERE failed.credited_at_request
           RETURNING id
       )
-      SELECT failed.*, EXISTS (SELECT 1 FROM journal) AS reversed FROM failed
+      SELECT failed.*,
+             NOT failed.credited_at_request OR EXISTS (SELECT 1 FROM legacy_reversal) AS settled
+      FROM failed
       """
           .formatted(REFUND_COLUMNS);
 
@@ -209,20 +252,28 @@ class PaymentRepository {
         .optional();
   }
 
-  /** The accepted refund and the payment's currency, or empty if the payment refused it. */
+  /**
+   * The accepted (pending) refund and the payment's currency, or empty if the payment refused it.
+   *
+   * @param throughOrder whether an order refunds its own payment (its cancellation: what is left of
+   *     the payment, not checked against the minor units again); otherwise a payment that belongs
+   *     to an order that is not cancelled is refused
+   */
   Optional<AcceptedRefund> refund(
       String client,
       String payment,
       BigDecimal amount,
+      boolean throughOrder,
       String refundId,
-      String operationId,
       Instant now) {
     return jdbc.sql(REFUND)
         .param("client", client)
         .param("payment", payment)
         .param("amount", amount)
+        // The amount an order refunds is what is left of its payment, accepted when it was made.
+        .param("digits", throughOrder ? 0 : Money.fractionDigits(amount))
+        .param("throughOrder", throughOrder)
         .param("refundId", refundId)
-        .param("operationId", operationId)
         .param("now", utc(now))
         .query((rs, row) -> new AcceptedRefund(refund(rs, row), rs.getString("currency")))
         .optional();
@@ -250,9 +301,16 @@ class PaymentRepository {
     return jdbc.sql(STATE).param("id", id).query(PaymentRepository::payment).optional();
   }
 
-  Optional<Refund> markRefundSucceeded(String id, Instant now) {
+  /** The status of the order that {@code payment} belongs to, or empty if it has none. */
+  Optional<String> orderStatus(String payment) {
+    return jdbc.sql(ORDER_STATUS).param("payment", payment).query(String.class).optional();
+  }
+
+  /** The refund moved to succeeded with its credit, or empty if it was not pending. */
+  Optional<Refund> markRefundSucceeded(String id, String operationId, Instant now) {
     return jdbc.sql(MARK_REFUND_SUCCEEDED)
         .param("id", id)
+        .param("operationId", operationId)
         .param("now", utc(now))
         .query(PaymentRepository::refund)
         .optional();
@@ -261,8 +319,9 @@ class PaymentRepository {
   /**
    * The refund moved to failed, or empty if it was not pending.
    *
-   * @throws RefundReversalException if the account cannot give the credit back; the caller's
-   *     transaction must roll back (it does, being a runtime exception in a transactional method)
+   * @throws RefundReversalException if a refund credited before V6 cannot be taken back, as the
+   *     account no longer holds it; the caller's transaction must roll back (it does, being a
+   *     runtime exception in a transactional method)
    */
   Optional<Refund> markRefundFailed(String id, String operationId, Instant now) {
     return jdbc.sql(MARK_REFUND_FAILED)
@@ -271,7 +330,7 @@ class PaymentRepository {
         .param("now", utc(now))
         .query(
             (rs, row) -> {
-              if (!rs.getBoolean("reversed")) {
+              if (!rs.getBoolean("settled")) {
                 throw new RefundReversalException(id);
               }
               return refund(rs, row);
@@ -293,7 +352,7 @@ class PaymentRepository {
         rs.getString("payment_id"),
         rs.getBigDecimal("amount"),
         PaymentStatus.fromWireName(rs.getString("status")),
-        rs.getString("operation_id"));
+        Optional.ofNullable(rs.getString("operation_id")));
   }
 
   static Payment payment(ResultSet rs, int row) throws SQLException {

@@ -9,6 +9,7 @@ import dev.once.shop.accounts.InsufficientFundsException;
 import dev.once.shop.accounts.Money;
 import dev.once.shop.persistence.Ids;
 import dev.once.shop.persistence.Timestamps;
+import dev.once.shop.web.InvalidRequestException;
 import dev.once.shop.web.NotFoundException;
 import dev.once.shop.web.ShopProblem;
 import dev.once.spring.outbox.TransactionalOutbox;
@@ -116,15 +117,31 @@ public class PaymentService {
   }
 
   /**
-   * Refunds part or all of a succeeded payment: credits the account, records a pending refund and a
-   * {@value #PROVIDER_REFUND} message.
+   * Refunds part or all of a succeeded payment that belongs to no order (or to a cancelled one):
+   * reserves the amount on the payment, records a pending refund and a {@value #PROVIDER_REFUND}
+   * message. No money moves until the provider confirms the refund ({@link #settleRefund}).
    *
    * @throws NotFoundException {@code payment-not-found}
-   * @throws RefundRejectedException if the payment is not succeeded, or the refunds would exceed
-   *     its amount
+   * @throws InvalidRequestException {@code invalid-amount} if the amount has more fraction digits
+   *     than the payment's currency
+   * @throws RefundRejectedException if the payment belongs to an order that is not cancelled, is
+   *     not succeeded, or the refunds would exceed its amount
    */
   @Transactional
   public Refund refund(String client, String paymentId, BigDecimal amount) {
+    return refund(client, paymentId, amount, false);
+  }
+
+  /**
+   * As {@link #refund(String, String, BigDecimal)}, for the order that the payment belongs to: its
+   * cancellation refunds it, in the cancellation's transaction, under the order's row lock.
+   */
+  @Transactional
+  public Refund refundThroughOrder(String client, String paymentId, BigDecimal amount) {
+    return refund(client, paymentId, amount, true);
+  }
+
+  private Refund refund(String client, String paymentId, BigDecimal amount, boolean throughOrder) {
     if (!Ids.isWellFormed(Ids.PAYMENT, paymentId)) {
       throw paymentNotFound();
     }
@@ -134,10 +151,10 @@ public class PaymentService {
                 client,
                 paymentId,
                 amount,
+                throughOrder,
                 Ids.next(Ids.REFUND),
-                Ids.next(Ids.OPERATION),
                 Timestamps.now(clock))
-            .orElseThrow(() -> whyNoRefund(client, paymentId));
+            .orElseThrow(() -> whyNoRefund(client, paymentId, amount, throughOrder));
     Refund refund = accepted.refund();
     Map<String, Object> payload = new LinkedHashMap<>();
     payload.put("refundId", refund.id());
@@ -198,15 +215,17 @@ public class PaymentService {
   }
 
   /**
-   * Records the provider's final answer for a refund: {@code succeeded}, or {@code failed}, which
-   * gives the refunded share back to the payment and takes the credit back from the account with a
-   * negative reversal row, in one statement. Repeating the same answer is a no-op.
+   * Records the provider's final answer for a refund, in one statement: {@code succeeded}, which
+   * credits the account with the refund's amount (a {@code refund} journal row), or {@code failed},
+   * which releases the refund's reservation on the payment and moves no money. Repeating the same
+   * answer is a no-op.
    *
    * @throws IllegalArgumentException if {@code outcome} is {@code pending}
    * @throws NotFoundException {@code refund-not-found}
    * @throws IllegalPaymentTransitionException if the refund already has the other outcome
-   * @throws RefundReversalException if the account no longer holds the refused credit; nothing is
-   *     written
+   * @throws RefundReversalException only for a refund written before V6, which credited the account
+   *     at request time: the provider refused it and the account no longer holds the credit to take
+   *     back; nothing is written
    */
   @Transactional
   public Refund settleRefund(String refundId, PaymentStatus outcome) {
@@ -233,7 +252,7 @@ public class PaymentService {
     }
     Optional<Refund> moved =
         outcome == PaymentStatus.SUCCEEDED
-            ? payments.markRefundSucceeded(refundId, Timestamps.now(clock))
+            ? payments.markRefundSucceeded(refundId, Ids.next(Ids.OPERATION), Timestamps.now(clock))
             : payments.markRefundFailed(refundId, Ids.next(Ids.OPERATION), Timestamps.now(clock));
     if (moved.isPresent()) {
       return moved.get();
@@ -291,10 +310,21 @@ public class PaymentService {
     return new InsufficientFundsException(accountId);
   }
 
-  private RuntimeException whyNoRefund(String client, String paymentId) {
+  /** Why the refund wrote nothing; read only on that failure path. */
+  private RuntimeException whyNoRefund(
+      String client, String paymentId, BigDecimal amount, boolean throughOrder) {
     Payment payment = payments.find(client, paymentId).orElse(null);
     if (payment == null) {
       return paymentNotFound();
+    }
+    if (!throughOrder) {
+      if (Money.fractionDigits(amount) > Money.minorUnits(payment.currency())) {
+        return Money.tooPrecise("amount", payment.currency());
+      }
+      Optional<String> order = payments.orderStatus(paymentId);
+      if (order.isPresent() && !order.get().equals("cancelled")) {
+        return RefundRejectedException.belongsToOrder(order.get());
+      }
     }
     if (payment.status() != PaymentStatus.SUCCEEDED) {
       return RefundRejectedException.notRefundable(payment.status());

@@ -19,7 +19,12 @@ public record PaymentView(
         String status,
     @Schema(example = "op_Q2xq1c9rR3mYv0aT8s4n6w", description = "The charge's journal row")
         String operationId,
-    @Schema(example = "0.0000", description = "The total refunded so far") String refunded) {
+    @Schema(
+            example = "0.0000",
+            description =
+                "The total of the payment's refunds that are pending or succeeded: reserved when"
+                    + " a refund is asked for, released if the provider refuses it")
+        String refunded) {
 
   /** The view of {@code payment}. */
   public static PaymentView of(Payment payment) {

@@ -18,6 +18,15 @@ public final class RefundRejectedException extends ShopException {
         "Only succeeded payments can be refunded; this payment is " + status.wireName() + ".");
   }
 
+  /** The payment belongs to an order that is not cancelled: the order's cancellation refunds it. */
+  static RefundRejectedException belongsToOrder(String orderStatus) {
+    return new RefundRejectedException(
+        ShopProblem.PAYMENT_BELONGS_TO_ORDER,
+        "This payment belongs to an order that is "
+            + orderStatus
+            + "; refund it by cancelling the order (POST /v1/orders/{id}/cancel).");
+  }
+
   /** The refund would take the refunded total above the payment's amount. */
   static RefundRejectedException exceedsPayment(String remaining) {
     return new RefundRejectedException(

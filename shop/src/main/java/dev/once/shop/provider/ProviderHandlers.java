@@ -98,6 +98,8 @@ class ProviderHandlers {
                 "refund " + refund.refundId(),
                 broken);
           } catch (RefundReversalException e) {
+            // Only a refund credited at request time, before the shop's V6: a refund accepted
+            // since then has credited nothing when the provider refuses it.
             log.warn("{}", e.getMessage());
             return Delivery.retry("refused refund cannot be reversed: balance too low");
           }

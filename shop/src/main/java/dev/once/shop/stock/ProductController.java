@@ -50,7 +50,8 @@ class ProductController {
       description =
           "The sku names the product in the client's catalogue and in its address; it cannot be"
               + " used twice (409 `product-exists`). `price` is the unit price that orders placed"
-              + " from now on will charge.")
+              + " from now on will charge; it must fit the currency's minor units (ISO 4217: 2 for"
+              + " EUR, 0 for JPY, 3 for KWD; 422 `invalid-amount`).")
   @CreatedAt
   @Problems({ShopProblem.INVALID_AMOUNT, ShopProblem.INVALID_CURRENCY, ShopProblem.PRODUCT_EXISTS})
   ResponseEntity<ProductView> create(
@@ -60,7 +61,7 @@ class ProductController {
             client.id(),
             body.sku(),
             body.name(),
-            Money.parse(body.price()),
+            Money.parse(body.price(), body.currency(), "price"),
             body.currency(),
             body.stock().longValueExact());
     return ResponseEntity.created(URI.create("/v1/products/" + product.sku()))

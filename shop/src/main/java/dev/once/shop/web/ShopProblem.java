@@ -48,6 +48,8 @@ public enum ShopProblem {
       "payment-not-refundable", HttpStatus.UNPROCESSABLE_CONTENT, "Payment not refundable"),
   REFUND_EXCEEDS_PAYMENT(
       "refund-exceeds-payment", HttpStatus.UNPROCESSABLE_CONTENT, "Refund exceeds payment"),
+  PAYMENT_BELONGS_TO_ORDER(
+      "payment-belongs-to-order", HttpStatus.UNPROCESSABLE_CONTENT, "Payment belongs to an order"),
   UNKNOWN_PRODUCT("unknown-product", HttpStatus.UNPROCESSABLE_CONTENT, "Unknown product"),
   INVALID_ORDER_STATE(
       "invalid-order-state", HttpStatus.UNPROCESSABLE_CONTENT, "Invalid order state"),

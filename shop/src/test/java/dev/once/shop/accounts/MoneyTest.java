@@ -1,7 +1,9 @@
 package dev.once.shop.accounts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.once.shop.web.InvalidRequestException;
 import dev.once.shop.web.ShopProblem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
@@ -38,6 +40,43 @@ class MoneyTest {
     BigDecimal amount = Money.parse(wire);
     assertThat(amount.scale()).isEqualTo(Money.SCALE);
     assertThat(Money.format(amount)).isEqualTo(printed);
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "150, JPY, 0",
+    "150.0000, JPY, 0",
+    "1.5, EUR, 1",
+    "1.5000, EUR, 1",
+    "0.001, KWD, 3",
+    "0.0001, CLF, 4"
+  })
+  void countsTheFractionDigitsOfTheValueAgainstTheCurrencysMinorUnits(
+      String wire, String currency, int digits) {
+    BigDecimal amount = Money.parse(wire);
+    assertThat(Money.fractionDigits(amount)).isEqualTo(digits);
+    assertThat(Money.parse(wire, currency, "amount")).isEqualTo(amount);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"1.5, JPY", "0.001, EUR", "0.001, USD", "0.0001, KWD", "0.5, ISK"})
+  void refusesAnAmountFinerThanItsCurrency(String wire, String currency) {
+    InvalidRequestException refused =
+        catchThrowableOfType(
+            InvalidRequestException.class, () -> Money.parse(wire, currency, "price"));
+    assertThat(refused.problem()).isEqualTo(ShopProblem.INVALID_AMOUNT);
+    assertThat(refused.getBody().getDetail()).contains(currency);
+  }
+
+  @Test
+  void theSqlOfMinorUnitsListsEveryCurrencyThatIsNotTwo() {
+    String sql = Money.minorUnitsSql("currency");
+    assertThat(sql)
+        .startsWith("(CASE currency ")
+        .endsWith(" ELSE 2 END)")
+        .contains("WHEN 'JPY' THEN 0", "WHEN 'KWD' THEN 3", "WHEN 'BHD' THEN 3")
+        .contains("WHEN 'CLF' THEN 4")
+        .doesNotContain("'EUR'", "'USD'", "'XAU'", "'XXX'");
   }
 
   @ParameterizedTest

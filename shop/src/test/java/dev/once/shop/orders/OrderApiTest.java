@@ -13,6 +13,7 @@ import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
+import java.math.BigDecimal;
 import java.net.http.HttpRequest;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -171,6 +172,9 @@ class OrderApiTest extends ShopIntegrationTest {
     assertThat(refunds).hasSize(1);
     assertThat(refunds.get(0).get("id").stringValue()).isEqualTo(refund);
     assertThat(refunds.get(0).get("amount").stringValue()).isEqualTo("15.9000");
+    // The refund credits the account when the provider confirms it.
+    assertThat(client.balance(account)).isEqualTo("84.1000");
+    payments.settleRefund(refund, PaymentStatus.SUCCEEDED);
     assertThat(client.balance(account)).isEqualTo("100.0000");
 
     // The stock comes back when order.cancelled is delivered, and only once.
@@ -252,12 +256,75 @@ class OrderApiTest extends ShopIntegrationTest {
   }
 
   @Test
-  void cancellingAPaidOrderRefundsOnlyWhatIsNotRefundedYet() {
+  void aPaymentOfAnOrderIsRefundedThroughItsOrderOnly() {
     String id = reservedOrder();
     String payment = action(id, "pay").assertStatus(201).text("id");
+    // Pending, the order waiting for it: refused for its order, before its status is looked at.
+    refund(payment, "5.90").assertProblem(422, "payment-belongs-to-order");
     settle(payment, PaymentStatus.SUCCEEDED);
-    client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"5.90\"}").assertStatus(201);
-    assertThat(client.balance(account)).isEqualTo("90.0000");
+    RowCounts before = rowCounts();
+
+    ShopResponse refused = refund(payment, "5.90");
+
+    refused.assertProblem(422, "payment-belongs-to-order");
+    assertThat(refused.text("detail")).contains("paid").contains("cancel");
+    assertThat(rowCounts()).isEqualTo(before);
+    assertThat(client.get("/v1/orders/" + id).text("status")).isEqualTo("paid");
+    assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("0.0000");
+    assertThat(client.balance(account)).isEqualTo("84.1000");
+    assertStock("TEA-100", 8, 2);
+    // The order's cancellation refunds it in full and gives its stock back.
+    String refund = action(id, "cancel").assertStatus(200).text("refundId");
+    payments.settleRefund(refund, PaymentStatus.SUCCEEDED);
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+    assertThat(events.pump(id)).containsExactly("order.cancelled");
+    assertStock("TEA-100", 10, 0);
+  }
+
+  @Test
+  void aCancelledOrdersPaymentCanBeRefundedDirectlyAfterTheProviderRefusedItsRefund() {
+    String id = reservedOrder();
+    String payment = paid(id);
+    String refused = action(id, "cancel").assertStatus(200).text("refundId");
+    payments.settleRefund(refused, PaymentStatus.FAILED);
+    assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("0.0000");
+    assertThat(client.balance(account)).isEqualTo("84.1000");
+
+    String again = refund(payment, "15.90").assertStatus(201).text("id");
+
+    payments.settleRefund(again, PaymentStatus.SUCCEEDED);
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+    assertThat(client.get("/v1/orders/" + id).text("status")).isEqualTo("cancelled");
+    refund(payment, "0.01").assertProblem(422, "refund-exceeds-payment");
+  }
+
+  @Test
+  void anOrderOfAProductPricedBeforeTheMinorUnitsRulePaysAndCancels() {
+    // A price of 4 fraction digits in EUR, as the shop accepted before it checked minor units.
+    jdbc.sql(
+            "INSERT INTO product (client_id, sku, name, price, currency, initial_stock, available,"
+                + " created_at, updated_at) VALUES (?, 'OLD-1', 'Old', 1.0001, 'EUR', 5, 5, now(),"
+                + " now())")
+        .param(client.id())
+        .update();
+    String id = place("{\"sku\":\"OLD-1\",\"quantity\":1}").assertStatus(201).text("id");
+    events.pump(id);
+    String payment = paid(id);
+    assertThat(client.balance(account)).isEqualTo("98.9999");
+
+    String refund = action(id, "cancel").assertStatus(200).text("refundId");
+
+    payments.settleRefund(refund, PaymentStatus.SUCCEEDED);
+    assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("1.0001");
+    assertThat(client.balance(account)).isEqualTo("100.0000");
+  }
+
+  @Test
+  void cancellingAPaidOrderRefundsOnlyWhatIsNotRefundedYet() {
+    String id = reservedOrder();
+    String payment = paid(id);
+    // A part refunded before refunds of an order's payment went through the order only.
+    payments.refundThroughOrder(client.id(), payment, new BigDecimal("5.90"));
 
     ShopResponse cancelled = action(id, "cancel").assertStatus(200);
 
@@ -267,15 +334,17 @@ class OrderApiTest extends ShopIntegrationTest {
     assertThat(refunds.get(1).get("id").stringValue()).isEqualTo(refund);
     assertThat(refunds.get(1).get("amount").stringValue()).isEqualTo("10.0000");
     assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("15.9000");
+    for (JsonNode each : refunds) {
+      payments.settleRefund(each.get("id").stringValue(), PaymentStatus.SUCCEEDED);
+    }
     assertThat(client.balance(account)).isEqualTo("100.0000");
   }
 
   @Test
   void cancellingAPaidOrderRefundedInFullBeforeMakesNoRefund() {
     String id = reservedOrder();
-    String payment = action(id, "pay").assertStatus(201).text("id");
-    settle(payment, PaymentStatus.SUCCEEDED);
-    client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"15.90\"}").assertStatus(201);
+    String payment = paid(id);
+    payments.refundThroughOrder(client.id(), payment, new BigDecimal("15.90"));
     long refundsBefore = rowCounts().refunds();
 
     ShopResponse cancelled = action(id, "cancel").assertStatus(200);
@@ -283,7 +352,6 @@ class OrderApiTest extends ShopIntegrationTest {
     assertThat(cancelled.text("status")).isEqualTo("cancelled");
     assertThat(cancelled.text("refundId")).isNull();
     assertThat(rowCounts().refunds()).isEqualTo(refundsBefore);
-    assertThat(client.balance(account)).isEqualTo("100.0000");
     assertThat(events.pump(id)).containsExactly("order.cancelled");
     assertStock("TEA-100", 10, 0);
   }
@@ -307,8 +375,7 @@ class OrderApiTest extends ShopIntegrationTest {
   @Test
   void aRepeatedPaymentEventChangesNothing() {
     String id = reservedOrder();
-    String payment = action(id, "pay").assertStatus(201).text("id");
-    settle(payment, PaymentStatus.SUCCEEDED);
+    String payment = paid(id);
     ShopResponse paid = client.get("/v1/orders/" + id);
 
     redeliverAll(payment);
@@ -351,8 +418,7 @@ class OrderApiTest extends ShopIntegrationTest {
   @Test
   void aPaidOrderCannotBePaidAgain() {
     String id = reservedOrder();
-    String payment = action(id, "pay").assertStatus(201).text("id");
-    settle(payment, PaymentStatus.SUCCEEDED);
+    String payment = paid(id);
     RowCounts before = rowCounts();
 
     ShopResponse refused = action(id, "pay");
@@ -433,6 +499,7 @@ class OrderApiTest extends ShopIntegrationTest {
     assertThat(cancelledAgain.body()).isEqualTo(cancelled.body());
     assertThat(rowCounts()).isEqualTo(afterCancel);
     assertThat(outboxTypes(id)).containsOnlyOnce("order.cancelled");
+    payments.settleRefund(cancelled.text("refundId"), PaymentStatus.SUCCEEDED);
     assertThat(client.balance(account)).isEqualTo("100.0000");
 
     // A new key is a new request, which the state machine refuses.
@@ -573,6 +640,17 @@ class OrderApiTest extends ShopIntegrationTest {
   }
 
   /** The provider's answer, as the shop records it, then its event delivered to the order. */
+  /** Pays the reserved order and records the provider's success; returns the payment id. */
+  private String paid(String id) {
+    String payment = action(id, "pay").assertStatus(201).text("id");
+    settle(payment, PaymentStatus.SUCCEEDED);
+    return payment;
+  }
+
+  private ShopResponse refund(String payment, String amount) {
+    return client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"" + amount + "\"}");
+  }
+
   private void settle(String payment, PaymentStatus outcome) {
     payments.settle(payment, outcome);
     assertThat(events.pump(payment))

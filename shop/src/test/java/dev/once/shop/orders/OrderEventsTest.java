@@ -244,6 +244,10 @@ class OrderEventsTest extends ShopIntegrationTest {
     events.deliver(ORDERS, succeeded);
     String refund = cancel(order).text("refundId");
     assertThat(refund).isNotNull();
+    // Credited when the provider confirms the refund, once.
+    assertThat(client.balance(account)).isEqualTo("997.0000");
+    payments.settleRefund(refund, PaymentStatus.SUCCEEDED);
+    payments.settleRefund(refund, PaymentStatus.SUCCEEDED);
     assertThat(client.balance(account)).isEqualTo("1000.0000");
 
     InboxMessage cancelled = events.event(order, ShopEvents.ORDER_CANCELLED);

@@ -41,7 +41,7 @@ class OrderValidationTest extends ShopIntegrationTest {
     product("TEA-1", "4.20", "EUR", 7);
     product("MUG-1", "7.50", "EUR", 3);
     product("USD-1", "1", "USD", 3);
-    product("HUGE-1", "9999999999999999.9999", "EUR", 0);
+    product("HUGE-1", "9999999999999999.99", "EUR", 0);
     order = client.post("/v1/orders", order(TEA)).assertStatus(201).text("id");
     refusals = new Refusals(jdbc, client);
     before = rowCounts();
@@ -239,20 +239,20 @@ class OrderValidationTest extends ShopIntegrationTest {
     before = null;
     ShopResponse largest = client.post("/v1/orders", order(item("\"HUGE-1\"", "1")));
     largest.assertStatus(201);
-    assertThat(largest.text("total")).isEqualTo("9999999999999999.9999");
+    assertThat(largest.text("total")).isEqualTo("9999999999999999.9900");
     String hundred =
         IntStream.range(0, 100)
             .mapToObj(
                 i -> {
                   String sku = "P-" + i;
-                  product(sku, "0.0001", "EUR", 0);
+                  product(sku, "0.01", "EUR", 0);
                   return item("\"" + sku + "\"", i == 0 ? "1000000" : "1");
                 })
             .collect(Collectors.joining(","));
     ShopResponse many = client.post("/v1/orders", order(hundred));
     many.assertStatus(201);
     assertThat(many.json().get("items")).hasSize(100);
-    assertThat(many.text("total")).isEqualTo("100.0099");
+    assertThat(many.text("total")).isEqualTo("10000.9900");
   }
 
   @Test

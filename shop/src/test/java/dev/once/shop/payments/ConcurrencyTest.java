@@ -16,14 +16,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /**
  * Money under real concurrency: many threads released at once by a latch, each with its own
  * Idempotency-Key, against one account or one payment. Row locks serialize them; the balance never
- * goes below zero and refunds never exceed the payment.
+ * goes below zero, and refunds, reserved at request time, never exceed the payment, whatever the
+ * provider's answers.
  */
 class ConcurrencyTest extends ShopIntegrationTest {
   private static final int THREADS = 64;
+
+  @Autowired private PaymentService payments;
 
   @Test
   void concurrentChargesBeyondTheBalanceNeverOverdraw() throws Exception {
@@ -62,7 +66,7 @@ class ConcurrencyTest extends ShopIntegrationTest {
   }
 
   @Test
-  void concurrentRefundsNeverExceedThePayment() throws Exception {
+  void concurrentRefundsNeverExceedThePaymentAndMoveNoMoneyUntilConfirmed() throws Exception {
     TestClient client = newClient();
     String account = client.openAccountWith("EUR", "100");
     String payment = client.pay(account, "90", "EUR").text("id");
@@ -76,10 +80,41 @@ class ConcurrencyTest extends ShopIntegrationTest {
             i -> () -> client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"7\"}"));
 
     int refunded = countCharged(answers, "refund-exceeds-payment");
-    // 32 x 7 = 224 asked of 90: exactly 12 fit.
+    // 32 x 7 = 224 asked of 90: exactly 12 fit, reserved on the payment; no money has moved yet.
     assertThat(refunded).isEqualTo(12);
     assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("84.0000");
-    assertThat(new BigDecimal(client.balance(account))).isEqualByComparingTo("94");
+    assertThat(new BigDecimal(client.balance(account))).isEqualByComparingTo("10");
+
+    // The provider's answers arrive at once: half confirm (each credits 7), half refuse (each
+    // releases its 7, nothing credited), while 16 new refunds of 7 compete for what is released.
+    List<String> pending =
+        answers.stream().filter(a -> a.status() == 201).map(a -> a.text("id")).toList();
+    List<ShopResponse> later =
+        all(
+            pending.size() + 16,
+            i ->
+                () -> {
+                  if (i >= pending.size()) {
+                    return client.post(
+                        "/v1/payments/" + payment + "/refunds", "{\"amount\":\"7\"}");
+                  }
+                  payments.settleRefund(
+                      pending.get(i), i % 2 == 0 ? PaymentStatus.SUCCEEDED : PaymentStatus.FAILED);
+                  return null;
+                });
+
+    int again = countCharged(later.subList(pending.size(), later.size()), "refund-exceeds-payment");
+    // 6 confirmed hold 42 for good; at most 48 was ever free again, 6 x 7 = 42 of it reservable.
+    assertThat(again).isBetween(0, 6);
+    assertThat(new BigDecimal(client.get("/v1/payments/" + payment).text("refunded")))
+        .isEqualByComparingTo(BigDecimal.valueOf(42 + 7L * again));
+    assertThat(new BigDecimal(client.balance(account))).isEqualByComparingTo("52");
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM operation WHERE account_id = :a AND kind = 'reversal'")
+                .param("a", account)
+                .query(Long.class)
+                .single())
+        .isZero();
   }
 
   /** Counts the 201s; every other answer must be the expected 422 problem, never a 5xx. */

@@ -72,34 +72,38 @@ class ProviderRelayTest extends RelayingShopTest {
     String payment = client.pay(account, "40.00", "EUR").text("id");
     awaitStatus("/v1/payments/" + payment, "succeeded");
 
-    String refund =
-        client
-            .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"15.00\"}")
-            .assertStatus(201)
-            .text("id");
+    String refund = refund(payment, "15.00");
 
     awaitRefund(payment, refund, "succeeded");
     assertThat(provider.stats(refund).effects()).isEqualTo(1);
     assertThat(client.balance(account)).isEqualTo("75.0000");
+    JsonNode items = client.get("/v1/accounts/" + account + "/operations").json().get("items");
+    JsonNode credit = items.get(items.size() - 1);
+    assertThat(credit.get("kind").stringValue()).isEqualTo("refund");
+    assertThat(refundOperation(payment, refund).stringValue())
+        .isEqualTo(credit.get("id").stringValue());
   }
 
   @Test
-  void aRefusedRefundFailsTakesTheCreditBackAndFreesItsShare() {
+  void aRefusedRefundFailsMovesNoMoneyAndFreesItsShare() {
     String account = client.openAccountWith("EUR", "100.00");
     String payment = client.pay(account, "40.00", "EUR").text("id");
     awaitStatus("/v1/payments/" + payment, "succeeded");
 
-    String refused =
-        client
-            .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"10.52\"}")
-            .assertStatus(201)
-            .text("id");
+    String refused = refund(payment, "10.52");
 
     awaitRefund(payment, refused, "failed");
+    assertThat(provider.stats(refused).effects()).isEqualTo(1);
     assertThat(client.balance(account)).isEqualTo("60.0000");
     assertThat(client.get("/v1/payments/" + payment).text("refunded")).isEqualTo("0.0000");
+    // The money never moved: no credit was written, so none had to be taken back.
+    JsonNode items = client.get("/v1/accounts/" + account + "/operations").json().get("items");
+    assertThat(items.findValuesAsString("kind")).containsExactly("deposit", "charge");
+    assertThat(refundOperation(payment, refused).isNull()).isTrue();
     // The refused share may be refunded again, in full.
-    client.post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"40.00\"}").assertStatus(201);
+    String full = refund(payment, "40.00");
+    awaitRefund(payment, full, "succeeded");
+    assertThat(client.balance(account)).isEqualTo("100.0000");
   }
 
   @Test
@@ -132,11 +136,7 @@ class ProviderRelayTest extends RelayingShopTest {
     String payment = client.pay(account, "50.00", "EUR").text("id");
     awaitStatus("/v1/payments/" + payment, "succeeded");
     provider.faults(new Faults(0, 1.0, 0, 0, 1000));
-    String refund =
-        client
-            .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"5.00\"}")
-            .assertStatus(201)
-            .text("id");
+    String refund = refund(payment, "5.00");
 
     JsonNode dead = await().atMost(SETTLED).until(() -> deadRowOf(payment), row -> row != null);
     assertThat(dead.get("type").stringValue()).isEqualTo("provider.refund");
@@ -177,10 +177,27 @@ class ProviderRelayTest extends RelayingShopTest {
     await().atMost(SETTLED).until(() -> refundStatus(payment, refund), status::equals);
   }
 
+  /** Asks for a refund of {@code amount}; asserts 201 and returns the refund's id. */
+  private String refund(String payment, String amount) {
+    return client
+        .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"" + amount + "\"}")
+        .assertStatus(201)
+        .text("id");
+  }
+
+  /** The refund's {@code operationId} as listed: its credit's journal row, or null. */
+  private JsonNode refundOperation(String payment, String refund) {
+    return listedRefund(payment, refund).get("operationId");
+  }
+
   private String refundStatus(String payment, String refund) {
+    return listedRefund(payment, refund).get("status").stringValue();
+  }
+
+  private JsonNode listedRefund(String payment, String refund) {
     for (JsonNode item : client.get("/v1/payments/" + payment + "/refunds").json().get("items")) {
       if (item.get("id").stringValue().equals(refund)) {
-        return item.get("status").stringValue();
+        return item;
       }
     }
     throw new AssertionError("refund " + refund + " not listed");

@@ -282,7 +282,7 @@ class ProductValidationTest extends ShopIntegrationTest {
                 + sku
                 + "\",\"name\":\""
                 + "😀".repeat(200)
-                + "\",\"price\":\"9999999999999999.9999\",\"currency\":\"JPY\","
+                + "\",\"price\":\"9999999999999999.9999\",\"currency\":\"CLF\","
                 + "\"stock\":1000000000}");
     created.assertStatus(201);
     assertThat(created.text("sku")).isEqualTo(sku);
@@ -296,7 +296,7 @@ class ProductValidationTest extends ShopIntegrationTest {
     client
         .post(
             "/v1/products",
-            "{\"sku\":\"ZERO\",\"name\":\"n\",\"price\":\"0.0001\",\"currency\":\"EUR\","
+            "{\"sku\":\"ZERO\",\"name\":\"n\",\"price\":\"0.0001\",\"currency\":\"CLF\","
                 + "\"stock\":0}")
         .assertStatus(201);
   }
