@@ -193,6 +193,9 @@ public final class RelayBenchmark {
                 "--shop.admin-token-file=" + data.resolve("admin-token"),
                 "--shop.embedded-postgres.data-dir=" + data.resolve("pg"),
                 "--once.outbox.relay.enabled=" + relay,
+                // One client drives every connection: the per-client caps would refuse it.
+                "--once.idempotency.limits.max-in-flight-per-client=0",
+                "--once.idempotency.limits.new-keys-per-minute=0",
                 "--logging.level.root=WARN",
                 "--spring.main.banner-mode=off"));
     if (!relay) {
