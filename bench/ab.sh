@@ -31,7 +31,9 @@ run_once() { # name -> prints req/s
   local data="$WORK/data-$1-$RANDOM" admin="ab-admin-$RANDOM$RANDOM$RANDOM"
   mkdir -p "$data"
   java -Xmx1g -jar "$WORK/$1.jar" --server.port=$PORT --shop.admin-token=$admin \
-    --shop.embedded-postgres.data-dir="$data/pg" --logging.level.root=WARN > "$data/shop.log" 2>&1 &
+    --shop.embedded-postgres.data-dir="$data/pg" --logging.level.root=WARN \
+    --once.idempotency.limits.max-in-flight-per-client=0 --once.idempotency.limits.new-keys-per-minute=0 \
+    > "$data/shop.log" 2>&1 &
   SHOP=$!
   for _ in $(seq 1 240); do curl -sf $BASE/actuator/health >/dev/null && break; sleep 0.5; done
   local key acc accounts=""

@@ -8,7 +8,5 @@
 #        bench/relay.sh --help    lists every flag; the issue 6 form [rows] [seconds] [clients] works
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./mvnw -q -pl shop -am test-compile dependency:build-classpath \
-  -Dmdep.outputFile=target/bench-classpath.txt -Dmdep.includeScope=test
-CP=shop/target/test-classes:shop/target/classes:$(cat shop/target/bench-classpath.txt)
-exec java -Xmx1g ${JAVA_OPTS:-} -cp "$CP" dev.once.shop.bench.RelayBenchmark "$@"
+. bench/lib/test-main.sh
+run_test_main dev.once.shop.bench.RelayBenchmark "$@"

@@ -15,7 +15,9 @@ command -v wrk >/dev/null || { echo "wrk is needed: apt-get install wrk" >&2; ex
 ./mvnw -q -pl shop -am package -DskipTests
 
 java -Xmx1g -jar shop/target/shop.jar --server.port=$PORT --shop.admin-token=$ADMIN \
-  --shop.embedded-postgres.data-dir=$DATA/pg --logging.level.root=WARN > $DATA/shop.log 2>&1 &
+  --shop.embedded-postgres.data-dir=$DATA/pg --logging.level.root=WARN \
+  --once.idempotency.limits.max-in-flight-per-client=0 --once.idempotency.limits.new-keys-per-minute=0 \
+  > $DATA/shop.log 2>&1 &
 SHOP=$!
 trap 'kill $SHOP 2>/dev/null; wait $SHOP 2>/dev/null; rm -rf $DATA' EXIT
 [ -n "${BENCH_DEBUG:-}" ] && trap 'kill $SHOP 2>/dev/null; wait $SHOP 2>/dev/null; echo "kept $DATA"' EXIT

@@ -18,6 +18,7 @@ import dev.once.spring.outbox.OutboxHandler;
 import dev.once.spring.outbox.OutboxLoadShedding;
 import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.spring.web.ClientCaps;
 import dev.once.spring.web.IdempotencyClientResolver;
 import dev.once.spring.web.IdempotencyFilter;
 import dev.once.spring.web.IdempotentEndpoints;
@@ -272,7 +273,21 @@ public class OnceAutoConfiguration {
           transactions,
           dataSource,
           properties.getIdempotency().getHttp().getProblemTypeBase(),
-          metrics);
+          metrics,
+          (int) properties.getIdempotency().getLimits().getMaxAnswerSize().toBytes());
+    }
+
+    /** The per-client caps of {@code once.idempotency.limits}; none by default. */
+    @Bean
+    @ConditionalOnMissingBean
+    ClientCaps onceClientCaps(OnceProperties properties, Clock clock) {
+      properties.validate();
+      OnceProperties.Limits limits = properties.getIdempotency().getLimits();
+      return new ClientCaps(
+          limits.getMaxInFlightPerClient(),
+          limits.getNewKeysPerMinute(),
+          properties.getIdempotency().getRetryAfter(),
+          clock);
     }
 
     @Bean
@@ -280,7 +295,8 @@ public class OnceAutoConfiguration {
         OnceProperties properties,
         IdempotencyClientResolver clients,
         IdempotentExecution execution,
-        IdempotencyMetrics metrics) {
+        IdempotencyMetrics metrics,
+        ClientCaps caps) {
       properties.validate();
       OnceProperties.Http http = properties.getIdempotency().getHttp();
       IdempotencyFilter filter =
@@ -291,6 +307,7 @@ public class OnceAutoConfiguration {
               execution,
               http.getProblemTypeBase(),
               metrics,
+              caps,
               (int) http.getMaxBodySize().toBytes(),
               http.getFilterOrder());
       FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(filter);

@@ -77,6 +77,24 @@ public class OnceProperties {
           h.problemTypeBase,
           "must be the start of a URI, such as https://example.com/problems/");
     }
+    Limits l = i.limits;
+    if (l.maxInFlightPerClient < 0 || l.maxInFlightPerClient > 100_000) {
+      throw bad(
+          "once.idempotency.limits.max-in-flight-per-client",
+          l.maxInFlightPerClient,
+          "must be 0 (no cap) to 100000");
+    }
+    if (l.newKeysPerMinute < 0 || l.newKeysPerMinute > 10_000_000) {
+      throw bad(
+          "once.idempotency.limits.new-keys-per-minute",
+          l.newKeysPerMinute,
+          "must be 0 (no cap) to 10000000");
+    }
+    if (l.maxAnswerSize == null
+        || l.maxAnswerSize.toBytes() < 1
+        || l.maxAnswerSize.toBytes() > Integer.MAX_VALUE - 8) {
+      throw bad("once.idempotency.limits.max-answer-size", l.maxAnswerSize, "must be 1B to 2GB");
+    }
     OutboxSettings.validate(this);
   }
 
@@ -120,6 +138,7 @@ public class OnceProperties {
 
     private final Http http = new Http();
     private final Purge purge = new Purge();
+    private final Limits limits = new Limits();
 
     public Duration getRetention() {
       return retention;
@@ -151,6 +170,67 @@ public class OnceProperties {
 
     public Purge getPurge() {
       return purge;
+    }
+
+    public Limits getLimits() {
+      return limits;
+    }
+  }
+
+  /**
+   * Per-client caps on idempotent requests, checked after the request is known to be well formed
+   * and before its key is claimed, and the bound of a stored answer. The caps count per instance:
+   * with several instances a client may have as much again on each.
+   */
+  public static class Limits {
+    /**
+     * Most idempotent requests of one client (the id the IdempotencyClientResolver names) that may
+     * run at once in this instance. One more is answered 429 too-many-requests-in-flight with
+     * Retry-After (once.idempotency.retry-after) before anything is looked up: nothing executes and
+     * its key stays free. Keep it below the connection pool's size, so that one client cannot hold
+     * every connection. 0 (the default): no cap. 0 to 100000.
+     */
+    private int maxInFlightPerClient = 0;
+
+    /**
+     * Most new idempotency keys one client may start per minute in this instance: a token bucket
+     * that holds this many and refills evenly over a minute, so a client may burst up to it. A key
+     * counts when its request executes; a replay, a mismatch or a key in use gives its token back.
+     * A request that finds the bucket empty is answered 429 too-many-new-keys with Retry-After (the
+     * seconds until the next token), before anything is looked up, replays included: nothing
+     * executes and its key stays free. 0 (the default): no cap. 0 to 10000000.
+     */
+    private int newKeysPerMinute = 0;
+
+    /**
+     * Largest answer body stored with its key. A success with a larger body is rolled back before
+     * it commits (none of its writes remain, the key stays free) and answered 422 answer-too-large;
+     * a larger refusal of the handler's is sent as it is but not stored. 1B to 2GB.
+     */
+    private DataSize maxAnswerSize = DataSize.ofKilobytes(64);
+
+    public int getMaxInFlightPerClient() {
+      return maxInFlightPerClient;
+    }
+
+    public void setMaxInFlightPerClient(int maxInFlightPerClient) {
+      this.maxInFlightPerClient = maxInFlightPerClient;
+    }
+
+    public int getNewKeysPerMinute() {
+      return newKeysPerMinute;
+    }
+
+    public void setNewKeysPerMinute(int newKeysPerMinute) {
+      this.newKeysPerMinute = newKeysPerMinute;
+    }
+
+    public DataSize getMaxAnswerSize() {
+      return maxAnswerSize;
+    }
+
+    public void setMaxAnswerSize(DataSize maxAnswerSize) {
+      this.maxAnswerSize = maxAnswerSize;
     }
   }
 

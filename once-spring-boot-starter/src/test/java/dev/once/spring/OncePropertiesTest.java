@@ -54,4 +54,20 @@ class OncePropertiesTest {
     q.getIdempotency().getPurge().setBatchSize(0);
     assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.batch-size");
   }
+
+  @Test
+  void limitsOutOfRangeAreRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().getLimits().setMaxInFlightPerClient(-1);
+    assertThatThrownBy(p::validate)
+        .hasMessageContaining("once.idempotency.limits.max-in-flight-per-client")
+        .hasMessageContaining("'-1'");
+    OnceProperties q = new OnceProperties();
+    q.getIdempotency().getLimits().setNewKeysPerMinute(-5);
+    assertThatThrownBy(q::validate)
+        .hasMessageContaining("once.idempotency.limits.new-keys-per-minute");
+    OnceProperties r = new OnceProperties();
+    r.getIdempotency().getLimits().setMaxAnswerSize(DataSize.ofBytes(0));
+    assertThatThrownBy(r::validate).hasMessageContaining("once.idempotency.limits.max-answer-size");
+  }
 }

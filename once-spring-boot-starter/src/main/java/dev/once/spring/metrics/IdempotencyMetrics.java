@@ -23,7 +23,9 @@ public interface IdempotencyMetrics {
     /** Refused before any lookup: no client, bad key, body too large, malformed JSON. */
     REJECTED,
     /** The database failed; nothing was committed: 503. */
-    UNAVAILABLE
+    UNAVAILABLE,
+    /** Refused by a per-client cap before any lookup (once.idempotency.limits): 429. */
+    LIMITED
   }
 
   /** A hook that records nothing. */

@@ -28,7 +28,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *
  * <p>Before anything is looked up it checks, in this order: the authenticated client (401), the
  * {@code Idempotency-Key} header (400), the body size (413) and, for JSON bodies, the syntax and
- * nesting depth (400). None of these answers is stored. It then hands the request to {@link
+ * nesting depth (400). None of these answers is stored. Then the client's caps ({@link
+ * ClientCaps}): a request over them is answered 429 with {@code Retry-After} before its key is
+ * claimed, so it holds no connection and its key stays free. It then hands the request to {@link
  * IdempotentExecution}, which claims the key, runs the handler and stores its answer in one
  * transaction. Thread-safe; holds no per-request state.
  */
@@ -41,10 +43,12 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
   private final IdempotentExecution execution;
   private final ProblemResponses problems;
   private final IdempotencyMetrics metrics;
+  private final ClientCaps caps;
   private final int maxBodyBytes;
   private final int order;
 
   /**
+   * @param caps the per-client caps, {@link ClientCaps#none()} for none
    * @param maxBodyBytes largest accepted body; larger bodies are answered 413 without being read
    * @param order the filter's order; it must come after the application's authentication
    */
@@ -55,6 +59,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
       IdempotentExecution execution,
       String problemTypeBase,
       IdempotencyMetrics metrics,
+      ClientCaps caps,
       int maxBodyBytes,
       int order) {
     this.endpoints = endpoints;
@@ -63,6 +68,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
     this.execution = execution;
     this.problems = new ProblemResponses(problemTypeBase);
     this.metrics = metrics;
+    this.caps = caps;
     this.maxBodyBytes = maxBodyBytes;
     this.order = order;
   }
@@ -142,7 +148,28 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
           "The request body is not valid JSON: " + e.getMessage());
       return;
     }
-    execution.execute(scope, fingerprint, new CachedBodyRequest(request, body), response, chain);
+    ClientCaps.Admission admission = caps.admit(scope.clientId());
+    if (admission instanceof ClientCaps.Refused refused) {
+      metrics.requestFinished(IdempotencyMetrics.Outcome.LIMITED);
+      problems.write(
+          response, refused.problem(), limitDetail(refused.problem()), refused.retryAfterSeconds());
+      return;
+    }
+    try (ClientCaps.Admitted admitted = (ClientCaps.Admitted) admission) {
+      if (!execution.execute(
+          scope, fingerprint, new CachedBodyRequest(request, body), response, chain)) {
+        admitted.notNew();
+      }
+    }
+  }
+
+  private static String limitDetail(OnceProblem problem) {
+    return problem == OnceProblem.TOO_MANY_IN_FLIGHT
+        ? "This client has as many requests in flight as it may; nothing of this request was"
+            + " executed: send it again with the same Idempotency-Key after Retry-After."
+        : "This client started as many new Idempotency-Keys as it may per minute; nothing of this"
+            + " request was executed: send it again with the same Idempotency-Key after"
+            + " Retry-After.";
   }
 
   private void misconfigured(HttpServletResponse response) throws IOException {

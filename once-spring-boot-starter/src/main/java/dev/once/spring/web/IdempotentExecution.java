@@ -39,6 +39,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  *   <li>2xx and 3xx but 304 (a redirect after a state change is a success answer): the answer is
  *       stored, then the transaction commits, then the answer is sent — a client never sees an
  *       answer that is not durable.
+ *   <li>An answer whose body is larger than {@code maxAnswerBytes}: everything rolls back and the
+ *       key stays free, before anything commits; a success is answered 422 {@code answer-too-large}
+ *       instead (no effect without its stored answer), a refusal is sent as it is, unstored.
  *   <li>A storable 4xx: the whole transaction rolls back, so a rejected request leaves none of its
  *       writes (the transaction synchronizations the handler registered complete as rolled back),
  *       and the answer is stored under a new claim of the key in a second transaction. Should
@@ -81,14 +84,22 @@ public final class IdempotentExecution {
   private final ProblemResponses problems;
   private final IdempotencyMetrics metrics;
   private final boolean answerWithCommit;
+  private final int maxAnswerBytes;
 
+  /**
+   * @param maxAnswerBytes largest answer body stored with a key ({@code
+   *     once.idempotency.limits.max-answer-size}): a larger success is rolled back and refused with
+   *     422 {@code answer-too-large}, a larger refusal is sent but not stored
+   */
   public IdempotentExecution(
       IdempotencyEngine engine,
       PlatformTransactionManager transactions,
       DataSource dataSource,
       String problemTypeBase,
-      IdempotencyMetrics metrics) {
+      IdempotencyMetrics metrics,
+      int maxAnswerBytes) {
     this.engine = engine;
+    this.maxAnswerBytes = maxAnswerBytes;
     this.transactions = transactions;
     this.dataSource = dataSource;
     this.problems = new ProblemResponses(problemTypeBase);
@@ -100,7 +111,13 @@ public final class IdempotentExecution {
             && jdbc.getDataSource() == dataSource;
   }
 
-  void execute(
+  /**
+   * Runs the request and answers it.
+   *
+   * @return whether its key was claimed for an execution (a new key): false for a replay, a
+   *     mismatch, a key in use, or a claim the database could not make
+   */
+  boolean execute(
       IdempotencyScope scope,
       Fingerprint fingerprint,
       HttpServletRequest request,
@@ -114,7 +131,7 @@ public final class IdempotentExecution {
     } catch (RuntimeException e) {
       warnFailed("Could not begin the transaction of an idempotent request", e);
       unavailable(response);
-      return;
+      return false;
     }
     try {
       Connection connection = DataSourceUtils.getConnection(dataSource);
@@ -123,14 +140,15 @@ public final class IdempotentExecution {
       rollbackQuietly(tx);
       warnFailed("Could not claim an idempotency key", e);
       unavailable(response);
-      return;
+      return false;
     }
     if (!(claim instanceof ClaimResult.Acquired acquired)) {
       rollbackQuietly(tx);
       answerWithoutExecuting(claim, response);
-      return;
+      return false;
     }
     runHandler(acquired, tx, request, response, chain);
+    return true;
   }
 
   private void runHandler(
@@ -159,6 +177,23 @@ public final class IdempotentExecution {
       rollbackQuietly(tx);
       metrics.requestFinished(Outcome.ROLLED_BACK);
       buffered.copyBodyToResponse();
+      return;
+    }
+    if (buffered.getContentSize() > maxAnswerBytes) {
+      // Too large to store: a refusal goes out as it is (nothing of it committed, so its key may
+      // stay free); a success must not commit without its answer, so it is undone and refused.
+      rollbackQuietly(tx);
+      metrics.requestFinished(Outcome.ROLLED_BACK);
+      if (status >= 400) {
+        buffered.copyBodyToResponse();
+      } else {
+        problems.write(
+            response,
+            OnceProblem.ANSWER_TOO_LARGE,
+            "The answer to this request is larger than the "
+                + maxAnswerBytes
+                + " bytes this service stores for an Idempotency-Key; nothing of it was applied.");
+      }
       return;
     }
     StoredResponse answer =

@@ -31,7 +31,24 @@ public enum OnceProblem {
    * 503: load shedding refused the request because the outbox's relay is too far behind ({@code
    * once.outbox.load-shedding.*}); nothing of it was committed; comes with {@code Retry-After}.
    */
-  OUTBOX_OVERLOADED("outbox-overloaded", 503, "Outbox overloaded");
+  OUTBOX_OVERLOADED("outbox-overloaded", 503, "Outbox overloaded"),
+  /**
+   * 429: the client already has {@code once.idempotency.limits.max-in-flight-per-client} requests
+   * running; nothing was looked up or executed, the key is free; comes with {@code Retry-After}.
+   */
+  TOO_MANY_IN_FLIGHT("too-many-requests-in-flight", 429, "Too many requests in flight"),
+  /**
+   * 429: the client started {@code once.idempotency.limits.new-keys-per-minute} new keys within the
+   * last minute; nothing was looked up or executed, the key is free; comes with {@code
+   * Retry-After}.
+   */
+  TOO_MANY_NEW_KEYS("too-many-new-keys", 429, "Too many new idempotency keys"),
+  /**
+   * 422: the handler's success answer is larger than {@code
+   * once.idempotency.limits.max-answer-size} and could not be stored with the key, so nothing of
+   * the request was committed and the key is free.
+   */
+  ANSWER_TOO_LARGE("answer-too-large", 422, "Answer too large");
 
   private final String slug;
   private final int status;

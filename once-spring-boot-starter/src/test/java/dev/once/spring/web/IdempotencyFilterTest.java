@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -33,8 +31,6 @@ import org.springframework.test.context.DynamicPropertySource;
     classes = FilterTestApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class IdempotencyFilterTest {
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
-
   /** Real threads for concurrent requests (the common pool has one thread on two cores). */
   private static final ExecutorService THREADS = Executors.newCachedThreadPool();
 
@@ -72,34 +68,19 @@ class IdempotencyFilterTest {
   }
 
   private static HttpResponse<String> send(HttpRequest.Builder request) {
-    try {
-      return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (IOException | InterruptedException e) {
-      throw new IllegalStateException(e);
-    }
+    return FilterRequests.send(request);
   }
 
   private long effects(String tag) {
-    return jdbc.sql("SELECT count(*) FROM effect WHERE tag = ?")
-        .param(tag)
-        .query(Long.class)
-        .single();
+    return FilterRequests.effects(jdbc, tag);
   }
 
   private long storedKeys(String key) {
-    return jdbc.sql(
-            "SELECT count(*) FROM once.idempotency_key WHERE client_id = ? AND idem_key = ?")
-        .param(client)
-        .param(key)
-        .query(Long.class)
-        .single();
+    return FilterRequests.storedKeys(jdbc, client, key);
   }
 
   private static void assertProblem(HttpResponse<String> r, int status, String slug) {
-    assertThat(r.statusCode()).isEqualTo(status);
-    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-    assertThat(r.body()).contains("\"type\":\"https://once.dev/problems/" + slug + "\"");
-    assertThat(r.body()).doesNotContain("Exception").doesNotContain("at dev.");
+    FilterRequests.assertProblem(r, status, slug);
   }
 
   /**

@@ -104,6 +104,10 @@ public final class ShopProcess implements AutoCloseable {
     // the shop) would answer 503 once a relay-off run's rows, or the orders scenario's queue, are
     // 5 s old.
     command.add("--once.outbox.load-shedding.enabled=false");
+    // One client drives every connection of the benchmark: the shop's per-client caps (a
+    // fairness limit between clients) would refuse most of its requests.
+    command.add("--once.idempotency.limits.max-in-flight-per-client=0");
+    command.add("--once.idempotency.limits.new-keys-per-minute=0");
     command.add("--logging.level.root=WARN");
     command.addAll(extraArgs);
     Files.createDirectories(log.getParent());

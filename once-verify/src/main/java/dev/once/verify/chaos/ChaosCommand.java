@@ -173,6 +173,7 @@ public final class ChaosCommand {
       facts.put("longest wait for an answer ms", counters.longestWaitMillis.get());
       facts.put("connection errors", counters.connectionErrors.get());
       facts.put("409 in use", counters.inUse.get());
+      facts.put("429 limited", counters.limited.get());
       facts.put("5xx", counters.serverErrors.get());
       facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
       facts.put("replays compared", o.replays().size());

@@ -49,6 +49,7 @@ final class Workload {
     final AtomicLong timeouts = new AtomicLong();
     final AtomicLong connectionErrors = new AtomicLong();
     final AtomicLong inUse = new AtomicLong();
+    final AtomicLong limited = new AtomicLong();
     final AtomicLong serverErrors = new AtomicLong();
     final AtomicLong kills = new AtomicLong();
 
@@ -218,7 +219,7 @@ final class Workload {
 
   /**
    * Sends until an answer: not a connection error or time-out, not a 5xx, not a 409
-   * idempotency-key-in-use. Null if the run ended first.
+   * idempotency-key-in-use, not a 429 of the shop's per-client caps. Null if the run ended first.
    */
   Http.Answer sendUntilAnswer(String apiKey, String path, String key, String body)
       throws InterruptedException {
@@ -236,6 +237,13 @@ final class Workload {
       if (a.status() == 409 && "idempotency-key-in-use".equals(a.slug())) {
         counters.inUse.incrementAndGet();
         Thread.sleep(Math.min(1_000L, Math.max(100L, a.retryAfterSeconds() * 1_000L)));
+        continue;
+      }
+      if (a.status() == 429) {
+        // A per-client cap of the shop (once.idempotency.limits): nothing was executed and the
+        // key is free; a polite client waits as told and sends the same request again.
+        counters.limited.incrementAndGet();
+        Thread.sleep(Math.min(5_000L, Math.max(100L, a.retryAfterSeconds() * 1_000L)));
         continue;
       }
       if (a.status() >= 500) {

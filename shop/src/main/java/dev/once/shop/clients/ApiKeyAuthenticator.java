@@ -2,10 +2,16 @@ package dev.once.shop.clients;
 
 import dev.once.log.ThrottledLog;
 import dev.once.shop.web.DatabaseUnavailable;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.LoggerFactory;
 
@@ -26,15 +32,23 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Lookups of unfamiliar keys share {@code unfamiliarLookups} connections</b> (a fifth of
  *       the pool): a key is familiar if it authenticated in this process within {@link
  *       #FAMILIAR_FOR}, or was created here. A flood of random keys is unfamiliar, so however many
- *       requests it sends, it holds at most that many connections; when they are all busy, the next
- *       unfamiliar key is answered 503 with {@code Retry-After} at once, without a lookup (not 401:
- *       the key may be a real one, whose client must retry, not give up). Familiar keys never wait
- *       for these permits. A familiar key that fails is unfamiliar again.
+ *       requests it sends, it holds at most that many connections. Familiar keys never wait for
+ *       these permits. A familiar key that fails is unfamiliar again.
+ *   <li><b>Requests of one unfamiliar key share one lookup</b>: while a lookup of a key runs, every
+ *       other request with that key waits for its outcome instead of looking up again (at most
+ *       {@link #FOLLOW_AT_MOST}), so a valid client's first burst after a restart, or on a new
+ *       instance, needs one permit, not one per request.
+ *   <li><b>A lookup waits for a permit</b> for at most {@code permitWait} (the shop uses the pool's
+ *       connection time-out: what any request waits for a connection), holding no connection, and
+ *       at most {@link LookupPermits#WAITERS_PER_PERMIT} per permit wait at once, so a flood cannot
+ *       hold every request thread either. Only when no permit came in time, or the waiting room is
+ *       full, is the request answered 503 with {@code Retry-After} without a lookup (not 401: the
+ *       key may be a real one, whose client must retry, not give up).
  * </ul>
  *
- * <p>Both sets live in this process. With several shop instances, a key created on one is
- * unfamiliar on the others until it has authenticated there once, so during a flood its first
- * requests there may be answered 503. Thread-safe.
+ * <p>So a valid key is served on a healthy service; only under a flood of unknown keys (or a
+ * database slower than the pool's time-out) can its first request on an instance get a 503. Both
+ * sets live in this process. Thread-safe.
  */
 final class ApiKeyAuthenticator {
   /** Most hashes each set remembers: under 2 MB each when full. */
@@ -48,6 +62,9 @@ final class ApiKeyAuthenticator {
 
   /** Share of the pool that lookups of unfamiliar keys may hold at once. */
   static final int POOL_SHARE_DIVISOR = 5;
+
+  /** Longest a request waits for the outcome of another request's lookup of the same key. */
+  static final Duration FOLLOW_AT_MOST = Duration.ofSeconds(30);
 
   /** The outcome of an authentication. */
   sealed interface Outcome {}
@@ -69,8 +86,10 @@ final class ApiKeyAuthenticator {
   private static final Busy BUSY = new Busy();
 
   private final Function<byte[], Optional<String>> lookup;
-  private final Semaphore unfamiliarLookups;
-  private final int permits;
+  private final LookupPermits unfamiliarLookups;
+  private final ConcurrentHashMap<ByteBuffer, CompletableFuture<Outcome>> running =
+      new ConcurrentHashMap<>();
+  private final AtomicInteger following = new AtomicInteger();
   private final RecentKeyHashes refused;
   private final RecentKeyHashes familiar;
   private final ThrottledLog busyLog;
@@ -78,16 +97,16 @@ final class ApiKeyAuthenticator {
   /**
    * @param lookup the active client of a key hash, from the database
    * @param unfamiliarLookups how many lookups of unfamiliar keys may run at once
+   * @param permitWait how long a lookup of an unfamiliar key may wait for one of them
    * @param clock the time source of the remembered hashes and of the log
    */
   ApiKeyAuthenticator(
-      Function<byte[], Optional<String>> lookup, int unfamiliarLookups, Clock clock) {
-    if (unfamiliarLookups < 1) {
-      throw new IllegalArgumentException("unfamiliarLookups must be at least 1");
-    }
+      Function<byte[], Optional<String>> lookup,
+      int unfamiliarLookups,
+      Duration permitWait,
+      Clock clock) {
     this.lookup = lookup;
-    this.permits = unfamiliarLookups;
-    this.unfamiliarLookups = new Semaphore(unfamiliarLookups);
+    this.unfamiliarLookups = new LookupPermits(unfamiliarLookups, permitWait);
     this.refused = new RecentKeyHashes(REMEMBERED, REFUSED_FOR, clock);
     this.familiar = new RecentKeyHashes(REMEMBERED, FAMILIAR_FOR, clock);
     this.busyLog =
@@ -119,15 +138,61 @@ final class ApiKeyAuthenticator {
     if (familiar.contains(hash)) {
       return lookUp(hash);
     }
-    if (!unfamiliarLookups.tryAcquire()) {
-      // Not waiting: a flood must not hold request threads either.
+    return lookUpShared(hash);
+  }
+
+  /** Looks an unfamiliar key up once for every request that asks while the lookup runs. */
+  private Outcome lookUpShared(byte[] hash) {
+    ByteBuffer id = ByteBuffer.wrap(hash);
+    CompletableFuture<Outcome> mine = new CompletableFuture<>();
+    CompletableFuture<Outcome> other = running.putIfAbsent(id, mine);
+    if (other != null) {
+      following.incrementAndGet();
+      try {
+        return follow(other);
+      } finally {
+        following.decrementAndGet();
+      }
+    }
+    try {
+      Outcome outcome = lookUpWithPermit(hash);
+      mine.complete(outcome);
+      return outcome;
+    } catch (RuntimeException | Error e) {
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      running.remove(id, mine);
+    }
+  }
+
+  /** The outcome of another request's lookup of the same key. */
+  private static Outcome follow(CompletableFuture<Outcome> lookup) {
+    try {
+      return lookup.get(FOLLOW_AT_MOST.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      // The lookup failed (the database): this request fails the same way, answered 503.
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (TimeoutException e) {
+      return BUSY;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return BUSY;
+    }
+  }
+
+  private Outcome lookUpWithPermit(byte[] hash) {
+    if (!unfamiliarLookups.acquire()) {
       busyLog.warn(
           "unfamiliar-key-lookups",
           () ->
               "All "
-                  + permits
-                  + " lookups for API keys not seen working recently are busy (a flood of unknown"
-                  + " keys?); answered 503 service-unavailable without a lookup");
+                  + unfamiliarLookups.count()
+                  + " lookups for API keys not seen working recently stayed busy (a flood of"
+                  + " unknown keys?); answered 503 service-unavailable without a lookup");
       return BUSY;
     }
     try {
@@ -145,7 +210,17 @@ final class ApiKeyAuthenticator {
 
   /** How many lookups of unfamiliar keys may run at once. */
   int unfamiliarLookups() {
-    return permits;
+    return unfamiliarLookups.count();
+  }
+
+  /** How many requests wait for another request's lookup of the same key now. */
+  int following() {
+    return following.get();
+  }
+
+  /** How many lookups of unfamiliar keys wait for a permit now. */
+  int waitingForPermits() {
+    return unfamiliarLookups.waiting();
   }
 
   private Outcome lookUp(byte[] hash) {

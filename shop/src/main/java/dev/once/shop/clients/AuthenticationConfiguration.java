@@ -6,6 +6,7 @@ import dev.once.shop.web.ProblemResponses;
 import dev.once.spring.web.IdempotencyClientResolver;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springdoc.core.utils.SpringDocUtils;
@@ -22,9 +23,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Registers the two authentication filters, the {@link ApiKeyAuthenticator} (lookups of unfamiliar
- * keys get a fifth of the pool) and the {@link AuthenticatedClient} parameter. Both filters run at
- * order {@value #FILTER_ORDER}, before Once's idempotency filter (order 0), which scopes keys by
- * the client id they set.
+ * keys get a fifth of the pool, and wait for it as long as a request waits for a connection) and
+ * the {@link AuthenticatedClient} parameter. Both filters run at order {@value #FILTER_ORDER},
+ * before Once's idempotency filter (order 0), which scopes keys by the client id they set.
  */
 @Configuration(proxyBeanMethods = false)
 public class AuthenticationConfiguration implements WebMvcConfigurer {
@@ -32,6 +33,8 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
   public static final int FILTER_ORDER = -10;
 
   private static final int HIKARI_DEFAULT_POOL_SIZE = 10;
+
+  private static final Duration HIKARI_DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(30);
 
   static {
     // A resolved parameter, not part of the HTTP API: keep it out of the OpenAPI description.
@@ -41,9 +44,14 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
   @Bean
   ApiKeyAuthenticator apiKeyAuthenticator(
       ClientRepository clients, DataSource dataSource, Clock clock) {
+    HikariConfigMXBean pool = pool(dataSource);
     return new ApiKeyAuthenticator(
         clients::activeClientByKeyHash,
-        ApiKeyAuthenticator.unfamiliarLookupsFor(poolSize(dataSource)),
+        ApiKeyAuthenticator.unfamiliarLookupsFor(
+            pool == null ? HIKARI_DEFAULT_POOL_SIZE : pool.getMaximumPoolSize()),
+        pool == null
+            ? HIKARI_DEFAULT_CONNECTION_TIMEOUT
+            : Duration.ofMillis(pool.getConnectionTimeout()),
         clock);
   }
 
@@ -72,16 +80,16 @@ public class AuthenticationConfiguration implements WebMvcConfigurer {
     return registration;
   }
 
-  /** The pool's size; Hikari's default if the DataSource is not a Hikari pool. */
-  private static int poolSize(DataSource dataSource) {
+  /** The Hikari pool's settings, or null if the DataSource is not a Hikari pool. */
+  private static HikariConfigMXBean pool(DataSource dataSource) {
     try {
       if (dataSource.isWrapperFor(HikariConfigMXBean.class)) {
-        return dataSource.unwrap(HikariConfigMXBean.class).getMaximumPoolSize();
+        return dataSource.unwrap(HikariConfigMXBean.class);
       }
     } catch (SQLException e) {
-      // isWrapperFor/unwrap of a pool do not touch the database; fall through to the default.
+      // isWrapperFor/unwrap of a pool do not touch the database; fall through to the defaults.
     }
-    return HIKARI_DEFAULT_POOL_SIZE;
+    return null;
   }
 
   @Override

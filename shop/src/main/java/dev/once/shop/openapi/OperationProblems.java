@@ -42,7 +42,9 @@ import org.springframework.web.method.HandlerMethod;
  *       server cannot decode), {@code unauthorized}, {@code not-acceptable}, {@code
  *       request-header-too-large}, {@code internal-error} and {@code service-unavailable};
  *   <li>with a JSON body: its format, size, media type and constraints;
- *   <li>a POST under {@code /v1}: the {@code Idempotency-Key} problems.
+ *   <li>a POST under {@code /v1}: the {@code Idempotency-Key} problems, the per-client caps (429
+ *       {@code too-many-requests-in-flight}, {@code too-many-new-keys}, with {@code Retry-After})
+ *       and 422 {@code answer-too-large}.
  * </ul>
  *
  * An operation that appends to the outbox lists {@code outbox-overloaded} (503, load shedding)
@@ -110,7 +112,7 @@ final class OperationProblems implements OperationCustomizer {
                 OpenApiConfiguration.RETRY_AFTER,
                 new Header().$ref("#/components/headers/" + OpenApiConfiguration.RETRY_AFTER));
           }
-          if (status.equals("503")) {
+          if (status.equals("503") || status.equals("429")) {
             response.addHeaderObject(
                 OpenApiConfiguration.RETRY_AFTER,
                 new Header()
@@ -156,6 +158,9 @@ final class OperationProblems implements OperationCustomizer {
     }
     if (idempotent) {
       problems.add(Documented.of(OnceProblem.KEY_REUSED));
+      problems.add(Documented.of(OnceProblem.ANSWER_TOO_LARGE));
+      problems.add(Documented.of(OnceProblem.TOO_MANY_IN_FLIGHT));
+      problems.add(Documented.of(OnceProblem.TOO_MANY_NEW_KEYS));
     }
     problems.add(Documented.of(OnceProblem.SERVICE_UNAVAILABLE));
     problems.add(Documented.of(ShopProblem.NOT_ACCEPTABLE));
@@ -166,10 +171,14 @@ final class OperationProblems implements OperationCustomizer {
 
   /**
    * Whether an answer of this status may be a replay: Once stores the handler's 2xx and 4xx
-   * answers, never a 5xx, and authentication (401) and the container (431) answer before it.
+   * answers, never a 5xx or a 429 (its own caps, answered before the key is claimed), and
+   * authentication (401) and the container (431) answer before it.
    */
   private static boolean isStored(String status) {
-    return status.startsWith("4") && !status.equals("401") && !status.equals("431");
+    return status.startsWith("4")
+        && !status.equals("401")
+        && !status.equals("429")
+        && !status.equals("431");
   }
 
   private ApiResponse response(List<Documented> problems) {

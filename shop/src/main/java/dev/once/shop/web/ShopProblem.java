@@ -59,7 +59,13 @@ public enum ShopProblem {
   INTERNAL_ERROR(OnceProblem.INTERNAL_ERROR),
   SERVICE_UNAVAILABLE(OnceProblem.SERVICE_UNAVAILABLE),
   /** Load shedding: the outbox's relay is too far behind to take new work that appends to it. */
-  OUTBOX_OVERLOADED(OnceProblem.OUTBOX_OVERLOADED);
+  OUTBOX_OVERLOADED(OnceProblem.OUTBOX_OVERLOADED),
+  /** Once's per-client cap on requests in flight ({@code once.idempotency.limits}). */
+  TOO_MANY_IN_FLIGHT(OnceProblem.TOO_MANY_IN_FLIGHT),
+  /** Once's per-client cap on new idempotency keys per minute. */
+  TOO_MANY_NEW_KEYS(OnceProblem.TOO_MANY_NEW_KEYS),
+  /** A success too large to store with its key: rolled back, nothing applied. */
+  ANSWER_TOO_LARGE(OnceProblem.ANSWER_TOO_LARGE);
 
   private final String slug;
   private final HttpStatus status;

@@ -31,7 +31,6 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The relay's benchmark (issues 6 and 21, docs/benchmarks.md): one command, one run, on one
@@ -64,7 +63,6 @@ import tools.jackson.databind.json.JsonMapper;
  * tests (its name does not end in Test); bench/relay.sh runs it.
  */
 public final class RelayBenchmark {
-  private static final JsonMapper JSON = JsonMapper.builder().build();
   private static final String ADMIN = "bench-admin-token-0123456789abcdef";
   private static final int ACCOUNTS = 64;
   private static final int HOT_SKUS = 10;
@@ -186,15 +184,13 @@ public final class RelayBenchmark {
   private void startShop(boolean relay) {
     long start = System.nanoTime();
     List<String> args =
-        new ArrayList<>(
-            List.of(
-                "--server.port=0",
-                "--shop.admin-token=" + ADMIN,
-                "--shop.admin-token-file=" + data.resolve("admin-token"),
-                "--shop.embedded-postgres.data-dir=" + data.resolve("pg"),
-                "--once.outbox.relay.enabled=" + relay,
-                "--logging.level.root=WARN",
-                "--spring.main.banner-mode=off"));
+        InProcessShop.args(
+            ADMIN,
+            data,
+            "--once.outbox.relay.enabled=" + relay,
+            // One client drives every connection: the per-client caps would refuse it.
+            "--once.idempotency.limits.max-in-flight-per-client=0",
+            "--once.idempotency.limits.new-keys-per-minute=0");
     if (!relay) {
       // Nothing drains the outbox with the relay off: shedding would refuse every payment once
       // the first rows are 5 s old. With the relay on, the shop runs as deployed (shedding on).
@@ -1004,21 +1000,7 @@ public final class RelayBenchmark {
   }
 
   private JsonNode post(String path, String bearer, String key, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(base + path))
-            .header("Authorization", "Bearer " + bearer)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (key != null) {
-      request.header("Idempotency-Key", key);
-    }
-    HttpResponse<String> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 201) {
-      throw new IllegalStateException(
-          path + " answered " + response.statusCode() + ": " + response.body());
-    }
-    return JSON.readTree(response.body());
+    return BenchHttp.post(http, base, path, bearer, key, body);
   }
 
   private void progress(String line) {

@@ -1,24 +1,29 @@
 package dev.once.shop.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.once.shop.support.MutableClock;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * The authenticator's bounds, with a lookup in memory: how many unfamiliar lookups run at once,
- * what is refused without a lookup and for how long, and that neither bound delays a working key or
- * lets a disabled one through.
+ * The authenticator's bounds, with a lookup in memory: how many unfamiliar lookups run at once, how
+ * many wait for them and for how long, that requests of one key share one lookup, what is refused
+ * without a lookup and for how long, and that neither bound delays a working key or lets a disabled
+ * one through. Lookups wait on latches the test opens; every wait is bounded.
  */
 class ApiKeyAuthenticatorTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T12:00:00Z"));
@@ -28,22 +33,58 @@ class ApiKeyAuthenticatorTest {
 
   private final AtomicInteger lookups = new AtomicInteger();
 
+  /** Lookups running now, and the most that ran at once when one of an unknown key started. */
+  private final AtomicInteger lookingUp = new AtomicInteger();
+
+  private final AtomicInteger mostAtOnce = new AtomicInteger();
+
   /** Lookups wait here until the test lets them go. */
   private volatile CountDownLatch gate = new CountDownLatch(0);
 
-  private final ApiKeyAuthenticator authenticator =
-      new ApiKeyAuthenticator(
-          hash -> {
-            lookups.incrementAndGet();
-            try {
-              gate.await();
-            } catch (InterruptedException e) {
-              throw new IllegalStateException(e);
+  /** Two permits, waited for as long as a test may take. */
+  private final ApiKeyAuthenticator authenticator = authenticator(2, LIMIT);
+
+  private ApiKeyAuthenticator authenticator(int permits, Duration permitWait) {
+    return new ApiKeyAuthenticator(
+        hash -> {
+          lookups.incrementAndGet();
+          int atOnce = lookingUp.incrementAndGet();
+          if (!active.containsKey(ByteBuffer.wrap(hash))) {
+            // The flood's lookups: those that need permits.
+            mostAtOnce.accumulateAndGet(atOnce, Math::max);
+          }
+          try {
+            if (!gate.await(LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+              throw new IllegalStateException("the test never opened the gate");
             }
-            return Optional.ofNullable(active.get(ByteBuffer.wrap(hash)));
-          },
-          2,
-          clock);
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          } finally {
+            lookingUp.decrementAndGet();
+          }
+          return Optional.ofNullable(active.get(ByteBuffer.wrap(hash)));
+        },
+        permits,
+        permitWait,
+        clock);
+  }
+
+  private static final Duration LIMIT = Duration.ofSeconds(60);
+
+  /** Runs {@code task} on a thread of its own. */
+  private static CompletableFuture<ApiKeyAuthenticator.Outcome> start(
+      Supplier<ApiKeyAuthenticator.Outcome> task) {
+    CompletableFuture<ApiKeyAuthenticator.Outcome> outcome = new CompletableFuture<>();
+    Thread thread = new Thread(() -> outcome.complete(task.get()));
+    thread.setDaemon(true);
+    thread.start();
+    return outcome;
+  }
+
+  private static ApiKeyAuthenticator.Outcome outcome(
+      CompletableFuture<ApiKeyAuthenticator.Outcome> outcome) throws Exception {
+    return outcome.get(LIMIT.toSeconds(), TimeUnit.SECONDS);
+  }
 
   private String activeKey(String clientId) {
     String key = ApiKeys.generate();
@@ -59,37 +100,25 @@ class ApiKeyAuthenticatorTest {
   }
 
   @Test
-  void unfamiliarKeysGetNoMoreLookupsAtOnceThanThePermitsAndFamiliarOnesNeverWait()
+  void unfamiliarKeysGetNoMoreLookupsAtOnceThanThePermitsWaitForThemAndFamiliarOnesNeverWait()
       throws Exception {
     String familiar = activeKey("cli_familiar");
     assertThat(authenticator.authenticate(familiar))
         .isEqualTo(new ApiKeyAuthenticator.Authenticated("cli_familiar"));
     gate = new CountDownLatch(1);
     int flood = 16;
-    CountDownLatch answered = new CountDownLatch(flood - 2);
-    Thread[] threads = new Thread[flood];
-    ApiKeyAuthenticator.Outcome[] outcomes = new ApiKeyAuthenticator.Outcome[flood];
     lookups.set(0);
+    mostAtOnce.set(0);
+    List<CompletableFuture<ApiKeyAuthenticator.Outcome>> outcomes = new ArrayList<>();
     for (int i = 0; i < flood; i++) {
-      int n = i;
-      threads[i] =
-          new Thread(
-              () -> {
-                outcomes[n] = authenticator.authenticate(ApiKeys.generate());
-                answered.countDown();
-              });
-      threads[i].start();
+      outcomes.add(start(() -> authenticator.authenticate(ApiKeys.generate())));
     }
-    // All but the two with a permit are answered while those two wait in the "database".
-    answered.await();
+    // Two look up (on the closed gate); the others wait for their permits, holding nothing.
+    await().atMost(LIMIT).until(() -> authenticator.waitingForPermits() == flood - 2);
     assertThat(lookups).hasValue(2);
-    assertThat(Arrays.asList(outcomes))
-        .filteredOn(o -> o != null)
-        .hasSize(flood - 2)
-        .allMatch(o -> o instanceof ApiKeyAuthenticator.Busy);
 
-    // The two permit holders stay on the closed gate, as slow lookups; the database answers
-    // everyone else at once. A familiar key and a key created now need no permit.
+    // The database answers everyone else at once. A familiar key and a key created now need no
+    // permit.
     CountDownLatch held = gate;
     gate = new CountDownLatch(0);
     assertThat(authenticator.authenticate(familiar))
@@ -98,17 +127,65 @@ class ApiKeyAuthenticatorTest {
     authenticator.keyCreated(ApiKeys.hash(created));
     assertThat(authenticator.authenticate(created))
         .isEqualTo(new ApiKeyAuthenticator.Authenticated("cli_new"));
-    // A third unfamiliar key finds both permits still taken.
-    assertThat(authenticator.authenticate(ApiKeys.generate()))
-        .isInstanceOf(ApiKeyAuthenticator.Busy.class);
 
     held.countDown();
-    for (Thread thread : threads) {
-      thread.join();
+    for (CompletableFuture<ApiKeyAuthenticator.Outcome> outcome : outcomes) {
+      assertThat(outcome(outcome)).isInstanceOf(ApiKeyAuthenticator.Refused.class);
     }
-    assertThat(Arrays.asList(outcomes))
-        .filteredOn(o -> o instanceof ApiKeyAuthenticator.Refused)
-        .hasSize(2);
+    assertThat(lookups)
+        .as("the flood's, the familiar key's and the created key's")
+        .hasValue(flood + 2);
+    assertThat(mostAtOnce).as("lookups at once").hasValue(2);
+  }
+
+  @Test
+  void requestsOfOneUnfamiliarKeyShareOneLookup() throws Exception {
+    String key = activeKey("cli_burst");
+    gate = new CountDownLatch(1);
+    int burst = 64;
+    List<CompletableFuture<ApiKeyAuthenticator.Outcome>> outcomes = new ArrayList<>();
+    for (int i = 0; i < burst; i++) {
+      outcomes.add(start(() -> authenticator.authenticate(key)));
+    }
+    await().atMost(LIMIT).until(() -> authenticator.following() == burst - 1);
+    gate.countDown();
+
+    for (CompletableFuture<ApiKeyAuthenticator.Outcome> outcome : outcomes) {
+      assertThat(outcome(outcome)).isEqualTo(new ApiKeyAuthenticator.Authenticated("cli_burst"));
+    }
+    assertThat(lookups).hasValue(1);
+  }
+
+  @Test
+  void aLookupWithoutAPermitInTimeOrRoomToWaitIsBusy() throws Exception {
+    ApiKeyAuthenticator noWait = authenticator(1, Duration.ZERO);
+    ApiKeyAuthenticator waits = authenticator(1, LIMIT);
+    gate = new CountDownLatch(1);
+    CompletableFuture<ApiKeyAuthenticator.Outcome> holder =
+        start(() -> noWait.authenticate(ApiKeys.generate()));
+    await().atMost(LIMIT).until(() -> lookingUp.get() == 1);
+    assertThat(noWait.authenticate(ApiKeys.generate()))
+        .isInstanceOf(ApiKeyAuthenticator.Busy.class);
+
+    CompletableFuture<ApiKeyAuthenticator.Outcome> otherHolder =
+        start(() -> waits.authenticate(ApiKeys.generate()));
+    await().atMost(LIMIT).until(() -> lookingUp.get() == 2);
+    int room = LookupPermits.WAITERS_PER_PERMIT;
+    List<CompletableFuture<ApiKeyAuthenticator.Outcome>> waiting = new ArrayList<>();
+    for (int i = 0; i < room; i++) {
+      waiting.add(start(() -> waits.authenticate(ApiKeys.generate())));
+    }
+    await().atMost(LIMIT).until(() -> waits.waitingForPermits() == room);
+    assertThat(waits.authenticate(ApiKeys.generate()))
+        .as("the waiting room is full")
+        .isInstanceOf(ApiKeyAuthenticator.Busy.class);
+
+    gate.countDown();
+    assertThat(outcome(holder)).isInstanceOf(ApiKeyAuthenticator.Refused.class);
+    assertThat(outcome(otherHolder)).isInstanceOf(ApiKeyAuthenticator.Refused.class);
+    for (CompletableFuture<ApiKeyAuthenticator.Outcome> outcome : waiting) {
+      assertThat(outcome(outcome)).isInstanceOf(ApiKeyAuthenticator.Refused.class);
+    }
   }
 
   @Test

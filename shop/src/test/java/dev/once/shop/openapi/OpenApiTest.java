@@ -266,6 +266,34 @@ class OpenApiTest extends ShopIntegrationTest {
     assertThat(api.get("servers").get(0).get("url").stringValue()).isEqualTo("/");
   }
 
+  /**
+   * Every POST under /v1 goes through Once's filter, so each lists its per-client caps (429, with a
+   * required Retry-After, never a replay) and the bound of a stored answer (422).
+   */
+  @Test
+  void everyIdempotentOperationListsTheClientCapsAndTheAnswerLimit() {
+    int idempotent = 0;
+    for (Map.Entry<String, JsonNode> path : api().get("paths").properties()) {
+      JsonNode post = path.getValue().get("post");
+      if (!path.getKey().startsWith("/v1/") || post == null) {
+        continue;
+      }
+      idempotent++;
+      JsonNode responses = post.get("responses");
+      JsonNode limited = responses.get("429");
+      assertThat(limited).as(path.getKey()).isNotNull();
+      assertThat(limited.get("description").stringValue())
+          .contains("`too-many-requests-in-flight`")
+          .contains("`too-many-new-keys`");
+      assertThat(limited.get("headers").get("Retry-After").get("required").asBoolean()).isTrue();
+      assertThat(limited.get("headers").has("Idempotent-Replayed")).isFalse();
+      assertThat(responses.get("422").get("description").stringValue())
+          .as(path.getKey())
+          .contains("`answer-too-large`");
+    }
+    assertThat(idempotent).isEqualTo(9);
+  }
+
   @Test
   void listsTheProblemsOfAnOperationBySlug() {
     JsonNode pay = api().get("paths").get("/v1/orders/{id}/pay").get("post");

@@ -30,7 +30,12 @@ import org.springframework.boot.test.context.SpringBootTest;
       // With the relay off, the rows tests leave behind wait for ever and would look like a relay
       // hopelessly behind: load shedding (on in the shop) would refuse every later payment.
       // OutboxOverloadedTest turns it on for itself.
-      "once.outbox.load-shedding.enabled=false"
+      "once.outbox.load-shedding.enabled=false",
+      // Tests send dozens of concurrent requests and thousands of keys from one client to prove
+      // what concurrency does; the per-client caps (on in the shop) would refuse them. The tests
+      // of the caps (ClientFloodTest, ClientLimitsTest) turn them on for themselves.
+      "once.idempotency.limits.max-in-flight-per-client=0",
+      "once.idempotency.limits.new-keys-per-minute=0"
     })
 public @interface ShopOnEmbeddedPostgres {
   /** The embedded database's data directory, shared by every test context of the JVM. */

@@ -1,0 +1,49 @@
+package dev.once.spring.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** What the filter's end-to-end tests send and check: requests, problems, effects, stored keys. */
+final class FilterRequests {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private FilterRequests() {}
+
+  static HttpResponse<String> send(HttpRequest.Builder request) {
+    try {
+      return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The handler's effects recorded under {@code tag}. */
+  static long effects(JdbcClient jdbc, String tag) {
+    return jdbc.sql("SELECT count(*) FROM effect WHERE tag = ?")
+        .param(tag)
+        .query(Long.class)
+        .single();
+  }
+
+  /** Rows of {@code key} of {@code client} in Once's table. */
+  static long storedKeys(JdbcClient jdbc, String client, String key) {
+    return jdbc.sql(
+            "SELECT count(*) FROM once.idempotency_key WHERE client_id = ? AND idem_key = ?")
+        .param(client)
+        .param(key)
+        .query(Long.class)
+        .single();
+  }
+
+  static void assertProblem(HttpResponse<String> r, int status, String slug) {
+    assertThat(r.statusCode()).isEqualTo(status);
+    assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+    assertThat(r.body()).contains("\"type\":\"https://once.dev/problems/" + slug + "\"");
+    assertThat(r.body()).doesNotContain("Exception").doesNotContain("at dev.");
+  }
+}
