@@ -62,6 +62,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final RelayListener listener;
   private final RelayFailures failures;
   private final RelayCounters counters = new RelayCounters();
+  private final ClockSkew skew;
   private final Attempts attempts;
 
   /** Free workers; only the coordinator takes permits, workers and time-outs give them back. */
@@ -101,7 +102,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.name = settings.name;
     this.listener = settings.listener;
     this.failures = new RelayFailures(name, clock);
-    this.attempts = new Attempts(settings, failures, counters);
+    this.skew = new ClockSkew(name, clock);
+    this.attempts = new Attempts(settings, failures, counters, skew);
     this.freeWorkers = new Semaphore(workers);
   }
 
@@ -123,6 +125,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
     scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     long period = Math.max(1, heartbeat.toMillis());
     scheduler.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::measureSkew, 0, ClockSkew.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     timer = scheduler;
     Thread thread = daemonThreads(name + "-coordinator").newThread(this::coordinate);
     coordinator = thread;
@@ -148,8 +152,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   @Override
   public int runOnce() {
     UUID claimId = UUID.randomUUID();
-    Instant now = clock.instant();
-    List<OutboxRecord> rows = store.claim(claimId, types, batchSize, now, now.plus(lease));
+    List<OutboxRecord> rows = store.claim(claimId, types, batchSize, lease);
     count(rows.size(), batchSize);
     for (OutboxRecord row : rows) {
       attempts.attempt(new Flight(row, claimId));
@@ -262,9 +265,9 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
     int limit = Math.min(batchSize, free);
     UUID claimId = UUID.randomUUID();
-    Instant now = clock.instant();
     lastClaimNanos = System.nanoTime();
-    List<OutboxRecord> rows = store.claim(claimId, types, limit, now, now.plus(lease));
+    // Due times and the lease are the database's clock: the claim passes only the lease's length.
+    List<OutboxRecord> rows = store.claim(claimId, types, limit, lease);
     count(rows.size(), limit);
     for (OutboxRecord row : rows) {
       freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
@@ -371,7 +374,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
         ids[i] = running.get(i).row.id();
         claims[i] = running.get(i).claimId;
       }
-      store.renew(ids, claims, clock.instant().plus(lease));
+      store.renew(ids, claims, lease);
       counters.commits.increment();
     } catch (RuntimeException e) {
       failures.report("renew the lease of outbox rows", e);
@@ -380,7 +383,26 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
   }
 
-  /** Purges one batch if it is time; {@code true} if the batch was full (more to purge now). */
+  /** Reads the database's clock and compares it with the relay's (see {@link ClockSkew}). */
+  private void measureSkew() {
+    try {
+      skew.measure(store);
+    } catch (RuntimeException e) {
+      failures.report("read the database's clock", e);
+    } catch (Throwable e) {
+      LOG.error("Outbox relay {}: its clock check failed unexpectedly.", name, e);
+    }
+  }
+
+  @Override
+  public Duration clockSkew() {
+    return skew.skew();
+  }
+
+  /**
+   * Purges one batch if it is time; {@code true} if the batch was full (more to purge now). The
+   * cadence is this relay's own clock (a local timer); the cut-off is the database's.
+   */
   private boolean purgeIfDue() {
     Instant now = clock.instant();
     if (!purgeMore && now.isBefore(nextPurgeAt)) {
@@ -393,7 +415,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     if (deliveredRetention.isZero()) {
       return false; // completions delete their rows
     }
-    int purged = store.purgeDelivered(now.minus(deliveredRetention), purgeBatchSize);
+    int purged = store.purgeDelivered(deliveredRetention, purgeBatchSize);
     counters.commits.increment();
     purgeMore = purged == purgeBatchSize;
     return purgeMore;
