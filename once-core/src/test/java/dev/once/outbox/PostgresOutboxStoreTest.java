@@ -342,6 +342,48 @@ class PostgresOutboxStoreTest {
     }
   }
 
+  /**
+   * The purges' deletes walk their indexes at the batch size a purge that catches up grows to
+   * (10,000 rows), on tables far larger than a batch (issue 22): no statement scans a table.
+   */
+  @Test
+  void theKeyAndInboxPurgesWalkTheirIndexesAtTheLargestBatchAPurgeGrowsTo() throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          """
+          INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, status_code,
+                                            body, created_at, completed_at, expires_at)
+          SELECT 'c' || (g % 100), 'k' || g, decode(repeat('00', 32), 'hex'), 'completed', 201,
+                 '\\x'::bytea, now(), now(),
+                 now() + (CASE WHEN g % 4 = 0 THEN -1 ELSE 1 END) * interval '1 hour'
+            FROM generate_series(1, 100000) g
+          """);
+      s.execute(
+          """
+          INSERT INTO once.inbox (message_id, consumer, received_at)
+          SELECT gen_random_uuid(), 'consumer-' || (g % 3),
+                 now() - (g % 14) * interval '1 day'
+            FROM generate_series(1, 100000) g
+          """);
+      s.execute("ANALYZE once.idempotency_key");
+      s.execute("ANALYZE once.inbox");
+
+      String keys = plan(s, OutboxSqlAccess.deleteExpiredKeys().replaceFirst("\\?", "10000"));
+      assertThat(keys)
+          .doesNotContain("Seq Scan")
+          .contains("idempotency_key_expires_at_idx", "Tid Scan");
+
+      String inbox =
+          plan(
+              s,
+              OutboxSqlAccess.purgeInbox()
+                  .replaceFirst("\\?", String.valueOf(7L * 24 * 3600 * 1_000_000))
+                  .replaceFirst("\\?", "10000"));
+      assertThat(inbox).doesNotContain("Seq Scan").contains("inbox_received_at_idx", "Tid Scan");
+    }
+  }
+
   private static String plan(Statement s, String sql) throws SQLException {
     StringBuilder b = new StringBuilder();
     try (ResultSet rs = s.executeQuery("EXPLAIN " + sql)) {

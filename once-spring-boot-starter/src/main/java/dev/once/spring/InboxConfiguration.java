@@ -86,6 +86,7 @@ class InboxConfiguration {
         inbox,
         settings.getRetention(),
         settings.getPurge().getInterval(),
-        settings.getPurge().getBatchSize());
+        settings.getPurge().getBatchSize(),
+        settings.getPurge().getMaxRunTime());
   }
 }

@@ -168,7 +168,8 @@ public class OnceAutoConfiguration {
   IdempotencyKeyPurger onceIdempotencyKeyPurger(
       IdempotencyEngine engine, DataSource dataSource, OnceProperties properties) {
     OnceProperties.Purge purge = properties.getIdempotency().getPurge();
-    return new IdempotencyKeyPurger(engine, dataSource, purge.getInterval(), purge.getBatchSize());
+    return new IdempotencyKeyPurger(
+        engine, dataSource, purge.getInterval(), purge.getBatchSize(), purge.getMaxRunTime());
   }
 
   /** Outcome counters in Micrometer, when it is present and the application has a registry. */

@@ -54,4 +54,14 @@ class OncePropertiesTest {
     q.getIdempotency().getPurge().setBatchSize(0);
     assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.batch-size");
   }
+
+  @Test
+  void aPurgeRunTimeOutOfRangeIsRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().getPurge().setMaxRunTime(Duration.ofMillis(10));
+    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.purge.max-run-time");
+    OnceProperties q = new OnceProperties();
+    q.getIdempotency().getPurge().setMaxRunTime(Duration.ofHours(2));
+    assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.max-run-time");
+  }
 }
