@@ -147,4 +147,23 @@ class SkewedRelayClockTest {
       assertThat(state(ds, row.id())).as("delivered a moment ago").isEqualTo("delivered");
     }
   }
+
+  @Test
+  void theRelayMeasuresHowFarItsClockIsFromTheDatabasesAndDecidesNothingByIt() throws Exception {
+    try (OutboxRelay ahead =
+        OutboxRelay.builder(store)
+            .handler("t", row -> Delivery.done())
+            .clock(offset(Duration.ofMinutes(1)))
+            .build()) {
+      assertThat(ahead.clockSkew()).as("before the first reading").isZero();
+      ahead.start();
+      // Read at start: the database's clock minus the relay's, about a minute behind.
+      await().atMost(WAIT).until(() -> ahead.clockSkew().compareTo(Duration.ofSeconds(-50)) < 0);
+      assertThat(ahead.clockSkew()).isBetween(Duration.ofSeconds(-61), Duration.ofSeconds(-59));
+
+      long id = appendCommitted(ds, outbox, "t", "A").get(0).id();
+      ahead.wakeUp();
+      await().atMost(WAIT).until(() -> "delivered".equals(state(ds, id)));
+    }
+  }
 }
