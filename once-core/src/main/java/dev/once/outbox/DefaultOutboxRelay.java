@@ -85,6 +85,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private Instant nextPurgeAt;
   private boolean purgeMore;
   private long lastClaimNanos;
+  private long nextSkewCheckNanos;
 
   DefaultOutboxRelay(OutboxRelay.Builder settings) {
     this.store = settings.store;
@@ -125,8 +126,6 @@ final class DefaultOutboxRelay implements OutboxRelay {
     scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     long period = Math.max(1, heartbeat.toMillis());
     scheduler.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
-    scheduler.scheduleWithFixedDelay(
-        this::measureSkew, 0, ClockSkew.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
     timer = scheduler;
     Thread thread = daemonThreads(name + "-coordinator").newThread(this::coordinate);
     coordinator = thread;
@@ -230,8 +229,10 @@ final class DefaultOutboxRelay implements OutboxRelay {
   /** The coordinator's loop: claim, hand out, purge, wait. */
   private void coordinate() {
     nextPurgeAt = clock.instant();
+    nextSkewCheckNanos = System.nanoTime();
     while (closing.getCount() > 0) {
       boolean again;
+      measureSkewIfDue();
       try {
         again = claimAndHandOut();
         again |= purgeIfDue();
@@ -383,8 +384,16 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
   }
 
-  /** Reads the database's clock and compares it with the relay's (see {@link ClockSkew}). */
-  private void measureSkew() {
+  /**
+   * At start and every {@link ClockSkew#INTERVAL} (a local timer), reads the database's clock and
+   * compares it with the relay's ({@link ClockSkew}). On the coordinator, between two claims, so
+   * that a slow reading never delays the heartbeat's renewals on the timer thread.
+   */
+  private void measureSkewIfDue() {
+    if (System.nanoTime() - nextSkewCheckNanos < 0) {
+      return;
+    }
+    nextSkewCheckNanos = System.nanoTime() + ClockSkew.INTERVAL.toNanos();
     try {
       skew.measure(store);
     } catch (RuntimeException e) {
