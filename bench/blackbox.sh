@@ -117,29 +117,34 @@ FLOODER=$(new_client flooder)
 NEIGHBOUR=$(new_client neighbour)
 HOT=$(account "$FLOODER" EUR 1000000.00)
 NACC=$(account "$NEIGHBOUR" EUR 1000000.00)
+# Waits for the given jobs only: a bare `wait` would wait for the shop too.
+wait_for() { local pid; for pid in "$@"; do wait "$pid" || true; done; }
 neighbour_window() { # SECONDS OUT: 4 sequential payers, one status per line
-  local end=$((SECONDS + $1)) w
+  local end=$((SECONDS + $1)) w pids=()
   for w in 1 2 3 4; do
     ( while [ $SECONDS -lt $end ]; do
         curl -s -o /dev/null -w '%{http_code}\n' -X POST "$SHOP_URL/v1/payments" -H "Authorization: Bearer $NEIGHBOUR" \
           -H "Idempotency-Key: n-$w-$RANDOM$RANDOM$RANDOM" -H 'Content-Type: application/json' \
           -d "{\"accountId\":\"$NACC\",\"amount\":\"1.00\",\"currency\":\"EUR\"}"
       done >> "$2" ) &
+    pids+=($!)
   done
-  wait
+  wait_for "${pids[@]}"
 }
 neighbour_window "$FLOOD_SECONDS" "$WORK/alone"
 end=$((SECONDS + FLOOD_SECONDS + 2))
+flood=()
 for w in $(seq 1 "$FLOODERS"); do
   ( while [ $SECONDS -lt $end ]; do
       curl -s -o /dev/null -w '%{http_code}\n' -X POST "$SHOP_URL/v1/accounts/$HOT/deposits" \
         -H "Authorization: Bearer $FLOODER" -H "Idempotency-Key: f-$w-$RANDOM$RANDOM$RANDOM" \
         -H 'Content-Type: application/json' -d '{"amount":"1.00"}'
     done >> "$WORK/flood" ) &
+  flood+=($!)
 done
 sleep 1
 neighbour_window "$FLOOD_SECONDS" "$WORK/during"
-wait
+wait_for "${flood[@]}"
 alone=$(grep -c . "$WORK/alone"); during=$(grep -c . "$WORK/during")
 codes() { sort "$1" | uniq -c | awk '{printf "%s×%s ", $2, $1}'; }
 check "the neighbour's payments all succeed during the flood" \
@@ -161,10 +166,12 @@ kill "$SHOP_PID"; wait "$SHOP_PID" 2>/dev/null || true
   --logging.level.root=WARN >> "$SHOP_DIR/shop.log" 2>&1) &
 SHOP_PID=$!
 for i in $(seq 1 240); do curl -sf "$SHOP_URL/actuator/health/readiness" >/dev/null 2>&1 && break; sleep 0.5; done
+burst=()
 for i in $(seq 1 64); do
   curl -s -o /dev/null -w '%{http_code}\n' "$SHOP_URL/v1/accounts/$BACC" -H "Authorization: Bearer $BURST" >> "$WORK/burst" &
+  burst+=($!)
 done
-wait
+wait_for "${burst[@]}"
 check "64 concurrent requests of a valid key, first after a restart, get no 503" \
   "$(! grep -q '^503$' "$WORK/burst"; echo $?)" "$(codes "$WORK/burst")"
 

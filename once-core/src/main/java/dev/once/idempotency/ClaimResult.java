@@ -18,8 +18,8 @@ public sealed interface ClaimResult
    * is held by a lock of the transaction, so committing without {@code complete} records no answer
    * and frees the key, and a retry would execute again.
    *
-   * @param claimedAt when the claim was made; an expired answer is replaced only if it had expired
-   *     by then
+   * @param claimedAt when the claim was made, by the database's clock; an expired answer is
+   *     replaced only if it had expired by then
    */
   record Acquired(IdempotencyScope scope, Fingerprint fingerprint, Instant claimedAt)
       implements ClaimResult {

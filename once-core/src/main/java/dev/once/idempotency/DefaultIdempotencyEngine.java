@@ -2,25 +2,23 @@ package dev.once.idempotency;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
+/**
+ * The engine's rules. It reads no clock of its own: every time it judges (a key's expiry, a claim's
+ * time) comes from the database through the store, so instances whose clocks disagree still agree
+ * on which keys are live and which may be purged.
+ */
 final class DefaultIdempotencyEngine implements IdempotencyEngine {
   private final IdempotencyStore store;
-  private final Clock clock;
   private final Duration retention;
   private final Duration retryAfter;
   private final Duration lease;
 
   DefaultIdempotencyEngine(
-      IdempotencyStore store,
-      Clock clock,
-      Duration retention,
-      Duration retryAfter,
-      Duration lease) {
+      IdempotencyStore store, Duration retention, Duration retryAfter, Duration lease) {
     this.store = store;
-    this.clock = clock;
     this.retention = retention;
     this.retryAfter = retryAfter;
     this.lease = lease;
@@ -37,15 +35,14 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       // parallel. Only an unknown key takes the advisory lock, which whichever transaction has
       // the key in flight holds: a duplicate learns "in use" at once instead of blocking. Nothing
       // is written before the answer is known (complete).
-      Instant now = clock.instant();
-      IdempotencyStore.Attempt attempt = store.claim(tx, scope, now, lease);
+      IdempotencyStore.Attempt attempt = store.claim(tx, scope, lease);
       if (attempt instanceof IdempotencyStore.Attempt.Found found) {
-        return decide(found, fingerprint, now);
+        return decide(found, fingerprint, found.now());
       }
-      if (attempt instanceof IdempotencyStore.Attempt.LockedOut) {
-        return new ClaimResult.InUse(scope, retryAfter);
+      if (attempt instanceof IdempotencyStore.Attempt.Locked locked) {
+        return new ClaimResult.Acquired(scope, fingerprint, locked.now());
       }
-      return new ClaimResult.Acquired(scope, fingerprint, now);
+      return new ClaimResult.InUse(scope, retryAfter);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not claim an idempotency key.", e);
     }
@@ -90,15 +87,9 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       throw new IllegalArgumentException(
           "status " + response.status() + " is not stored; roll the transaction back instead");
     }
-    Instant now = clock.instant();
     IdempotencyStore.Completion completion =
         new IdempotencyStore.Completion(
-            claim.scope(),
-            claim.fingerprint(),
-            claim.claimedAt(),
-            response,
-            now,
-            now.plus(retention));
+            claim.scope(), claim.fingerprint(), claim.claimedAt(), response, retention);
     boolean written;
     try {
       written = commit ? store.completeAndCommit(tx, completion) : store.complete(tx, completion);
@@ -135,7 +126,7 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       throw new IllegalArgumentException("batchSize must be at least 1, was " + batchSize);
     }
     try {
-      return store.deleteExpired(connection, clock.instant(), batchSize);
+      return store.deleteExpired(connection, batchSize);
     } catch (SQLException e) {
       throw new IdempotencyStoreException("Could not purge expired idempotency keys.", e);
     }

@@ -116,7 +116,7 @@ public interface IdempotencyEngine {
   /** The wait suggested to a request that finds its key in use. */
   Duration retryAfter();
 
-  /** A builder with the defaults: 24 h retention, 1 s retry-after, system UTC clock. */
+  /** A builder with the defaults: 24 h retention, 1 s retry-after, 60 s lease. */
   static Builder builder(IdempotencyStore store) {
     return new Builder(store);
   }
@@ -124,7 +124,6 @@ public interface IdempotencyEngine {
   /** Builds an {@link IdempotencyEngine}; validates every setting when {@link #build()} runs. */
   final class Builder {
     private final IdempotencyStore store;
-    private Clock clock = Clock.systemUTC();
     private Duration retention = DEFAULT_RETENTION;
     private Duration retryAfter = DEFAULT_RETRY_AFTER;
     private Duration lease = DEFAULT_LEASE;
@@ -136,9 +135,15 @@ public interface IdempotencyEngine {
       this.store = store;
     }
 
-    /** The clock for claim, completion and expiry times. */
+    /**
+     * Ignored: claim, completion and expiry times are the database's clock, the one clock every
+     * instance shares, so that an instance whose clock runs ahead never takes a live key for an
+     * expired one.
+     *
+     * @deprecated the engine reads no application clock; remove the call
+     */
+    @Deprecated(forRemoval = true)
     public Builder clock(Clock clock) {
-      this.clock = clock;
       return this;
     }
 
@@ -170,9 +175,6 @@ public interface IdempotencyEngine {
     }
 
     public IdempotencyEngine build() {
-      if (clock == null) {
-        throw new IllegalArgumentException("clock must not be null");
-      }
       requireAtLeastOneSecond("retention", retention);
       requireAtLeastOneSecond("retryAfter", retryAfter);
       requireAtLeastOneSecond("lease", lease);
@@ -180,7 +182,7 @@ public interface IdempotencyEngine {
         // PostgreSQL's timeouts are int milliseconds.
         throw new IllegalArgumentException("lease must be at most " + MAX_LEASE + ", was " + lease);
       }
-      return new DefaultIdempotencyEngine(store, clock, retention, retryAfter, lease);
+      return new DefaultIdempotencyEngine(store, retention, retryAfter, lease);
     }
 
     private static void requireAtLeastOneSecond(String name, Duration value) {

@@ -1,7 +1,6 @@
 package dev.once.inbox;
 
 import dev.once.outbox.Completion;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -18,12 +17,10 @@ final class DefaultInbox implements Inbox {
 
   private final InboxStore store;
   private final Transactions transactions;
-  private final Clock clock;
 
-  DefaultInbox(InboxStore store, Transactions transactions, Clock clock) {
+  DefaultInbox(InboxStore store, Transactions transactions) {
     this.store = Objects.requireNonNull(store, "store");
     this.transactions = Objects.requireNonNull(transactions, "transactions");
-    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   @Override
@@ -39,7 +36,7 @@ final class DefaultInbox implements Inbox {
     String name = validName(consumer);
     return transactions.inTransaction(
         tx -> {
-          boolean applied = store.claim(tx, message.messageId(), name, clock.instant());
+          boolean applied = store.claim(tx, message.messageId(), name);
           if (applied) {
             consumer.consume(tx, message);
           } else {
@@ -79,6 +76,6 @@ final class DefaultInbox implements Inbox {
     if (limit < 1) {
       throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
     }
-    return store.purge(clock.instant().minus(retention), limit);
+    return store.purge(retention, limit);
   }
 }

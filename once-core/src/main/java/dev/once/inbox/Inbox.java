@@ -35,14 +35,28 @@ public interface Inbox {
       throws Exception;
 
   /**
-   * Deletes up to {@code limit} records older than {@code retention}, oldest first.
+   * Deletes up to {@code limit} records older than {@code retention} by the database's clock,
+   * oldest first.
    *
    * @return how many were deleted
    */
   int purge(Duration retention, int limit);
 
-  /** An inbox on {@code store}, running consumers in {@code transactions}. */
+  /**
+   * An inbox on {@code store}, running consumers in {@code transactions}. Records are stamped, and
+   * their retention judged, by the database's clock.
+   */
+  static Inbox of(InboxStore store, Transactions transactions) {
+    return new DefaultInbox(store, transactions);
+  }
+
+  /**
+   * As {@link #of(InboxStore, Transactions)}; {@code clock} is ignored.
+   *
+   * @deprecated the inbox reads no application clock: use {@link #of(InboxStore, Transactions)}
+   */
+  @Deprecated(forRemoval = true)
   static Inbox of(InboxStore store, Transactions transactions, Clock clock) {
-    return new DefaultInbox(store, transactions, clock);
+    return of(store, transactions);
   }
 }

@@ -1,9 +1,7 @@
 package dev.once.outbox;
 
 import java.sql.Connection;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -29,12 +27,16 @@ final class Attempts {
   private final Duration defaultTimeout;
   private final boolean keepDelivered;
   private final boolean durable;
-  private final Clock clock;
+  private final ClockSkew skew;
   private final RelayListener listener;
   private final RelayFailures failures;
   private final RelayCounters counters;
 
-  Attempts(OutboxRelay.Builder settings, RelayFailures failures, RelayCounters counters) {
+  Attempts(
+      OutboxRelay.Builder settings,
+      RelayFailures failures,
+      RelayCounters counters,
+      ClockSkew skew) {
     this.store = settings.store;
     this.handlers = Map.copyOf(settings.handlers);
     this.policies = Map.copyOf(settings.policies);
@@ -43,7 +45,7 @@ final class Attempts {
     this.defaultTimeout = settings.handlerTimeout;
     this.keepDelivered = !settings.deliveredRetention.isZero();
     this.durable = !settings.asyncCompletions;
-    this.clock = settings.clock;
+    this.skew = skew;
     this.listener = settings.listener;
     this.failures = failures;
     this.counters = counters;
@@ -123,20 +125,19 @@ final class Attempts {
               ? bury(row, claimId, "attempt " + row.attempt() + " was the last: " + retry.reason())
               : retryLater(row, claimId, policy, retry.reason());
     } else if (joined) {
-      delivered(row, clock.instant());
+      delivered(row);
       return;
     } else {
-      Instant now = clock.instant();
-      recorded = store.complete(row.id(), claimId, now, keepDelivered);
+      recorded = store.complete(row.id(), claimId, keepDelivered);
       counters.commits.increment();
       if (recorded) {
-        delivered(row, now);
+        delivered(row);
       }
     }
     if (!recorded) {
       if (joined) {
         // The handler completed the row in a transaction that committed, then answered a failure.
-        delivered(row, clock.instant());
+        delivered(row);
       } else {
         claimLost(row);
       }
@@ -157,23 +158,29 @@ final class Attempts {
     }
   }
 
-  private void delivered(OutboxRecord row, Instant now) {
+  /**
+   * The row's latency: its {@code created_at} is the database's clock, so it is measured against
+   * this JVM's clock corrected by the measured skew.
+   */
+  private void delivered(OutboxRecord row) {
     counters.delivered.increment();
-    notify(() -> listener.delivered(row, Duration.between(row.createdAt(), now)));
+    Duration latency = Duration.between(row.createdAt(), skew.databaseNow());
+    notify(() -> listener.delivered(row, latency.isNegative() ? Duration.ZERO : latency));
   }
 
+  /** The backoff is a delay here; the store adds it to the database's clock. */
   private boolean retryLater(OutboxRecord row, UUID claimId, RetryPolicy policy, String reason) {
-    Instant next = clock.instant().plus(policy.delay(row.attempt(), ThreadLocalRandom.current()));
-    boolean recorded = store.retryLater(row.id(), claimId, next, reason);
+    Duration delay = policy.delay(row.attempt(), ThreadLocalRandom.current());
+    boolean recorded = store.retryLater(row.id(), claimId, delay, reason);
     counters.commits.increment();
     if (recorded) {
-      notify(() -> listener.retried(row, reason, next));
+      notify(() -> listener.retried(row, reason, skew.databaseNow().plus(delay)));
     }
     return recorded;
   }
 
   private boolean bury(OutboxRecord row, UUID claimId, String reason) {
-    boolean recorded = store.bury(row.id(), claimId, reason, clock.instant());
+    boolean recorded = store.bury(row.id(), claimId, reason);
     counters.commits.increment();
     if (recorded) {
       LOG.warn(
@@ -221,7 +228,7 @@ final class Attempts {
       if (joined) {
         throw new IllegalStateException("outbox row " + row.id() + " was already completed");
       }
-      if (!store.complete(tx, row.id(), claimId, clock.instant(), keepDelivered, durable)) {
+      if (!store.complete(tx, row.id(), claimId, keepDelivered, durable)) {
         throw new ClaimLostException(row.id());
       }
       joined = true;

@@ -2,17 +2,14 @@ package dev.once.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.util.UUID;
 
 /** The rules of an append, over a store that only writes. Thread-safe. */
 final class DefaultOutbox implements Outbox {
   private final OutboxStore store;
-  private final Clock clock;
 
-  DefaultOutbox(OutboxStore store, Clock clock) {
+  DefaultOutbox(OutboxStore store) {
     this.store = store;
-    this.clock = clock;
   }
 
   @Override
@@ -27,6 +24,6 @@ final class DefaultOutbox implements Outbox {
     } catch (SQLException e) {
       throw new OutboxException("Could not read the connection's auto-commit mode.", e);
     }
-    return store.append(tx, UUID.randomUUID(), message, clock.instant());
+    return store.append(tx, UUID.randomUUID(), message);
   }
 }

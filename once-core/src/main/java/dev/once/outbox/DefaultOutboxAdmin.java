@@ -1,6 +1,5 @@
 package dev.once.outbox;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 
@@ -9,11 +8,9 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
   static final int MAX_LIMIT = 1000;
 
   private final OutboxStore store;
-  private final Clock clock;
 
-  DefaultOutboxAdmin(OutboxStore store, Clock clock) {
+  DefaultOutboxAdmin(OutboxStore store) {
     this.store = store;
-    this.clock = clock;
   }
 
   @Override
@@ -29,16 +26,16 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
 
   @Override
   public boolean requeue(long id) {
-    return store.requeue(id, clock.instant());
+    return store.requeue(id);
   }
 
   @Override
   public OutboxStats stats() {
-    return store.stats(clock.instant());
+    return store.stats();
   }
 
   @Override
   public Duration oldestClaimableAge() {
-    return store.oldestClaimableAge(clock.instant());
+    return store.oldestClaimableAge();
   }
 }

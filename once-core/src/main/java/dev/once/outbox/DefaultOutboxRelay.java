@@ -62,6 +62,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final RelayListener listener;
   private final RelayFailures failures;
   private final RelayCounters counters = new RelayCounters();
+  private final ClockSkew skew;
   private final Attempts attempts;
 
   /** Free workers; only the coordinator takes permits, workers and time-outs give them back. */
@@ -84,6 +85,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private Instant nextPurgeAt;
   private boolean purgeMore;
   private long lastClaimNanos;
+  private long nextSkewCheckNanos;
 
   DefaultOutboxRelay(OutboxRelay.Builder settings) {
     this.store = settings.store;
@@ -101,7 +103,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.name = settings.name;
     this.listener = settings.listener;
     this.failures = new RelayFailures(name, clock);
-    this.attempts = new Attempts(settings, failures, counters);
+    this.skew = new ClockSkew(name, clock);
+    this.attempts = new Attempts(settings, failures, counters, skew);
     this.freeWorkers = new Semaphore(workers);
   }
 
@@ -148,8 +151,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   @Override
   public int runOnce() {
     UUID claimId = UUID.randomUUID();
-    Instant now = clock.instant();
-    List<OutboxRecord> rows = store.claim(claimId, types, batchSize, now, now.plus(lease));
+    List<OutboxRecord> rows = store.claim(claimId, types, batchSize, lease);
     count(rows.size(), batchSize);
     for (OutboxRecord row : rows) {
       attempts.attempt(new Flight(row, claimId));
@@ -227,8 +229,10 @@ final class DefaultOutboxRelay implements OutboxRelay {
   /** The coordinator's loop: claim, hand out, purge, wait. */
   private void coordinate() {
     nextPurgeAt = clock.instant();
+    nextSkewCheckNanos = System.nanoTime();
     while (closing.getCount() > 0) {
       boolean again;
+      measureSkewIfDue();
       try {
         again = claimAndHandOut();
         again |= purgeIfDue();
@@ -262,9 +266,9 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
     int limit = Math.min(batchSize, free);
     UUID claimId = UUID.randomUUID();
-    Instant now = clock.instant();
     lastClaimNanos = System.nanoTime();
-    List<OutboxRecord> rows = store.claim(claimId, types, limit, now, now.plus(lease));
+    // Due times and the lease are the database's clock: the claim passes only the lease's length.
+    List<OutboxRecord> rows = store.claim(claimId, types, limit, lease);
     count(rows.size(), limit);
     for (OutboxRecord row : rows) {
       freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
@@ -371,7 +375,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
         ids[i] = running.get(i).row.id();
         claims[i] = running.get(i).claimId;
       }
-      store.renew(ids, claims, clock.instant().plus(lease));
+      store.renew(ids, claims, lease);
       counters.commits.increment();
     } catch (RuntimeException e) {
       failures.report("renew the lease of outbox rows", e);
@@ -380,7 +384,34 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
   }
 
-  /** Purges one batch if it is time; {@code true} if the batch was full (more to purge now). */
+  /**
+   * At start and every {@link ClockSkew#INTERVAL} (a local timer), reads the database's clock and
+   * compares it with the relay's ({@link ClockSkew}). On the coordinator, between two claims, so
+   * that a slow reading never delays the heartbeat's renewals on the timer thread.
+   */
+  private void measureSkewIfDue() {
+    if (System.nanoTime() - nextSkewCheckNanos < 0) {
+      return;
+    }
+    nextSkewCheckNanos = System.nanoTime() + ClockSkew.INTERVAL.toNanos();
+    try {
+      skew.measure(store);
+    } catch (RuntimeException e) {
+      failures.report("read the database's clock", e);
+    } catch (Throwable e) {
+      LOG.error("Outbox relay {}: its clock check failed unexpectedly.", name, e);
+    }
+  }
+
+  @Override
+  public Duration clockSkew() {
+    return skew.skew();
+  }
+
+  /**
+   * Purges one batch if it is time; {@code true} if the batch was full (more to purge now). The
+   * cadence is this relay's own clock (a local timer); the cut-off is the database's.
+   */
   private boolean purgeIfDue() {
     Instant now = clock.instant();
     if (!purgeMore && now.isBefore(nextPurgeAt)) {
@@ -393,7 +424,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     if (deliveredRetention.isZero()) {
       return false; // completions delete their rows
     }
-    int purged = store.purgeDelivered(now.minus(deliveredRetention), purgeBatchSize);
+    int purged = store.purgeDelivered(deliveredRetention, purgeBatchSize);
     counters.commits.increment();
     purgeMore = purged == purgeBatchSize;
     return purgeMore;

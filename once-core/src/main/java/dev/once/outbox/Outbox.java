@@ -27,10 +27,19 @@ public interface Outbox {
 
   /**
    * The outbox on {@code store}: refuses connections in auto-commit mode, gives each message a
-   * random {@link java.util.UUID} as its message id and stamps it with {@code clock}.
+   * random {@link java.util.UUID} as its message id; the store stamps it with the database's clock.
    */
+  static Outbox of(OutboxStore store) {
+    return new DefaultOutbox(Objects.requireNonNull(store, "store"));
+  }
+
+  /**
+   * As {@link #of(OutboxStore)}; {@code clock} is ignored.
+   *
+   * @deprecated rows are stamped with the database's clock: use {@link #of(OutboxStore)}
+   */
+  @Deprecated(forRemoval = true)
   static Outbox of(OutboxStore store, Clock clock) {
-    return new DefaultOutbox(
-        Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"));
+    return of(store);
   }
 }

@@ -42,9 +42,18 @@ public interface OutboxAdmin {
    */
   Duration oldestClaimableAge();
 
-  /** The admin on {@code store}, measuring ages with {@code clock}. */
+  /** The admin on {@code store}; ages and due times are the database's clock. */
+  static OutboxAdmin of(OutboxStore store) {
+    return new DefaultOutboxAdmin(Objects.requireNonNull(store, "store"));
+  }
+
+  /**
+   * As {@link #of(OutboxStore)}; {@code clock} is ignored.
+   *
+   * @deprecated ages are measured with the database's clock: use {@link #of(OutboxStore)}
+   */
+  @Deprecated(forRemoval = true)
   static OutboxAdmin of(OutboxStore store, Clock clock) {
-    return new DefaultOutboxAdmin(
-        Objects.requireNonNull(store, "store"), Objects.requireNonNull(clock, "clock"));
+    return of(store);
   }
 }

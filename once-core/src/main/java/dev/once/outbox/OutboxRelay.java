@@ -64,6 +64,15 @@ public interface OutboxRelay extends AutoCloseable {
   RelayStats stats();
 
   /**
+   * The database's clock minus this relay's, measured at start and every minute; zero before the
+   * first reading. Nothing the relay decides depends on it (see {@link Builder#clock}); a large
+   * value is logged as a warning.
+   */
+  default Duration clockSkew() {
+    return Duration.ZERO;
+  }
+
+  /**
    * Stops claiming, waits up to {@code shutdownTimeout} for rows in flight, then returns; rows
    * still in flight keep their lease and are claimed again once it runs out. Idempotent.
    */
@@ -222,7 +231,12 @@ public interface OutboxRelay extends AutoCloseable {
       return this;
     }
 
-    /** The clock of due times, leases and latencies. Default UTC system clock. */
+    /**
+     * The relay's local clock: the cadence of the delivered-row purge, the throttling of its
+     * warnings and (corrected by the measured skew to the database's clock) delivery latencies. Due
+     * times, leases, backoff and purge cut-offs are never read from it: they are the database's
+     * clock, one for every relay. Default UTC system clock.
+     */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;

@@ -12,71 +12,84 @@ import java.util.UUID;
  * inserts, claims in bounded batches, compares-and-sets on a row's id and claim, and deletes.
  * Methods without a {@link Connection} run in a short transaction of their own. Implementations are
  * thread-safe.
+ *
+ * <p><b>One clock.</b> Every time a store writes or compares (a row's creation and due times, a
+ * lease, a delivery, a purge's cut-off, an age) is the database's clock, never the caller's: the
+ * callers pass durations (a lease, a retry delay, a retention), which the store adds to the
+ * database's time. So relays whose clocks disagree still agree on which rows are due and whose
+ * lease still runs.
  */
 public interface OutboxStore {
 
   /**
-   * Inserts a pending row, due at {@code now}, in the caller's transaction. Appends for one {@code
-   * aggregateId} are serialized until the appending transaction ends, so their ids are in commit
-   * order per aggregate. The cost: a second transaction appending for the same aggregate waits
-   * until the first commits or rolls back; aggregates whose ids collide on a 32-bit hash wait for
-   * each other too (rarely, and only until the first transaction ends).
+   * Inserts a pending row, created and due at the database's clock, in the caller's transaction.
+   * Appends for one {@code aggregateId} are serialized until the appending transaction ends, so
+   * their ids are in commit order per aggregate. The cost: a second transaction appending for the
+   * same aggregate waits until the first commits or rolls back; aggregates whose ids collide on a
+   * 32-bit hash wait for each other too (rarely, and only until the first transaction ends).
    */
-  OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now);
+  OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message);
 
   /**
-   * Claims up to {@code limit} due rows of the given types for {@code claimId} until {@code
-   * leaseUntil}, incrementing each row's attempt counter. A row is due when it is pending, its next
-   * attempt time has come, no lease on it is running, and no earlier row of its aggregate is still
-   * undelivered (pending or dead). Rows locked by a concurrent claim are skipped, never waited for.
+   * Claims up to {@code limit} due rows of the given types for {@code claimId} for {@code lease}
+   * from the database's clock, incrementing each row's attempt counter. A row is due when it is
+   * pending, its next attempt time has come, no lease on it is running, and no earlier row of its
+   * aggregate is still undelivered (pending or dead). Rows locked by a concurrent claim are
+   * skipped, never waited for.
    */
-  List<OutboxRecord> claim(
-      UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil);
+  List<OutboxRecord> claim(UUID claimId, List<String> types, int limit, Duration lease);
 
   /**
    * Marks the row delivered, or deletes it if {@code keep} is false, if {@code claimId} still holds
    * it; {@code false} if it does not. In a short transaction of its own.
    */
-  boolean complete(long id, UUID claimId, Instant now, boolean keep);
+  boolean complete(long id, UUID claimId, boolean keep);
 
   /**
-   * As {@link #complete(long, UUID, Instant, boolean)}, in the caller's transaction {@code tx}.
-   * With {@code durable} the transaction keeps its durability; without, it commits without waiting
-   * for the WAL flush, like the store's own outcomes (safe for a handler's transaction whose writes
-   * a redelivery re-derives: see {@link OutboxRelay.Builder#asyncCompletions(boolean)}).
+   * As {@link #complete(long, UUID, boolean)}, in the caller's transaction {@code tx}. With {@code
+   * durable} the transaction keeps its durability; without, it commits without waiting for the WAL
+   * flush, like the store's own outcomes (safe for a handler's transaction whose writes a
+   * redelivery re-derives: see {@link OutboxRelay.Builder#asyncCompletions(boolean)}).
    */
-  boolean complete(
-      Connection tx, long id, UUID claimId, Instant now, boolean keep, boolean durable);
+  boolean complete(Connection tx, long id, UUID claimId, boolean keep, boolean durable);
 
   /**
    * Extends the lease of the rows {@code ids[i]} that {@code claimIds[i]} still holds to {@code
-   * leaseUntil}, in one statement; returns how many it extended. The relay's heartbeat.
+   * lease} from the database's clock, in one statement; returns how many it extended. The relay's
+   * heartbeat.
    */
-  int renew(long[] ids, UUID[] claimIds, Instant leaseUntil);
+  int renew(long[] ids, UUID[] claimIds, Duration lease);
 
   /**
-   * Releases the row for another attempt at {@code nextAttemptAt} if {@code claimId} still holds
-   * it; {@code false} if it does not.
+   * Releases the row for another attempt {@code delay} after the database's clock if {@code
+   * claimId} still holds it; {@code false} if it does not.
    */
-  boolean retryLater(long id, UUID claimId, Instant nextAttemptAt, String error);
+  boolean retryLater(long id, UUID claimId, Duration delay, String error);
 
   /** Moves the row to {@code dead} if {@code claimId} still holds it; {@code false} otherwise. */
-  boolean bury(long id, UUID claimId, String error, Instant now);
+  boolean bury(long id, UUID claimId, String error);
 
   /** See {@link OutboxAdmin#requeue(long)}. */
-  boolean requeue(long id, Instant now);
+  boolean requeue(long id);
 
   /** See {@link OutboxAdmin#dead(long, int)}. */
   List<DeadMessage> dead(long afterId, int limit);
 
   /**
-   * Deletes up to {@code limit} rows delivered before {@code deliveredBefore}; returns how many.
+   * Deletes up to {@code limit} rows delivered more than {@code retention} ago by the database's
+   * clock, oldest first; returns how many.
    */
-  int purgeDelivered(Instant deliveredBefore, int limit);
+  int purgeDelivered(Duration retention, int limit);
 
   /** See {@link OutboxAdmin#stats()}. */
-  OutboxStats stats(Instant now);
+  OutboxStats stats();
 
   /** See {@link OutboxAdmin#oldestClaimableAge()}. */
-  Duration oldestClaimableAge(Instant now);
+  Duration oldestClaimableAge();
+
+  /**
+   * The database's clock now. The relay compares it with its own clock to detect a skew (and to
+   * measure delivery latencies against the rows' creation times); no decision depends on it.
+   */
+  Instant databaseTime();
 }

@@ -19,7 +19,11 @@ public interface RelayListener {
   /** The row is done; {@code sinceCommit} is the time from its append to now. */
   default void delivered(OutboxRecord message, Duration sinceCommit) {}
 
-  /** The attempt failed and the row will be tried again at {@code nextAttemptAt}. */
+  /**
+   * The attempt failed and the row will be tried again at about {@code nextAttemptAt}: the backoff
+   * added to the database's clock (the store's time), estimated here from this JVM's clock and the
+   * measured skew.
+   */
   default void retried(OutboxRecord message, String reason, Instant nextAttemptAt) {}
 
   /** The row turned {@code dead}: a permanent failure or its last attempt failed. */

@@ -11,20 +11,27 @@ final class InboxSql {
   static final String CLAIM =
       """
       INSERT INTO once.inbox (message_id, consumer, received_at)
-      VALUES (?, ?, ?)
+      VALUES (?, ?, %s)
       ON CONFLICT (message_id, consumer) DO NOTHING
-      """;
+      """
+          .formatted(SqlTimes.NOW);
 
-  /** Deletes one bounded batch of old records, oldest first, skipping rows another holds. */
+  /**
+   * Deletes one bounded batch of records older than the retention by the database's clock, oldest
+   * first, walking {@code inbox_received_at_idx}, skipping rows another holds. The rows are found
+   * again by their {@code ctid} (a TID scan), which the row lock keeps stable until the statement
+   * ends, so no batch size makes the planner join a scan of the whole table. Parameters: retention,
+   * limit.
+   */
   static final String PURGE =
       """
       DELETE FROM once.inbox
-      WHERE (message_id, consumer) IN (
-          SELECT message_id, consumer
-          FROM once.inbox
-          WHERE received_at < ?
-          ORDER BY received_at
-          LIMIT ?
-          FOR UPDATE SKIP LOCKED)
-      """;
+       WHERE ctid = ANY (ARRAY(SELECT ctid
+                                 FROM once.inbox
+                                WHERE received_at < %s
+                                ORDER BY received_at
+                                LIMIT ?
+                                  FOR UPDATE SKIP LOCKED))
+      """
+          .formatted(SqlTimes.NOW_MINUS);
 }

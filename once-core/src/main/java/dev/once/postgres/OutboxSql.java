@@ -21,8 +21,8 @@ final class OutboxSql {
    * draws a larger id: ids per aggregate are in commit order. The sub-select calls a volatile
    * function ({@code once.outbox_lock_aggregate}), which keeps PostgreSQL from flattening it away,
    * and which says, with a snapshot taken after the lock, whether the aggregate has a dead or held
-   * row, so that the new row is held behind it. Parameters: message id, type, aggregate id,
-   * payload, next attempt at, created at, aggregate id (for the lock).
+   * row, so that the new row is held behind it. The row is created, and due, at the database's
+   * clock. Parameters: message id, type, aggregate id, payload, aggregate id (for the lock).
    */
   static final String APPEND =
       """
@@ -33,7 +33,7 @@ final class OutboxSql {
              (SELECT once.outbox_lock_aggregate(%d, ?) AS held) AS aggregate_lock
       RETURNING id
       """
-          .formatted(SqlTimes.AT, AGGREGATE_LOCK_NAMESPACE);
+          .formatted(SqlTimes.NOW, AGGREGATE_LOCK_NAMESPACE);
 
   /**
    * Set in the claim's transaction, before the claim is planned. A claim must walk {@code
@@ -55,8 +55,10 @@ final class OutboxSql {
    * outbox_aggregate_idx}. Rows a concurrent claim holds locked are skipped, and a row it claimed
    * and committed meanwhile fails the lease test on re-check. The update finds the claimed rows by
    * {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets the planner
-   * choose a hash join over a scan of the whole table. Parameters: now, now, types, limit, claim
-   * id, lease until.
+   * choose a hash join over a scan of the whole table. Due and lease are judged, and the lease is
+   * written, by the database's clock, one value for the whole statement: a relay whose clock runs
+   * ahead cannot take over rows whose lease another relay still renews. Parameters: types, limit,
+   * claim id, lease.
    */
   static final String CLAIM =
       """
@@ -65,8 +67,8 @@ final class OutboxSql {
           FROM once.outbox o
          WHERE o.state = 'pending'
            AND NOT o.held
-           AND o.next_attempt_at <= ?
-           AND (o.lease_until IS NULL OR o.lease_until <= ?)
+           AND o.next_attempt_at <= %1$s
+           AND (o.lease_until IS NULL OR o.lease_until <= %1$s)
            AND o.type = ANY (?)
            AND NOT EXISTS (SELECT 1
                              FROM once.outbox e
@@ -78,11 +80,12 @@ final class OutboxSql {
            FOR UPDATE OF o SKIP LOCKED
       )
       UPDATE once.outbox o
-         SET claim_id = ?, lease_until = ?, attempts = o.attempts + 1
+         SET claim_id = ?, lease_until = %2$s, attempts = o.attempts + 1
        WHERE o.id = ANY (ARRAY(SELECT id FROM due))
       RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload::text, o.attempts,
                 o.created_at, o.next_attempt_at
-      """;
+      """
+          .formatted(SqlTimes.NOW, SqlTimes.NOW_PLUS);
 
   /**
    * The outcomes below commit without waiting for the WAL flush ({@code synchronous_commit = off}
@@ -94,15 +97,15 @@ final class OutboxSql {
   private static final String ASYNC_COMMIT =
       "(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit";
 
-  /** Parameters: now, id, claim id. */
+  /** Delivered at the database's clock. Parameters: id, claim id. */
   static final String COMPLETE =
       """
       UPDATE once.outbox
-         SET state = 'delivered', delivered_at = ?, claim_id = NULL, lease_until = NULL
+         SET state = 'delivered', delivered_at = %s, claim_id = NULL, lease_until = NULL
         FROM %s
        WHERE id = ? AND claim_id = ? AND state = 'pending'
       """
-          .formatted(ASYNC_COMMIT);
+          .formatted(SqlTimes.NOW, ASYNC_COMMIT);
 
   /** {@link #COMPLETE} when delivered rows are not kept. Parameters: id, claim id. */
   static final String COMPLETE_DELETE =
@@ -114,15 +117,16 @@ final class OutboxSql {
           .formatted(ASYNC_COMMIT);
 
   /**
-   * {@link #COMPLETE} in a handler's transaction, which keeps its own durability. Parameters: now,
-   * id, claim id.
+   * {@link #COMPLETE} in a handler's transaction, which keeps its own durability. Parameters: id,
+   * claim id.
    */
   static final String COMPLETE_IN =
       """
       UPDATE once.outbox
-         SET state = 'delivered', delivered_at = ?, claim_id = NULL, lease_until = NULL
+         SET state = 'delivered', delivered_at = %s, claim_id = NULL, lease_until = NULL
        WHERE id = ? AND claim_id = ? AND state = 'pending'
-      """;
+      """
+          .formatted(SqlTimes.NOW);
 
   /** {@link #COMPLETE_IN} when delivered rows are not kept. Parameters: id, claim id. */
   static final String COMPLETE_DELETE_IN =
@@ -133,28 +137,32 @@ final class OutboxSql {
 
   /**
    * The heartbeat: extends the lease of every row still held by the claim it was taken with, one
-   * primary-key probe per row; changes no indexed column, so it stays a heap-only update.
-   * Parameters: lease until, ids, claim ids (arrays of equal length).
+   * primary-key probe per row; changes no indexed column, so it stays a heap-only update. The lease
+   * runs a lease from the database's clock. Parameters: lease, ids, claim ids (arrays of equal
+   * length).
    */
   static final String RENEW =
       """
       UPDATE once.outbox o
-         SET lease_until = ?
+         SET lease_until = %s
         FROM %s,
              unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS held(id, claim_id)
        WHERE o.id = held.id AND o.claim_id = held.claim_id AND o.state = 'pending'
       """
-          .formatted(ASYNC_COMMIT);
+          .formatted(SqlTimes.NOW_PLUS, ASYNC_COMMIT);
 
-  /** Parameters: next attempt at, error, id, claim id. */
+  /**
+   * Due again a delay (the relay's backoff) after the database's clock. Parameters: delay, error,
+   * id, claim id.
+   */
   static final String RETRY_LATER =
       """
       UPDATE once.outbox
-         SET next_attempt_at = ?, last_error = ?, claim_id = NULL, lease_until = NULL
+         SET next_attempt_at = %s, last_error = ?, claim_id = NULL, lease_until = NULL
         FROM %s
        WHERE id = ? AND claim_id = ? AND state = 'pending'
       """
-          .formatted(ASYNC_COMMIT);
+          .formatted(SqlTimes.NOW_PLUS, ASYNC_COMMIT);
 
   /**
    * Moves the row to dead and holds the later rows of its aggregate, under the aggregate's lock
@@ -169,11 +177,11 @@ final class OutboxSql {
 
   /**
    * Moves a dead row back to pending and releases the rows held behind it, under the aggregate's
-   * lock ({@code once.outbox_requeue}); keeps {@code last_error} as history of why it died.
-   * Parameters: id, now.
+   * lock ({@code once.outbox_requeue}); keeps {@code last_error} as history of why it died. Due at
+   * the database's clock. Parameter: id.
    */
   static final String REQUEUE =
-      "SELECT once.outbox_requeue(%d, ?, ?)".formatted(AGGREGATE_LOCK_NAMESPACE);
+      "SELECT once.outbox_requeue(%d, ?, %s)".formatted(AGGREGATE_LOCK_NAMESPACE, SqlTimes.NOW);
 
   /** Walks {@code outbox_dead_idx}. Parameters: after id, limit. */
   static final String DEAD =
@@ -188,32 +196,35 @@ final class OutboxSql {
   /**
    * Deletes the oldest delivered rows, walking {@code outbox_delivered_idx}; rows a concurrent
    * purge holds are skipped rather than waited for. {@code id = ANY (ARRAY(...))} probes the
-   * primary key per row, where {@code id IN (...)} may hash-join a scan of the whole table.
-   * Parameters: delivered before, limit.
+   * primary key per row, where {@code id IN (...)} may hash-join a scan of the whole table. The
+   * cut-off is the retention before the database's clock. Parameters: retention, limit.
    */
   static final String PURGE_DELIVERED =
       """
       DELETE FROM once.outbox
        WHERE id = ANY (ARRAY(SELECT id
                                FROM once.outbox
-                              WHERE state = 'delivered' AND delivered_at < ?
+                              WHERE state = 'delivered' AND delivered_at < %s
                               ORDER BY delivered_at
                               LIMIT ?
                                 FOR UPDATE SKIP LOCKED))
-      """;
+      """
+          .formatted(SqlTimes.NOW_MINUS);
 
   /**
    * Backlog (pending rows, held ones included), oldest due time (of rows not held behind a dead
-   * one, from {@code outbox_due_free_idx}) and dead rows ({@code outbox_dead_idx}). Parameters:
-   * now.
+   * one, from {@code outbox_due_free_idx}), dead rows ({@code outbox_dead_idx}) and the database's
+   * clock, which the age is measured against.
    */
   static final String STATS =
       """
       SELECT (SELECT count(*) FROM once.outbox WHERE state = 'pending') AS backlog,
              (SELECT min(next_attempt_at) FROM once.outbox
-               WHERE state = 'pending' AND NOT held AND next_attempt_at <= ?) AS oldest_due,
-             (SELECT count(*) FROM once.outbox WHERE state = 'dead') AS dead
-      """;
+               WHERE state = 'pending' AND NOT held AND next_attempt_at <= %1$s) AS oldest_due,
+             (SELECT count(*) FROM once.outbox WHERE state = 'dead') AS dead,
+             %1$s AS now
+      """
+          .formatted(SqlTimes.NOW);
 
   /**
    * The due time of the oldest row the relay could claim now, whatever its type: pending, its next
@@ -222,16 +233,16 @@ final class OutboxSql {
    * (a dead one, say) is not waiting for the relay, so it does not count. Walks {@code
    * outbox_due_free_idx} in due order (rows held behind a dead one are not in it) and stops at the
    * first such row (no count): run it after {@link #CLAIM_SETTINGS}, which keeps a planner with
-   * lagging statistics from testing every due row. Parameters: now, now.
+   * lagging statistics from testing every due row. Due, lease and age are the database's clock.
    */
   static final String OLDEST_CLAIMABLE =
       """
-      SELECT o.next_attempt_at
+      SELECT o.next_attempt_at, %1$s
         FROM once.outbox o
        WHERE o.state = 'pending'
          AND NOT o.held
-         AND o.next_attempt_at <= ?
-         AND (o.lease_until IS NULL OR o.lease_until <= ?)
+         AND o.next_attempt_at <= %1$s
+         AND (o.lease_until IS NULL OR o.lease_until <= %1$s)
          AND NOT EXISTS (SELECT 1
                            FROM once.outbox e
                           WHERE e.aggregate_id = o.aggregate_id
@@ -239,5 +250,12 @@ final class OutboxSql {
                             AND e.state <> 'delivered')
        ORDER BY o.next_attempt_at, o.id
        LIMIT 1
-      """;
+      """
+          .formatted(SqlTimes.NOW);
+
+  /**
+   * The database's clock now, read to measure how far the application's clock is from it (the
+   * relay's check of the skew): {@code clock_timestamp()}, the time of the reading itself.
+   */
+  static final String DATABASE_TIME = "SELECT clock_timestamp()";
 }

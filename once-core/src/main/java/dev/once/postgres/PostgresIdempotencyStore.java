@@ -17,25 +17,23 @@ import java.time.ZoneOffset;
 
 /** {@link IdempotencyStore} on the {@code once.idempotency_key} table; prepared statements only. */
 final class PostgresIdempotencyStore implements IdempotencyStore {
-  private static final Attempt LOCKED = new Attempt.Locked();
   private static final Attempt LOCKED_OUT = new Attempt.LockedOut();
 
   @Override
-  public Attempt claim(Connection tx, IdempotencyScope scope, Instant now, Duration lease)
-      throws SQLException {
+  public Attempt claim(Connection tx, IdempotencyScope scope, Duration lease) throws SQLException {
     try (PreparedStatement ps = tx.prepareStatement(IdempotencySql.CLAIM)) {
       ps.setString(1, scope.clientId());
       ps.setString(2, scope.key().value());
       ps.setLong(3, scope.lockId());
-      ps.setLong(4, SqlTimes.micros(now));
-      ps.setLong(5, lease.toMillis());
+      ps.setLong(4, lease.toMillis());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         boolean locked = rs.getBoolean("locked");
+        Instant now = SqlTimes.instant(rs.getLong("now_micros"));
         if (rs.getString("state") != null) {
-          return new Attempt.Found(storedKey(scope, rs), locked);
+          return new Attempt.Found(storedKey(scope, rs), locked, now);
         }
-        return locked ? LOCKED : LOCKED_OUT;
+        return locked ? new Attempt.Locked(now) : LOCKED_OUT;
       }
     }
   }
@@ -90,16 +88,14 @@ final class PostgresIdempotencyStore implements IdempotencyStore {
     ps.setString(6, response.location());
     ps.setBytes(7, response.body());
     ps.setLong(8, SqlTimes.micros(completion.claimedAt()));
-    ps.setLong(9, SqlTimes.micros(completion.completedAt()));
-    ps.setLong(10, SqlTimes.micros(completion.expiresAt()));
-    ps.setLong(11, scope.lockId());
+    ps.setLong(9, SqlTimes.micros(completion.retention()));
+    ps.setLong(10, scope.lockId());
   }
 
   @Override
-  public int deleteExpired(Connection connection, Instant now, int limit) throws SQLException {
+  public int deleteExpired(Connection connection, int limit) throws SQLException {
     try (PreparedStatement ps = connection.prepareStatement(IdempotencySql.DELETE_EXPIRED)) {
-      ps.setObject(1, utc(now));
-      ps.setInt(2, limit);
+      ps.setInt(1, limit);
       return ps.executeUpdate();
     }
   }

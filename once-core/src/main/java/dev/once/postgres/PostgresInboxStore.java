@@ -5,7 +5,7 @@ import dev.once.inbox.InboxStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -18,11 +18,10 @@ final class PostgresInboxStore implements InboxStore {
   }
 
   @Override
-  public boolean claim(Connection tx, UUID messageId, String consumer, Instant now) {
+  public boolean claim(Connection tx, UUID messageId, String consumer) {
     try (PreparedStatement ps = tx.prepareStatement(InboxSql.CLAIM)) {
       ps.setObject(1, messageId);
       ps.setString(2, consumer);
-      ps.setObject(3, PostgresIdempotencyStore.utc(now));
       return ps.executeUpdate() == 1;
     } catch (SQLException e) {
       throw new InboxException("Could not record the message in the inbox.", e);
@@ -30,11 +29,11 @@ final class PostgresInboxStore implements InboxStore {
   }
 
   @Override
-  public int purge(Instant before, int limit) {
+  public int purge(Duration retention, int limit) {
     try (Connection c = dataSource.getConnection()) {
       c.setAutoCommit(true);
       try (PreparedStatement ps = c.prepareStatement(InboxSql.PURGE)) {
-        ps.setObject(1, PostgresIdempotencyStore.utc(before));
+        ps.setLong(1, SqlTimes.micros(retention));
         ps.setInt(2, limit);
         return ps.executeUpdate();
       }

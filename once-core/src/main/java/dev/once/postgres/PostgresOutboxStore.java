@@ -45,14 +45,13 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now) {
+  public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message) {
     try (PreparedStatement ps = tx.prepareStatement(OutboxSql.APPEND)) {
       ps.setObject(1, messageId);
       ps.setString(2, message.type());
       ps.setString(3, message.aggregateId());
       ps.setString(4, message.payloadJson());
-      ps.setLong(5, SqlTimes.micros(now));
-      ps.setString(6, message.aggregateId());
+      ps.setString(5, message.aggregateId());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return new OutboxEntry(rs.getLong(1), messageId);
@@ -63,8 +62,7 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public List<OutboxRecord> claim(
-      UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil) {
+  public List<OutboxRecord> claim(UUID claimId, List<String> types, int limit, Duration lease) {
     return inShortTransaction(
         "Could not claim outbox rows.",
         c -> {
@@ -72,12 +70,10 @@ final class PostgresOutboxStore implements OutboxStore {
             settings.execute(OutboxSql.CLAIM_SETTINGS);
           }
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.CLAIM)) {
-            ps.setObject(1, utc(now));
-            ps.setObject(2, utc(now));
-            ps.setArray(3, c.createArrayOf("text", types.toArray()));
-            ps.setInt(4, limit);
-            ps.setObject(5, claimId);
-            ps.setObject(6, utc(leaseUntil));
+            ps.setArray(1, c.createArrayOf("text", types.toArray()));
+            ps.setInt(2, limit);
+            ps.setObject(3, claimId);
+            ps.setLong(4, SqlTimes.micros(lease));
             List<Claimed> claimed = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
               while (rs.next()) {
@@ -108,26 +104,23 @@ final class PostgresOutboxStore implements OutboxStore {
   private record Claimed(OutboxRecord record, Instant due) {}
 
   @Override
-  public boolean complete(long id, UUID claimId, Instant now, boolean keep) {
-    return keep
-        ? update("Could not complete an outbox row.", OutboxSql.COMPLETE, utc(now), id, claimId)
-        : update("Could not complete an outbox row.", OutboxSql.COMPLETE_DELETE, id, claimId);
+  public boolean complete(long id, UUID claimId, boolean keep) {
+    return update(
+        "Could not complete an outbox row.",
+        keep ? OutboxSql.COMPLETE : OutboxSql.COMPLETE_DELETE,
+        id,
+        claimId);
   }
 
   @Override
-  public boolean complete(
-      Connection tx, long id, UUID claimId, Instant now, boolean keep, boolean durable) {
+  public boolean complete(Connection tx, long id, UUID claimId, boolean keep, boolean durable) {
     String sql =
         durable
             ? (keep ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE_DELETE_IN)
             : (keep ? OutboxSql.COMPLETE : OutboxSql.COMPLETE_DELETE);
     try (PreparedStatement ps = tx.prepareStatement(sql)) {
-      int i = 1;
-      if (keep) {
-        ps.setObject(i++, utc(now));
-      }
-      ps.setLong(i++, id);
-      ps.setObject(i, claimId);
+      ps.setLong(1, id);
+      ps.setObject(2, claimId);
       return checked(ps.executeUpdate());
     } catch (SQLException e) {
       throw new OutboxException("Could not complete an outbox row.", e);
@@ -135,7 +128,7 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int renew(long[] ids, UUID[] claimIds, Instant leaseUntil) {
+  public int renew(long[] ids, UUID[] claimIds, Duration lease) {
     if (ids.length != claimIds.length) {
       throw new IllegalArgumentException("renew needs one claim id per row id");
     }
@@ -150,7 +143,7 @@ final class PostgresOutboxStore implements OutboxStore {
             for (int i = 0; i < ids.length; i++) {
               boxed[i] = ids[i];
             }
-            ps.setObject(1, utc(leaseUntil));
+            ps.setLong(1, SqlTimes.micros(lease));
             ps.setArray(2, c.createArrayOf("bigint", boxed));
             ps.setArray(3, c.createArrayOf("uuid", claimIds));
             return ps.executeUpdate();
@@ -159,25 +152,25 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public boolean retryLater(long id, UUID claimId, Instant nextAttemptAt, String error) {
+  public boolean retryLater(long id, UUID claimId, Duration delay, String error) {
     return update(
         "Could not release an outbox row for a retry.",
         OutboxSql.RETRY_LATER,
-        utc(nextAttemptAt),
+        SqlTimes.micros(delay),
         storable(error),
         id,
         claimId);
   }
 
   @Override
-  public boolean bury(long id, UUID claimId, String error, Instant now) {
+  public boolean bury(long id, UUID claimId, String error) {
     // No column records the time of death; last_error says why, and the row keeps its created_at.
     return call("Could not bury an outbox row.", OutboxSql.BURY, id, claimId, storable(error));
   }
 
   @Override
-  public boolean requeue(long id, Instant now) {
-    return call("Could not requeue an outbox row.", OutboxSql.REQUEUE, id, utc(now));
+  public boolean requeue(long id) {
+    return call("Could not requeue an outbox row.", OutboxSql.REQUEUE, id);
   }
 
   /** One call of a function that answers whether it changed the row, in a short transaction. */
@@ -224,12 +217,12 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int purgeDelivered(Instant deliveredBefore, int limit) {
+  public int purgeDelivered(Duration retention, int limit) {
     return inAutoCommit(
         "Could not purge delivered outbox rows.",
         c -> {
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.PURGE_DELIVERED)) {
-            ps.setObject(1, utc(deliveredBefore));
+            ps.setLong(1, SqlTimes.micros(retention));
             ps.setInt(2, limit);
             return ps.executeUpdate();
           }
@@ -237,17 +230,18 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public OutboxStats stats(Instant now) {
+  public OutboxStats stats() {
     return inAutoCommit(
         "Could not read the outbox statistics.",
         c -> {
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.STATS)) {
-            ps.setObject(1, utc(now));
             try (ResultSet rs = ps.executeQuery()) {
               rs.next();
               OffsetDateTime oldestDue = rs.getObject(2, OffsetDateTime.class);
               Duration age =
-                  oldestDue == null ? Duration.ZERO : Duration.between(oldestDue.toInstant(), now);
+                  oldestDue == null
+                      ? Duration.ZERO
+                      : Duration.between(oldestDue.toInstant(), instant(rs, 4));
               return new OutboxStats(
                   rs.getLong(1), age.isNegative() ? Duration.ZERO : age, rs.getLong(3));
             }
@@ -339,16 +333,12 @@ final class PostgresOutboxStore implements OutboxStore {
     return StoredText.of(error, MAX_ERROR_LENGTH);
   }
 
-  private static OffsetDateTime utc(Instant instant) {
-    return PostgresIdempotencyStore.utc(instant);
-  }
-
   private static Instant instant(ResultSet rs, int column) throws SQLException {
     return rs.getObject(column, OffsetDateTime.class).toInstant();
   }
 
   @Override
-  public Duration oldestClaimableAge(Instant now) {
+  public Duration oldestClaimableAge() {
     return inShortTransaction(
         "Could not read the age of the oldest due outbox row.",
         c -> {
@@ -356,15 +346,26 @@ final class PostgresOutboxStore implements OutboxStore {
             settings.execute(OutboxSql.CLAIM_SETTINGS);
           }
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.OLDEST_CLAIMABLE)) {
-            ps.setObject(1, utc(now));
-            ps.setObject(2, utc(now));
             try (ResultSet rs = ps.executeQuery()) {
               if (!rs.next()) {
                 return Duration.ZERO;
               }
-              Duration age = Duration.between(instant(rs, 1), now);
+              Duration age = Duration.between(instant(rs, 1), instant(rs, 2));
               return age.isNegative() ? Duration.ZERO : age;
             }
+          }
+        });
+  }
+
+  @Override
+  public Instant databaseTime() {
+    return inAutoCommit(
+        "Could not read the database's clock.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.DATABASE_TIME);
+              ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return instant(rs, 1);
           }
         });
   }

@@ -23,20 +23,30 @@ public final class PostgresStores {
   /**
    * The outbox store on {@code once.outbox}: appends run in the caller's transaction, everything
    * else in short transactions on {@code dataSource}. Thread-safe. Use it for {@link
-   * Outbox#of(OutboxStore, Clock)}, {@link dev.once.outbox.OutboxRelay#builder(OutboxStore)} and
-   * {@link dev.once.outbox.OutboxAdmin#of(OutboxStore, Clock)}.
+   * Outbox#of(OutboxStore)}, {@link dev.once.outbox.OutboxRelay#builder(OutboxStore)} and {@link
+   * dev.once.outbox.OutboxAdmin#of(OutboxStore)}.
    */
   public static OutboxStore outboxStore(DataSource dataSource) {
     return new PostgresOutboxStore(Objects.requireNonNull(dataSource, "dataSource"));
   }
 
   /**
-   * The outbox on {@code once.outbox}, stamping rows with {@code clock}. Thread-safe. Prefer {@code
-   * Outbox.of(outboxStore(dataSource), clock)}, whose store also serves the relay and the admin;
+   * The outbox on {@code once.outbox}, stamping rows with the database's clock. Thread-safe. Prefer
+   * {@code Outbox.of(outboxStore(dataSource))}, whose store also serves the relay and the admin;
    * this one's store only appends.
    */
+  public static Outbox outbox() {
+    return Outbox.of(new PostgresOutboxStore(null));
+  }
+
+  /**
+   * As {@link #outbox()}; {@code clock} is ignored.
+   *
+   * @deprecated rows are stamped with the database's clock: use {@link #outbox()}
+   */
+  @Deprecated(forRemoval = true)
   public static Outbox outbox(Clock clock) {
-    return Outbox.of(new PostgresOutboxStore(null), Objects.requireNonNull(clock, "clock"));
+    return outbox();
   }
 
   /**

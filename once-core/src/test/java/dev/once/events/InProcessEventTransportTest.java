@@ -11,7 +11,6 @@ import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.postgres.PostgresStores;
 import dev.once.testing.EffectTable;
-import dev.once.testing.MutableClock;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Instant;
@@ -34,8 +33,7 @@ class InProcessEventTransportTest {
   private final Inbox inbox =
       Inbox.of(
           PostgresStores.inboxStore(TestDatabase.dataSource()),
-          Transactions.of(TestDatabase.dataSource()),
-          new MutableClock(T0));
+          Transactions.of(TestDatabase.dataSource()));
 
   @Test
   void duplicatedAndReorderedRowsApplyEachEventOncePerConsumer() throws Exception {

@@ -15,45 +15,43 @@ class DelegatingStore implements OutboxStore {
   }
 
   @Override
-  public List<OutboxRecord> claim(
-      UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil) {
-    return store.claim(claimId, types, limit, now, leaseUntil);
+  public List<OutboxRecord> claim(UUID claimId, List<String> types, int limit, Duration lease) {
+    return store.claim(claimId, types, limit, lease);
   }
 
   @Override
-  public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message, Instant now) {
-    return store.append(tx, messageId, message, now);
+  public OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message) {
+    return store.append(tx, messageId, message);
   }
 
   @Override
-  public boolean complete(long id, UUID claimId, Instant now, boolean keep) {
-    return store.complete(id, claimId, now, keep);
+  public boolean complete(long id, UUID claimId, boolean keep) {
+    return store.complete(id, claimId, keep);
   }
 
   @Override
-  public boolean complete(
-      Connection tx, long id, UUID claimId, Instant now, boolean keep, boolean durable) {
-    return store.complete(tx, id, claimId, now, keep, durable);
+  public boolean complete(Connection tx, long id, UUID claimId, boolean keep, boolean durable) {
+    return store.complete(tx, id, claimId, keep, durable);
   }
 
   @Override
-  public int renew(long[] ids, UUID[] claimIds, Instant leaseUntil) {
-    return store.renew(ids, claimIds, leaseUntil);
+  public int renew(long[] ids, UUID[] claimIds, Duration lease) {
+    return store.renew(ids, claimIds, lease);
   }
 
   @Override
-  public boolean retryLater(long id, UUID claimId, Instant nextAttemptAt, String error) {
-    return store.retryLater(id, claimId, nextAttemptAt, error);
+  public boolean retryLater(long id, UUID claimId, Duration delay, String error) {
+    return store.retryLater(id, claimId, delay, error);
   }
 
   @Override
-  public boolean bury(long id, UUID claimId, String error, Instant now) {
-    return store.bury(id, claimId, error, now);
+  public boolean bury(long id, UUID claimId, String error) {
+    return store.bury(id, claimId, error);
   }
 
   @Override
-  public boolean requeue(long id, Instant now) {
-    return store.requeue(id, now);
+  public boolean requeue(long id) {
+    return store.requeue(id);
   }
 
   @Override
@@ -62,17 +60,22 @@ class DelegatingStore implements OutboxStore {
   }
 
   @Override
-  public int purgeDelivered(Instant deliveredBefore, int limit) {
-    return store.purgeDelivered(deliveredBefore, limit);
+  public int purgeDelivered(Duration retention, int limit) {
+    return store.purgeDelivered(retention, limit);
   }
 
   @Override
-  public OutboxStats stats(Instant now) {
-    return store.stats(now);
+  public OutboxStats stats() {
+    return store.stats();
   }
 
   @Override
-  public Duration oldestClaimableAge(Instant now) {
-    return store.oldestClaimableAge(now);
+  public Duration oldestClaimableAge() {
+    return store.oldestClaimableAge();
+  }
+
+  @Override
+  public Instant databaseTime() {
+    return store.databaseTime();
   }
 }

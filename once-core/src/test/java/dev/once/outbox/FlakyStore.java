@@ -1,7 +1,7 @@
 package dev.once.outbox;
 
 import java.sql.SQLException;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -22,14 +22,13 @@ final class FlakyStore extends DelegatingStore {
   }
 
   @Override
-  public List<OutboxRecord> claim(
-      UUID claimId, List<String> types, int limit, Instant now, Instant leaseUntil) {
+  public List<OutboxRecord> claim(UUID claimId, List<String> types, int limit, Duration lease) {
     claims.incrementAndGet();
     if (failuresLeft.getAndDecrement() > 0) {
       throw new OutboxException(
           "Could not claim outbox rows.", new SQLException("connection lost", "08006"));
     }
-    List<OutboxRecord> rows = store.claim(claimId, types, limit, now, leaseUntil);
+    List<OutboxRecord> rows = store.claim(claimId, types, limit, lease);
     firstClaimAnswered.countDown();
     return rows;
   }

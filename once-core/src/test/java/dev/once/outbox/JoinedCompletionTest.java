@@ -16,7 +16,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -38,7 +37,7 @@ class JoinedCompletionTest {
   private final DataSource ds = OutboxDatabase.fresh();
   private final Clock clock = Clock.systemUTC();
   private final OutboxStore store = PostgresStores.outboxStore(ds);
-  private final Outbox outbox = Outbox.of(store, clock);
+  private final Outbox outbox = Outbox.of(store);
 
   @BeforeEach
   void effects() throws SQLException {
@@ -171,8 +170,7 @@ class JoinedCompletionTest {
       s.execute("UPDATE once.outbox SET lease_until = now() - interval '1 second'");
     }
     UUID thief = UUID.randomUUID();
-    Instant now = clock.instant();
-    assertThat(store.claim(thief, List.of("t"), 1, now, now.plusSeconds(60))).hasSize(1);
+    assertThat(store.claim(thief, List.of("t"), 1, Duration.ofSeconds(60))).hasSize(1);
     stolen.countDown();
     worker.join(30_000);
 

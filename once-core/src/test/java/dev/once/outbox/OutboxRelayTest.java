@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.once.postgres.PostgresStores;
 import dev.once.testing.MutableClock;
+import dev.once.testing.TimeTravel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -26,7 +27,7 @@ class OutboxRelayTest {
   private final DataSource ds = OutboxDatabase.fresh();
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final OutboxStore store = PostgresStores.outboxStore(ds);
-  private final Outbox outbox = Outbox.of(store, clock);
+  private final Outbox outbox = Outbox.of(store);
 
   private OutboxRelay.Builder builder(OutboxStore on) {
     return OutboxRelay.builder(on)
@@ -106,10 +107,11 @@ class OutboxRelayTest {
     manual.runOnce();
     long dead = appendCommitted(ds, outbox, "refused", "F").get(0).id();
     UUID claim = UUID.randomUUID();
-    store.claim(claim, List.of("refused"), 1, clock.instant(), clock.instant().plusSeconds(60));
-    store.bury(dead, claim, "x", clock.instant());
+    store.claim(claim, List.of("refused"), 1, Duration.ofSeconds(60));
+    store.bury(dead, claim, "x");
     long pending = appendCommitted(ds, outbox, "other", "G").get(0).id();
     clock.advance(Duration.ofMinutes(2));
+    TimeTravel.outbox(ds, Duration.ofMinutes(2));
     long young = appendCommitted(ds, outbox, "t", "H").get(0).id();
     manual.runOnce();
 

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.postgres.OutboxSqlAccess;
 import dev.once.postgres.PostgresStores;
-import dev.once.testing.MutableClock;
+import dev.once.testing.TimeTravel;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -24,18 +24,22 @@ import org.junit.jupiter.api.Test;
 class PostgresOutboxStoreTest {
   private static final Duration LEASE = Duration.ofSeconds(60);
   private final DataSource ds = OutboxDatabase.fresh();
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final OutboxStore store = PostgresStores.outboxStore(ds);
-  private final Outbox outbox = Outbox.of(store, clock);
-  private final OutboxAdmin admin = OutboxAdmin.of(store, clock);
+  private final Outbox outbox = Outbox.of(store);
+  private final OutboxAdmin admin = OutboxAdmin.of(store);
 
   private List<OutboxRecord> claim(UUID claimId, String... types) {
-    Instant now = clock.instant();
-    return store.claim(claimId, List.of(types), 100, now, now.plus(LEASE));
+    return store.claim(claimId, List.of(types), 100, LEASE);
+  }
+
+  /** The database's clock moves ahead by {@code by}, as far as the outbox's rows can tell. */
+  private void advance(Duration by) {
+    TimeTravel.outbox(ds, by);
   }
 
   @Test
   void claimHandsOutACommittedRowWithItsAttemptCountedAndLeasesIt() throws SQLException {
+    Instant before = store.databaseTime();
     OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
     UUID claimId = UUID.randomUUID();
 
@@ -48,7 +52,7 @@ class PostgresOutboxStoreTest {
     assertThat(row.aggregateId()).isEqualTo("a1");
     assertThat(row.payloadJson()).isEqualTo("{\"n\": 1}");
     assertThat(row.attempt()).isEqualTo(1);
-    assertThat(row.createdAt()).isEqualTo(clock.instant());
+    assertThat(row.createdAt()).as("the database's clock").isBetween(before, store.databaseTime());
     assertThat(column(ds, row.id(), "claim_id")).isEqualTo(claimId.toString());
     assertThat(claim(UUID.randomUUID(), "t")).as("leased").isEmpty();
   }
@@ -79,9 +83,7 @@ class PostgresOutboxStoreTest {
   void claimRespectsTheLimitAndTheDueOrder() throws SQLException {
     List<OutboxEntry> entries = appendCommitted(ds, outbox, "t", "a1", "a2", "a3");
 
-    List<OutboxRecord> first =
-        store.claim(
-            UUID.randomUUID(), List.of("t"), 2, clock.instant(), clock.instant().plus(LEASE));
+    List<OutboxRecord> first = store.claim(UUID.randomUUID(), List.of("t"), 2, LEASE);
 
     assertThat(first)
         .extracting(OutboxRecord::id)
@@ -95,24 +97,24 @@ class PostgresOutboxStoreTest {
     UUID stale = UUID.randomUUID();
     assertThat(claim(stale, "t")).hasSize(1);
 
-    clock.advance(LEASE.minusSeconds(1));
+    advance(LEASE.minusSeconds(1));
     assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
 
-    clock.advance(Duration.ofSeconds(1));
+    advance(Duration.ofSeconds(1));
     UUID fresh = UUID.randomUUID();
     List<OutboxRecord> again = claim(fresh, "t");
     assertThat(again).extracting(OutboxRecord::attempt).containsExactly(2);
 
-    assertThat(store.complete(entry.id(), stale, clock.instant(), true)).isFalse();
-    assertThat(store.retryLater(entry.id(), stale, clock.instant(), "x")).isFalse();
-    assertThat(store.bury(entry.id(), stale, "x", clock.instant())).isFalse();
+    assertThat(store.complete(entry.id(), stale, true)).isFalse();
+    assertThat(store.retryLater(entry.id(), stale, Duration.ZERO, "x")).isFalse();
+    assertThat(store.bury(entry.id(), stale, "x")).isFalse();
     assertThat(state(ds, entry.id())).isEqualTo("pending");
     assertThat(column(ds, entry.id(), "claim_id")).isEqualTo(fresh.toString());
 
-    assertThat(store.complete(entry.id(), fresh, clock.instant(), true)).isTrue();
+    assertThat(store.complete(entry.id(), fresh, true)).isTrue();
     assertThat(state(ds, entry.id())).isEqualTo("delivered");
     assertThat(column(ds, entry.id(), "lease_until")).isNull();
-    assertThat(store.complete(entry.id(), fresh, clock.instant(), true)).as("only once").isFalse();
+    assertThat(store.complete(entry.id(), fresh, true)).as("only once").isFalse();
   }
 
   @Test
@@ -122,10 +124,10 @@ class PostgresOutboxStoreTest {
     claim(claimId, "t");
     UUID wrong = UUID.randomUUID();
 
-    assertThat(store.complete(entry.id(), wrong, clock.instant(), true)).isFalse();
-    assertThat(store.retryLater(entry.id(), wrong, clock.instant(), "x")).isFalse();
-    assertThat(store.bury(entry.id(), wrong, "x", clock.instant())).isFalse();
-    assertThat(store.complete(entry.id() + 1000, claimId, clock.instant(), true)).isFalse();
+    assertThat(store.complete(entry.id(), wrong, true)).isFalse();
+    assertThat(store.retryLater(entry.id(), wrong, Duration.ZERO, "x")).isFalse();
+    assertThat(store.bury(entry.id(), wrong, "x")).isFalse();
+    assertThat(store.complete(entry.id() + 1000, claimId, true)).isFalse();
 
     assertThat(state(ds, entry.id())).isEqualTo("pending");
     assertThat(column(ds, entry.id(), "last_error")).isNull();
@@ -138,14 +140,13 @@ class PostgresOutboxStoreTest {
     UUID claimId = UUID.randomUUID();
     claim(claimId, "t");
 
-    assertThat(store.retryLater(entry.id(), claimId, clock.instant().plusSeconds(30), "503"))
-        .isTrue();
+    assertThat(store.retryLater(entry.id(), claimId, Duration.ofSeconds(30), "503")).isTrue();
 
     assertThat(column(ds, entry.id(), "last_error")).isEqualTo("503");
     assertThat(column(ds, entry.id(), "claim_id")).isNull();
-    clock.advance(Duration.ofSeconds(29));
+    advance(Duration.ofSeconds(29));
     assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
-    clock.advance(Duration.ofSeconds(1));
+    advance(Duration.ofSeconds(1));
     assertThat(claim(UUID.randomUUID(), "t")).extracting(OutboxRecord::attempt).containsExactly(2);
   }
 
@@ -154,7 +155,7 @@ class PostgresOutboxStoreTest {
     OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
     UUID claimId = UUID.randomUUID();
     claim(claimId, "t");
-    assertThat(store.bury(entry.id(), claimId, "refused", clock.instant())).isTrue();
+    assertThat(store.bury(entry.id(), claimId, "refused")).isTrue();
     assertThat(claim(UUID.randomUUID(), "t")).isEmpty();
 
     List<DeadMessage> dead = admin.dead(0, 10);
@@ -184,7 +185,7 @@ class PostgresOutboxStoreTest {
     OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);
     UUID claimId = UUID.randomUUID();
     claim(claimId, "t");
-    store.bury(entry.id(), claimId, "x".repeat(5000), clock.instant());
+    store.bury(entry.id(), claimId, "x".repeat(5000));
     assertThat(column(ds, entry.id(), "last_error")).hasSize(1000);
   }
 
@@ -194,23 +195,23 @@ class PostgresOutboxStoreTest {
     UUID claimId = UUID.randomUUID();
     claim(claimId, "t");
     for (OutboxEntry e : delivered) {
-      store.complete(e.id(), claimId, clock.instant(), true);
+      store.complete(e.id(), claimId, true);
     }
     OutboxEntry dead = appendCommitted(ds, outbox, "t", "a4").get(0);
     UUID deadClaim = UUID.randomUUID();
     claim(deadClaim, "t");
-    store.bury(dead.id(), deadClaim, "x", clock.instant());
+    store.bury(dead.id(), deadClaim, "x");
     OutboxEntry pending = appendCommitted(ds, outbox, "t", "a5").get(0);
-    clock.advance(Duration.ofMinutes(1));
+    advance(Duration.ofMinutes(1));
     OutboxEntry fresh = appendCommitted(ds, outbox, "t", "a6").get(0);
     UUID freshClaim = UUID.randomUUID();
     claim(freshClaim, "t");
-    store.complete(fresh.id(), freshClaim, clock.instant(), true);
+    store.complete(fresh.id(), freshClaim, true);
 
-    Instant cutoff = clock.instant().minusSeconds(1);
-    assertThat(store.purgeDelivered(cutoff, 2)).isEqualTo(2);
-    assertThat(store.purgeDelivered(cutoff, 2)).isEqualTo(1);
-    assertThat(store.purgeDelivered(cutoff, 2)).isZero();
+    Duration retention = Duration.ofSeconds(30);
+    assertThat(store.purgeDelivered(retention, 2)).isEqualTo(2);
+    assertThat(store.purgeDelivered(retention, 2)).isEqualTo(1);
+    assertThat(store.purgeDelivered(retention, 2)).isZero();
 
     for (OutboxEntry e : delivered) {
       assertThat(state(ds, e.id())).isNull();
@@ -226,16 +227,20 @@ class PostgresOutboxStoreTest {
     OutboxEntry dead = appendCommitted(ds, outbox, "t", "a1").get(0);
     UUID claimId = UUID.randomUUID();
     claim(claimId, "t");
-    store.bury(dead.id(), claimId, "x", clock.instant());
+    store.bury(dead.id(), claimId, "x");
     appendCommitted(ds, outbox, "t", "a2");
-    clock.advance(Duration.ofSeconds(5));
+    advance(Duration.ofSeconds(5));
     OutboxEntry later = appendCommitted(ds, outbox, "t", "a3").get(0);
     UUID laterClaim = UUID.randomUUID();
     claim(laterClaim, "t");
-    store.retryLater(later.id(), laterClaim, clock.instant().plusSeconds(60), "x");
-    clock.advance(Duration.ofSeconds(2));
+    store.retryLater(later.id(), laterClaim, Duration.ofSeconds(60), "x");
+    advance(Duration.ofSeconds(2));
 
-    assertThat(admin.stats()).isEqualTo(new OutboxStats(2, Duration.ofSeconds(7), 1));
+    // The ages are the database's clock: a statement later than the shift by a few milliseconds.
+    OutboxStats stats = admin.stats();
+    assertThat(stats.backlog()).isEqualTo(2);
+    assertThat(stats.dead()).isEqualTo(1);
+    assertThat(stats.oldestDueAge()).isBetween(Duration.ofSeconds(7), Duration.ofSeconds(8));
   }
 
   @Test
@@ -267,12 +272,10 @@ class PostgresOutboxStoreTest {
           plan(
               s,
               OutboxSqlAccess.claim()
-                  .replaceFirst("\\?", "now()")
-                  .replaceFirst("\\?", "now()")
                   .replaceFirst("\\?", "ARRAY['t']")
                   .replaceFirst("\\?", "100")
                   .replaceFirst("\\?", "gen_random_uuid()")
-                  .replaceFirst("\\?", "now()"));
+                  .replaceFirst("\\?", "10000000"));
       assertThat(claim)
           .doesNotContain("Seq Scan")
           .contains("outbox_due_free_idx", "outbox_aggregate_idx", "outbox_pkey");
@@ -281,7 +284,7 @@ class PostgresOutboxStoreTest {
           plan(
               s,
               OutboxSqlAccess.purgeDelivered()
-                  .replaceFirst("\\?", "now()")
+                  .replaceFirst("\\?", "0")
                   .replaceFirst("\\?", "1000"));
       assertThat(purge).doesNotContain("Seq Scan").contains("outbox_delivered_idx", "outbox_pkey");
 
@@ -290,7 +293,7 @@ class PostgresOutboxStoreTest {
       assertThat(dead).doesNotContain("Seq Scan").contains("outbox_dead_idx");
 
       // The backlog count may scan when half the table is pending; the other two use indexes.
-      String stats = plan(s, OutboxSqlAccess.stats().replace("?", "now()"));
+      String stats = plan(s, OutboxSqlAccess.stats());
       assertThat(stats).contains("outbox_due_free_idx", "outbox_dead_idx");
     }
   }
@@ -312,12 +315,10 @@ class PostgresOutboxStoreTest {
           """);
       String claim =
           OutboxSqlAccess.claim()
-              .replaceFirst("\\?", "now()")
-              .replaceFirst("\\?", "now()")
               .replaceFirst("\\?", "ARRAY['t']")
               .replaceFirst("\\?", "100")
               .replaceFirst("\\?", "gen_random_uuid()")
-              .replaceFirst("\\?", "now()");
+              .replaceFirst("\\?", "10000000");
 
       c.setAutoCommit(false);
       try {
@@ -338,6 +339,48 @@ class PostgresOutboxStoreTest {
         c.setAutoCommit(true);
         s.execute("ALTER TABLE once.outbox RESET (autovacuum_enabled)");
       }
+    }
+  }
+
+  /**
+   * The purges' deletes walk their indexes at the batch size a purge that catches up grows to
+   * (10,000 rows), on tables far larger than a batch (issue 22): no statement scans a table.
+   */
+  @Test
+  void theKeyAndInboxPurgesWalkTheirIndexesAtTheLargestBatchAPurgeGrowsTo() throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute(
+          """
+          INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, status_code,
+                                            body, created_at, completed_at, expires_at)
+          SELECT 'c' || (g % 100), 'k' || g, decode(repeat('00', 32), 'hex'), 'completed', 201,
+                 '\\x'::bytea, now(), now(),
+                 now() + (CASE WHEN g % 4 = 0 THEN -1 ELSE 1 END) * interval '1 hour'
+            FROM generate_series(1, 100000) g
+          """);
+      s.execute(
+          """
+          INSERT INTO once.inbox (message_id, consumer, received_at)
+          SELECT gen_random_uuid(), 'consumer-' || (g % 3),
+                 now() - (g % 14) * interval '1 day'
+            FROM generate_series(1, 100000) g
+          """);
+      s.execute("ANALYZE once.idempotency_key");
+      s.execute("ANALYZE once.inbox");
+
+      String keys = plan(s, OutboxSqlAccess.deleteExpiredKeys().replaceFirst("\\?", "10000"));
+      assertThat(keys)
+          .doesNotContain("Seq Scan")
+          .contains("idempotency_key_expires_at_idx", "Tid Scan");
+
+      String inbox =
+          plan(
+              s,
+              OutboxSqlAccess.purgeInbox()
+                  .replaceFirst("\\?", String.valueOf(7L * 24 * 3600 * 1_000_000))
+                  .replaceFirst("\\?", "10000"));
+      assertThat(inbox).doesNotContain("Seq Scan").contains("inbox_received_at_idx", "Tid Scan");
     }
   }
 

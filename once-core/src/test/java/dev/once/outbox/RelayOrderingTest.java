@@ -28,7 +28,7 @@ class RelayOrderingTest {
   private final DataSource ds = OutboxDatabase.fresh();
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final OutboxStore store = PostgresStores.outboxStore(ds);
-  private final Outbox outbox = Outbox.of(store, clock);
+  private final Outbox outbox = Outbox.of(store);
   private final List<String> handled = new CopyOnWriteArrayList<>();
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
@@ -157,7 +157,7 @@ class RelayOrderingTest {
     assertThat(state(ds, k.get(1).id())).isEqualTo("pending");
 
     refuse[0] = false;
-    assertThat(OutboxAdmin.of(store, clock).requeue(k.get(0).id())).isTrue();
+    assertThat(OutboxAdmin.of(store).requeue(k.get(0).id())).isTrue();
     relay.runOnce();
     relay.runOnce();
 

@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two relays with worker pools of their own on one database: every row is handled, no row by two
- * handlers at once, and the rows of each aggregate one at a time in commit order. The clock stands
- * still, so no lease runs out and every row is handled exactly once.
+ * handlers at once, and the rows of each aggregate one at a time in commit order. The relays' own
+ * clock stands still, months behind the database's: leases and due times are the database's clock,
+ * so no lease runs out while its heartbeat renews it, and every row is handled exactly once.
  */
 class TwoRelaysTest {
   private static final int AGGREGATES = 100;
@@ -34,7 +35,7 @@ class TwoRelaysTest {
   private final DataSource ds = OutboxDatabase.fresh();
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final OutboxStore store = PostgresStores.outboxStore(ds);
-  private final Outbox outbox = Outbox.of(store, clock);
+  private final Outbox outbox = Outbox.of(store);
 
   private final Set<Long> rowsInFlight = ConcurrentHashMap.newKeySet();
   private final Set<String> aggregatesInFlight = ConcurrentHashMap.newKeySet();

@@ -27,4 +27,12 @@ public final class OutboxSqlAccess {
   public static String oldestClaimable() {
     return OutboxSql.OLDEST_CLAIMABLE;
   }
+
+  public static String deleteExpiredKeys() {
+    return IdempotencySql.DELETE_EXPIRED;
+  }
+
+  public static String purgeInbox() {
+    return InboxSql.PURGE;
+  }
 }

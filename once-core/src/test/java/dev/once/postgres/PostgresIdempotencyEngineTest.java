@@ -12,8 +12,8 @@ import dev.once.idempotency.IdempotencyScope;
 import dev.once.idempotency.KeyTakenException;
 import dev.once.idempotency.StoredResponse;
 import dev.once.json.JsonCanonicalizer;
-import dev.once.testing.MutableClock;
 import dev.once.testing.TestDatabase;
+import dev.once.testing.TimeTravel;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,13 +35,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The idempotency engine on its PostgreSQL store, against a real database. */
 class PostgresIdempotencyEngineTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final IdempotencyEngine engine =
       IdempotencyEngine.builder(PostgresStores.idempotencyStore())
-          .clock(clock)
           .retention(Duration.ofHours(24))
           .build();
   private final String client = "client-" + UUID.randomUUID();
+
+  /**
+   * Time passes for this test's keys: they are moved into the past, since expiry is judged by the
+   * database's clock, which a test cannot set.
+   */
+  private void advance(Duration by) {
+    TimeTravel.keys(TestDatabase.dataSource(), client, by);
+  }
 
   private static Fingerprint fingerprint(String body) {
     return Fingerprint.of(
@@ -53,10 +59,7 @@ class PostgresIdempotencyEngineTest {
   }
 
   private IdempotencyEngine engineWithLease(Duration lease) {
-    return IdempotencyEngine.builder(PostgresStores.idempotencyStore())
-        .clock(clock)
-        .lease(lease)
-        .build();
+    return IdempotencyEngine.builder(PostgresStores.idempotencyStore()).lease(lease).build();
   }
 
   private IdempotencyScope scope(String key) {
@@ -171,7 +174,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void expiredKeyBeingReclaimedIsInUseForAConcurrentReclaimer() throws SQLException {
     completeOnce(scope("k-exp"), fingerprint("{}"), created("{}"));
-    clock.advance(Duration.ofDays(2));
+    advance(Duration.ofDays(2));
     try (Connection first = TestDatabase.transaction();
         Connection second = TestDatabase.transaction()) {
       assertThat(engine.claim(first, scope("k-exp"), fingerprint("{}")))
@@ -384,7 +387,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void theReclaimOfAnExpiredKeyHoldsItsLockAndSetsTheLease() throws SQLException {
     completeOnce(scope("k-exp-lease"), fingerprint("{}"), created("{}"));
-    clock.advance(Duration.ofDays(2));
+    advance(Duration.ofDays(2));
     IdempotencyEngine shortLease = engineWithLease(Duration.ofSeconds(7));
     try (Connection tx = TestDatabase.transaction()) {
       assertThat(shortLease.claim(tx, scope("k-exp-lease"), fingerprint("{}")))
@@ -415,7 +418,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void expiredKeyIsANewRequestEvenBeforeThePurge() throws SQLException {
     completeOnce(scope("k7"), fingerprint("{\"a\":1}"), created("{}"));
-    clock.advance(Duration.ofHours(24));
+    advance(Duration.ofHours(24));
 
     completeOnce(scope("k7"), fingerprint("{\"a\":2}"), created("{\"second\":true}"));
 
@@ -426,7 +429,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void keyIsKeptUntilItsRetentionEnds() throws SQLException {
     completeOnce(scope("k8"), fingerprint("{}"), created("{}"));
-    clock.advance(Duration.ofHours(24).minusSeconds(1));
+    advance(Duration.ofHours(24).minusMinutes(1));
     assertThat(claimAndRollback(scope("k8"), fingerprint("{}")))
         .isInstanceOf(ClaimResult.Replay.class);
   }
@@ -436,7 +439,7 @@ class PostgresIdempotencyEngineTest {
     for (int i = 0; i < 5; i++) {
       completeOnce(scope("old-" + i), fingerprint("{}"), created("{}"));
     }
-    clock.advance(Duration.ofHours(25));
+    advance(Duration.ofHours(25));
     completeOnce(scope("fresh"), fingerprint("{}"), created("{}"));
     try (Connection c = TestDatabase.dataSource().getConnection()) {
       int total = 0;
@@ -494,7 +497,7 @@ class PostgresIdempotencyEngineTest {
       ClaimResult.Acquired claim =
           (ClaimResult.Acquired) engine.claim(tx, scope("k-cac-race"), fingerprint("{}"));
       insertEffect(tx, effect);
-      insertCompletedKey("k-cac-race", first, clock.instant().plus(Duration.ofHours(24)));
+      insertCompletedKey("k-cac-race", first, Instant.now().plus(Duration.ofHours(24)));
       assertThatThrownBy(() -> engine.completeAndCommit(tx, claim, created("{}")))
           .isInstanceOf(KeyTakenException.class);
       tx.rollback();
@@ -524,7 +527,7 @@ class PostgresIdempotencyEngineTest {
           (ClaimResult.Acquired) engine.claim(tx, scope("k-race"), fingerprint("{}"));
       // Another request's answer, committed after this claim's snapshot: what a request that
       // committed and released the lock just before this claim took it leaves behind.
-      insertCompletedKey("k-race", first, clock.instant().plus(Duration.ofHours(24)));
+      insertCompletedKey("k-race", first, Instant.now().plus(Duration.ofHours(24)));
       assertThatThrownBy(() -> engine.complete(tx, claim, created("{\"id\":\"second\"}")))
           .isInstanceOfSatisfying(
               KeyTakenException.class, e -> assertThat(e.scope()).isEqualTo(scope("k-race")));
@@ -555,7 +558,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void anExpiredKeyIsReplacedOnceAndAPurgeRacingTheReclaimDeletesNothingNew() throws Exception {
     completeOnce(scope("k-purge"), fingerprint("{\"a\":1}"), created("{\"old\":true}"));
-    clock.advance(Duration.ofHours(25));
+    advance(Duration.ofHours(25));
     try (Connection tx = TestDatabase.transaction();
         Connection purger = TestDatabase.dataSource().getConnection()) {
       ClaimResult.Acquired claim =
@@ -572,7 +575,7 @@ class PostgresIdempotencyEngineTest {
   @Test
   void anExpiredKeyPurgedBetweenTheReclaimAndItsAnswerIsWrittenAfresh() throws SQLException {
     completeOnce(scope("k-gone"), fingerprint("{}"), created("{\"old\":true}"));
-    clock.advance(Duration.ofHours(25));
+    advance(Duration.ofHours(25));
     try (Connection tx = TestDatabase.transaction();
         Connection purger = TestDatabase.dataSource().getConnection()) {
       ClaimResult.Acquired claim =

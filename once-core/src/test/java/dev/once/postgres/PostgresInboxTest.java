@@ -9,14 +9,12 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.inbox.Transactions;
 import dev.once.testing.EffectTable;
-import dev.once.testing.MutableClock;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -33,13 +31,11 @@ import org.junit.jupiter.api.Test;
 
 /** The inbox on PostgreSQL: each (message, consumer) is applied once, whatever the redeliveries. */
 class PostgresInboxTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final EffectTable effects = new EffectTable(TestDatabase.dataSource());
   private final Inbox inbox =
       Inbox.of(
           PostgresStores.inboxStore(TestDatabase.dataSource()),
-          Transactions.of(TestDatabase.dataSource()),
-          clock);
+          Transactions.of(TestDatabase.dataSource()));
   private final ExecutorService threads = Executors.newFixedThreadPool(2);
 
   @AfterEach
@@ -159,23 +155,21 @@ class PostgresInboxTest {
 
   @Test
   void purgeDeletesOnlyRecordsOlderThanTheRetentionOldestFirst() throws Exception {
-    // A clock long before the other tests' records, so the purge cannot touch theirs.
-    MutableClock past = new MutableClock(Instant.parse("1990-01-01T00:00:00Z"));
-    Inbox old =
-        Inbox.of(
-            PostgresStores.inboxStore(TestDatabase.dataSource()),
-            Transactions.of(TestDatabase.dataSource()),
-            past);
+    // Records are stamped by the database's clock; these are then moved into the past: three a
+    // minute apart, more than a week old, and one a day old. The other tests' records are recent,
+    // so the purge cannot touch theirs.
+    Inbox old = inbox;
     InboxConsumer consumer = counting("purge-test");
     List<InboxMessage> oldest = List.of(message(), message(), message());
+    InboxMessage recent = message();
     for (InboxMessage m : oldest) {
       old.deliver(consumer, m);
-      past.advance(Duration.ofMinutes(1));
     }
-    past.advance(Duration.ofDays(7));
-    InboxMessage recent = message();
     old.deliver(consumer, recent);
-    past.advance(Duration.ofDays(1));
+    for (int i = 0; i < oldest.size(); i++) {
+      receivedEarlier(oldest.get(i).messageId(), Duration.ofDays(8).plusMinutes(3 - i));
+    }
+    receivedEarlier(recent.messageId(), Duration.ofDays(1));
 
     assertThat(old.purge(Duration.ofDays(3), 2)).isEqualTo(2);
     assertThat(records(oldest.get(0).messageId())).isZero();
@@ -190,6 +184,18 @@ class PostgresInboxTest {
     // A purged record no longer dedupes: the retention must outlast every redelivery.
     assertThat(old.deliver(consumer, oldest.get(0))).isTrue();
     assertThat(old.deliver(consumer, recent)).isFalse();
+  }
+
+  private static void receivedEarlier(UUID messageId, Duration by) throws SQLException {
+    try (Connection c = TestDatabase.dataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "UPDATE once.inbox SET received_at = received_at - CAST(? AS bigint)"
+                    + " * interval '1 second' WHERE message_id = ?")) {
+      ps.setLong(1, by.toSeconds());
+      ps.setObject(2, messageId);
+      ps.executeUpdate();
+    }
   }
 
   private static InboxMessage message() {

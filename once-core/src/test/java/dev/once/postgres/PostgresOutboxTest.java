@@ -6,19 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
-import dev.once.testing.MutableClock;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class PostgresOutboxTest {
-  private final Outbox outbox =
-      PostgresStores.outbox(new MutableClock(Instant.parse("2026-01-01T00:00:00Z")));
+  private final Outbox outbox = PostgresStores.outbox();
   private final String aggregate = "pay_" + UUID.randomUUID();
 
   @Test

@@ -17,7 +17,6 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
-import java.time.Clock;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +31,7 @@ import org.postgresql.util.ServerErrorMessage;
  * session) as the outbox wraps them.
  */
 class TransientFailuresTest {
-  private final Outbox outbox = PostgresStores.outbox(Clock.systemUTC());
+  private final Outbox outbox = PostgresStores.outbox();
 
   @ParameterizedTest
   @ValueSource(

@@ -9,7 +9,6 @@ import dev.once.spring.inbox.InboxDuplicates;
 import dev.once.spring.inbox.InboxPurger;
 import dev.once.spring.inbox.ObservedInbox;
 import dev.once.spring.inbox.SpringTransactions;
-import java.time.Clock;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -45,7 +44,6 @@ class InboxConfiguration {
       InboxStore store,
       PlatformTransactionManager transactions,
       DataSource dataSource,
-      Clock clock,
       ObjectProvider<InboxDuplicates> duplicates) {
     if (transactions instanceof ResourceTransactionManager resources
         && resources.getResourceFactory() != dataSource) {
@@ -53,7 +51,7 @@ class InboxConfiguration {
           "Once needs the transaction manager to manage the same DataSource as the inbox, so"
               + " that a consumer's writes and its inbox record share one transaction.");
     }
-    Inbox inbox = Inbox.of(store, new SpringTransactions(transactions, dataSource), clock);
+    Inbox inbox = Inbox.of(store, new SpringTransactions(transactions, dataSource));
     return new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE));
   }
 
@@ -88,6 +86,7 @@ class InboxConfiguration {
         inbox,
         settings.getRetention(),
         settings.getPurge().getInterval(),
-        settings.getPurge().getBatchSize());
+        settings.getPurge().getBatchSize(),
+        settings.getPurge().getMaxRunTime());
   }
 }

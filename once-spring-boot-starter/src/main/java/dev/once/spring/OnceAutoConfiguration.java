@@ -67,6 +67,11 @@ import org.springframework.util.function.SingletonSupplier;
 @Import({InboxConfiguration.class, RelayConfiguration.class})
 public class OnceAutoConfiguration {
 
+  /**
+   * The application's clock, which Once uses only for what is local to this process (the relay's
+   * purge cadence, throttled warnings, delivery latencies): every time several instances compare
+   * (key expiry, due times, leases, purge cut-offs) is the database's clock.
+   */
   @Bean
   @ConditionalOnMissingBean
   Clock onceClock() {
@@ -84,13 +89,11 @@ public class OnceAutoConfiguration {
   IdempotencyEngine onceIdempotencyEngine(
       OnceProperties properties,
       IdempotencyStore store,
-      Clock clock,
       ObjectProvider<OnceSchemaMigration> migration) {
     properties.validate();
     // The tables must exist before the engine is used.
     migration.ifAvailable(m -> {});
     return IdempotencyEngine.builder(store)
-        .clock(clock)
         .retention(properties.getIdempotency().getRetention())
         .retryAfter(properties.getIdempotency().getRetryAfter())
         .lease(properties.getIdempotency().getLease())
@@ -108,15 +111,15 @@ public class OnceAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  Outbox onceOutbox(OutboxStore store, Clock clock) {
-    return Outbox.of(store, clock);
+  Outbox onceOutbox(OutboxStore store) {
+    return Outbox.of(store);
   }
 
   /** Dead rows, requeue and stats for operators. */
   @Bean
   @ConditionalOnMissingBean
-  OutboxAdmin onceOutboxAdmin(OutboxStore store, Clock clock) {
-    return OutboxAdmin.of(store, clock);
+  OutboxAdmin onceOutboxAdmin(OutboxStore store) {
+    return OutboxAdmin.of(store);
   }
 
   /** Wakes the relay, when one runs, after a transaction that appended rows commits. */
@@ -167,7 +170,8 @@ public class OnceAutoConfiguration {
   IdempotencyKeyPurger onceIdempotencyKeyPurger(
       IdempotencyEngine engine, DataSource dataSource, OnceProperties properties) {
     OnceProperties.Purge purge = properties.getIdempotency().getPurge();
-    return new IdempotencyKeyPurger(engine, dataSource, purge.getInterval(), purge.getBatchSize());
+    return new IdempotencyKeyPurger(
+        engine, dataSource, purge.getInterval(), purge.getBatchSize(), purge.getMaxRunTime());
   }
 
   /** Outcome counters in Micrometer, when it is present and the application has a registry. */

@@ -54,6 +54,11 @@ public class OnceProperties {
     if (i.purge.batchSize < 1 || i.purge.batchSize > 100_000) {
       throw bad("once.idempotency.purge.batch-size", i.purge.batchSize, "must be 1 to 100000");
     }
+    if (i.purge.maxRunTime == null
+        || i.purge.maxRunTime.compareTo(Duration.ofMillis(100)) < 0
+        || i.purge.maxRunTime.compareTo(Duration.ofHours(1)) > 0) {
+      throw bad("once.idempotency.purge.max-run-time", i.purge.maxRunTime, "must be 100ms to 1h");
+    }
     Http h = i.http;
     if (h.methods == null || h.methods.isEmpty()) {
       throw bad("once.idempotency.http.methods", h.methods, "must name at least one method");
@@ -325,6 +330,12 @@ public class OnceProperties {
     /** Keys deleted per statement (and per transaction) by the purge. */
     private int batchSize = 500;
 
+    /**
+     * Longest a purge run goes on while its batches come back full (it is behind); the next run
+     * then starts after a pause of a second instead of the interval.
+     */
+    private Duration maxRunTime = Duration.ofSeconds(10);
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -347,6 +358,14 @@ public class OnceProperties {
 
     public void setBatchSize(int batchSize) {
       this.batchSize = batchSize;
+    }
+
+    public Duration getMaxRunTime() {
+      return maxRunTime;
+    }
+
+    public void setMaxRunTime(Duration maxRunTime) {
+      this.maxRunTime = maxRunTime;
     }
   }
 
@@ -771,6 +790,12 @@ public class OnceProperties {
     /** Records deleted per statement (and per transaction) by the purge. */
     private int batchSize = 1000;
 
+    /**
+     * Longest a purge run goes on while its batches come back full (it is behind); the next run
+     * then starts after a pause of a second instead of the interval.
+     */
+    private Duration maxRunTime = Duration.ofSeconds(10);
+
     public boolean isEnabled() {
       return enabled;
     }
@@ -793,6 +818,14 @@ public class OnceProperties {
 
     public void setBatchSize(int batchSize) {
       this.batchSize = batchSize;
+    }
+
+    public Duration getMaxRunTime() {
+      return maxRunTime;
+    }
+
+    public void setMaxRunTime(Duration maxRunTime) {
+      this.maxRunTime = maxRunTime;
     }
   }
 }

@@ -93,6 +93,11 @@ final class OutboxSettings {
         Duration.ofSeconds(1),
         Duration.ofDays(1));
     intRange(INBOX + "purge.batch-size", i.getPurge().getBatchSize(), 1, 100_000);
+    range(
+        INBOX + "purge.max-run-time",
+        i.getPurge().getMaxRunTime(),
+        Duration.ofMillis(100),
+        Duration.ofHours(1));
     for (Map.Entry<String, RetryPolicy> policy : policies.entrySet()) {
       Duration span = policy.getValue().longestRetrySpan();
       if (i.getRetention().compareTo(span) <= 0) {

@@ -11,11 +11,9 @@ import dev.once.idempotency.StoredResponse;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.postgres.PostgresStores;
 import dev.once.testing.TestDatabase;
+import dev.once.testing.TimeTravel;
 import java.sql.Connection;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -28,10 +26,8 @@ class IdempotencyKeyPurgerTest {
     DriverManagerDataSource ds =
         new DriverManagerDataSource(TestDatabase.jdbcUrl(), "postgres", "postgres");
     new OnceSchemaMigration(ds);
-    Instant start = Instant.parse("2020-01-01T00:00:00Z");
     IdempotencyEngine past =
         IdempotencyEngine.builder(PostgresStores.idempotencyStore())
-            .clock(Clock.fixed(start, ZoneOffset.UTC))
             .retention(Duration.ofHours(1))
             .build();
     String client = "purge-" + UUID.randomUUID();
@@ -45,6 +41,8 @@ class IdempotencyKeyPurgerTest {
         tx.commit();
       }
     }
+    // Expiry is the database's clock: the keys are moved past their retention.
+    TimeTravel.keys(ds, client, Duration.ofHours(2));
     IdempotencyEngine now = IdempotencyEngine.builder(PostgresStores.idempotencyStore()).build();
 
     int deleted = new IdempotencyKeyPurger(now, ds, Duration.ofMinutes(1), 3).purgeNow();

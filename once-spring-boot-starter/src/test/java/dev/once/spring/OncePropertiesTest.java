@@ -70,4 +70,14 @@ class OncePropertiesTest {
     r.getIdempotency().getLimits().setMaxAnswerSize(DataSize.ofBytes(0));
     assertThatThrownBy(r::validate).hasMessageContaining("once.idempotency.limits.max-answer-size");
   }
+
+  @Test
+  void aPurgeRunTimeOutOfRangeIsRefusedByName() {
+    OnceProperties p = new OnceProperties();
+    p.getIdempotency().getPurge().setMaxRunTime(Duration.ofMillis(10));
+    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.purge.max-run-time");
+    OnceProperties q = new OnceProperties();
+    q.getIdempotency().getPurge().setMaxRunTime(Duration.ofHours(2));
+    assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.max-run-time");
+  }
 }

@@ -8,43 +8,69 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Deletes inbox records older than the retention in the background, one bounded batch per
- * statement, oldest first, so a purge never holds many locks or a long transaction. Several
- * instances may run at once: each batch skips rows another holds. Thread-safe.
+ * Deletes inbox records older than the retention (by the database's clock) in the background, each
+ * batch one statement in its own short transaction, oldest first, so a purge never holds many locks
+ * or a long transaction. It keeps pace with the writes: while batches come back full it deletes the
+ * next one at once, each twice the last up to a bound ({@link PeriodicTask#purgeInBatches}), for at
+ * most {@code maxRunTime} per run; a run that ends with records left is followed by the next after
+ * a second, not after the interval. Several instances may run at once: each batch skips rows
+ * another holds. Thread-safe.
  */
 public final class InboxPurger implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxPurger.class);
 
+  /** The default of {@code once.inbox.purge.max-run-time}. */
+  public static final Duration DEFAULT_MAX_RUN_TIME = Duration.ofSeconds(10);
+
   private final Inbox inbox;
   private final Duration retention;
   private final int batchSize;
+  private final Duration maxRunTime;
   private final PeriodicTask task;
 
   public InboxPurger(Inbox inbox, Duration retention, Duration interval, int batchSize) {
+    this(inbox, retention, interval, batchSize, DEFAULT_MAX_RUN_TIME);
+  }
+
+  public InboxPurger(
+      Inbox inbox, Duration retention, Duration interval, int batchSize, Duration maxRunTime) {
     this.inbox = inbox;
     this.retention = retention;
     this.batchSize = batchSize;
+    this.maxRunTime = maxRunTime;
     this.task = new PeriodicTask("once-inbox-purge", interval, interval, this::runSafely);
   }
 
   /**
-   * Runs one purge now: batches until one comes back short, at most {@value
-   * PeriodicTask#MAX_BATCHES_PER_RUN}.
+   * Runs one purge now: batches until one comes back short, {@code maxRunTime} has passed, or the
+   * purger is stopping.
    *
    * @return how many records were deleted
    */
   public int purgeNow() {
-    return PeriodicTask.purgeInBatches(batchSize, () -> inbox.purge(retention, batchSize));
+    return purgeRun().deleted();
   }
 
-  private void runSafely() {
+  private PeriodicTask.PurgeRun purgeRun() {
+    return PeriodicTask.purgeInBatches(
+        batchSize, maxRunTime, task::stopping, size -> inbox.purge(retention, size));
+  }
+
+  private boolean runSafely() {
     try {
-      int deleted = purgeNow();
-      if (deleted > 0) {
-        log.info("Purged {} inbox records older than {}", deleted, retention);
+      PeriodicTask.PurgeRun run = purgeRun();
+      if (run.deleted() > 0) {
+        log.info(
+            "Purged {} inbox records older than {} in {} batch(es){}",
+            run.deleted(),
+            retention,
+            run.batches(),
+            run.behind() ? "; more are old, the purge goes on in a second" : "");
       }
+      return run.behind();
     } catch (RuntimeException e) {
       log.warn("Purge of old inbox records failed; it will run again", e);
+      return false;
     }
   }
 

@@ -35,7 +35,8 @@ public final class RelayHealth implements HealthIndicator {
     health
         .withDetail("running", relayStats.running())
         .withDetail("busyWorkers", relayStats.busyWorkers())
-        .withDetail("workers", relayStats.workers());
+        .withDetail("workers", relayStats.workers())
+        .withDetail("clockSkew", relay.clockSkew().toString());
     OutboxStats stats;
     try {
       stats = admin.stats();

@@ -9,7 +9,6 @@ import dev.once.outbox.OutboxMessage;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceSchemaMigration;
 import dev.once.testing.TestDatabase;
-import java.time.Clock;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -32,7 +31,7 @@ class TransactionalOutboxPublishTest {
     transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     outbox =
         new TransactionalOutbox(
-            Outbox.of(PostgresStores.outboxStore(dataSource), Clock.systemUTC()),
+            Outbox.of(PostgresStores.outboxStore(dataSource)),
             dataSource,
             RelayWakeUp.NONE,
             Set.of("thing.consumed")::contains);

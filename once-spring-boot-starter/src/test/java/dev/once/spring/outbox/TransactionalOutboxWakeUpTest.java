@@ -8,7 +8,6 @@ import dev.once.outbox.OutboxMessage;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceSchemaMigration;
 import dev.once.testing.TestDatabase;
-import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -28,7 +27,7 @@ class TransactionalOutboxWakeUpTest {
     transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
     outbox =
         new TransactionalOutbox(
-            Outbox.of(PostgresStores.outboxStore(dataSource), Clock.systemUTC()),
+            Outbox.of(PostgresStores.outboxStore(dataSource)),
             dataSource,
             wakeUps::incrementAndGet);
   }

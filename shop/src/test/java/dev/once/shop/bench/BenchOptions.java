@@ -23,16 +23,19 @@ record BenchOptions(
     int horizonWindow,
     int killRows,
     int killAfter,
+    int purgeRows,
+    int purgeSeconds,
+    int purgeBatchSize,
     String retention,
     List<String> shopArgs) {
 
   static final List<String> ALL_PHASES =
-      List.of("http", "relay", "hot", "orders", "horizon", "kill");
+      List.of("http", "relay", "hot", "orders", "horizon", "kill", "purge");
 
   static final String USAGE =
       """
       bench/relay.sh [flags]   (or the issue 6 form: bench/relay.sh [rows] [seconds] [connections])
-        --phases a,b,...        of http,relay,hot,orders,horizon,kill (default: all, in that order)
+        --phases a,b,...        of http,relay,hot,orders,horizon,kill,purge (default: all, in order)
         --rows N                relay alone: pre-filled provider.charge rows (50000)
         --seconds S             measured window of each HTTP load (15)
         --warmup S              warm-up before each HTTP load (8)
@@ -44,6 +47,11 @@ record BenchOptions(
         --horizon-window S      horizon: measured window before and after the hold (10)
         --kill-rows N           kill: pre-filled rows the child shop delivers and is killed in (2000)
         --kill-after S          kill: seconds after the release until the SIGKILL (3)
+        --purge-rows N          purge: expired keys and old inbox records one purge run meets (200000)
+        --purge-seconds S       purge: sustained payments with 5 s retentions, sizes sampled (60)
+        --purge-batch-size N    purge: batch size of both purges in the sustained run (0: the
+                                shop's, 500 keys and 1000 records); a small one brings a purge's
+                                per-run cap below what this machine writes
         --retention D           once.outbox.relay.delivered-retention of every shop
                                 ('default', the shop's own: the shop as deployed)
         --shop-arg --name=value another argument for every shop started (repeatable)
@@ -62,6 +70,9 @@ record BenchOptions(
     int horizonWindow = 10;
     int killRows = 2_000;
     int killAfter = 3;
+    int purgeRows = 200_000;
+    int purgeSeconds = 60;
+    int purgeBatchSize = 0;
     String retention = "default";
     List<String> shopArgs = new ArrayList<>();
     int positional = 0;
@@ -125,6 +136,9 @@ record BenchOptions(
         case "--horizon-window" -> horizonWindow = Integer.parseInt(value);
         case "--kill-rows" -> killRows = Integer.parseInt(value);
         case "--kill-after" -> killAfter = Integer.parseInt(value);
+        case "--purge-rows" -> purgeRows = Integer.parseInt(value);
+        case "--purge-seconds" -> purgeSeconds = Integer.parseInt(value);
+        case "--purge-batch-size" -> purgeBatchSize = Integer.parseInt(value);
         case "--retention" -> retention = value;
         case "--shop-arg" -> shopArgs.add(value);
         default -> throw new IllegalArgumentException("unknown flag " + name + "\n" + USAGE);
@@ -143,6 +157,9 @@ record BenchOptions(
         horizonWindow,
         killRows,
         killAfter,
+        purgeRows,
+        purgeSeconds,
+        purgeBatchSize,
         retention,
         List.copyOf(shopArgs));
   }
@@ -166,7 +183,8 @@ record BenchOptions(
         Locale.ROOT,
         "phases %s; rows %d; HTTP: %d connections, %d s warm-up, %d s measured, %d round(s);"
             + " orders: %d connections; hot rows %d; horizon: hold %d s, windows %d s;"
-            + " kill: %d rows, SIGKILL %d s after the release; delivered-retention %s;"
+            + " kill: %d rows, SIGKILL %d s after the release; purge: %d rows, %d s, batch %d;"
+            + " delivered-retention %s;"
             + " extra shop args %s",
         String.join(",", phases),
         rows,
@@ -180,6 +198,9 @@ record BenchOptions(
         horizonWindow,
         killRows,
         killAfter,
+        purgeRows,
+        purgeSeconds,
+        purgeBatchSize,
         retention,
         shopArgs);
   }

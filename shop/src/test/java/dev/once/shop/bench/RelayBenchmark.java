@@ -5,6 +5,8 @@ import static dev.once.shop.bench.BenchTable.f;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.shop.ShopApplication;
 import dev.once.shop.support.ChildShop;
+import dev.once.spring.IdempotencyKeyPurger;
+import dev.once.spring.inbox.InboxPurger;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -54,7 +56,13 @@ import tools.jackson.databind.JsonNode;
  *       open for {@code --hold} seconds: relay rows/s before, during and after;
  *   <li>{@code kill}: the in-process shop stops, a child shop JVM starts on the same database, is
  *       killed with SIGKILL while it delivers {@code --kill-rows} rows, and is started again: how
- *       long after the kill every row is delivered.
+ *       long after the kill every row is delivered;
+ *   <li>{@code purge} (issue 22): first one run of the key purge and one of the inbox purge, each
+ *       on {@code --purge-rows} expired rows, timed (rows/s, and what one run leaves); then a shop
+ *       with retentions of 5 s and purges every 5 s under sustained new payments for {@code
+ *       --purge-seconds}, the sizes of once.idempotency_key and once.inbox sampled every 5 s:
+ *       "stable" when the last third of the run holds no more rows than the middle third (plus a
+ *       quarter), "growing" otherwise.
  * </ol>
  *
  * Delivered rows are counted through the shop's own state (payments that left {@code pending},
@@ -153,6 +161,7 @@ public final class RelayBenchmark {
         this::killPhase,
         "rows of a killed shop redelivered",
         "all within 15 s of the kill");
+    phase("purge", this::purgePhase, "purges keep pace: table sizes", "stable");
     table.header("- load average at the end: " + loadAverage());
     table.header(f("- total time: %.0f s", (System.nanoTime() - started) / 1e9));
     table.printAndWrite();
@@ -182,6 +191,10 @@ public final class RelayBenchmark {
   // The shop in this JVM
 
   private void startShop(boolean relay) {
+    startShop(relay, List.of());
+  }
+
+  private void startShop(boolean relay, List<String> extra) {
     long start = System.nanoTime();
     List<String> args =
         InProcessShop.args(
@@ -197,6 +210,7 @@ public final class RelayBenchmark {
       args.add("--once.outbox.load-shedding.enabled=false");
     }
     args.addAll(options.commonShopArgs());
+    args.addAll(extra);
     shop = SpringApplication.run(ShopApplication.class, args.toArray(String[]::new));
     relayOn = relay;
     jdbc = shop.getBean(JdbcClient.class);
@@ -835,6 +849,143 @@ public final class RelayBenchmark {
     } catch (RuntimeException e) {
       return -1;
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Phase purge (issue 22)
+
+  private void purgePhase() throws Exception {
+    if (shop == null) {
+      startShop(true);
+    }
+    int rows = options.purgeRows();
+    // One run of each purge on a backlog of expired rows: what it deletes, and how fast.
+    IdempotencyKeyPurger keyPurger = shop.getBean(IdempotencyKeyPurger.class);
+    timedPurge(
+        f("key purge, one run on %,d expired keys", rows),
+        """
+        INSERT INTO once.idempotency_key (client_id, idem_key, fingerprint, state, status_code,
+                                          body, created_at, completed_at, expires_at)
+        SELECT 'bench-purge', 'k' || g, decode(repeat('00', 32), 'hex'), 'completed', 201,
+               '\\x'::bytea, now() - interval '2 days', now() - interval '2 days',
+               now() - interval '1 day'
+          FROM generate_series(1, :rows) g
+        """,
+        keyPurger::purgeNow,
+        "once.idempotency_key WHERE client_id = 'bench-purge'",
+        "keys",
+        shop.getEnvironment().getProperty("once.idempotency.purge.interval", "1m"));
+    InboxPurger inboxPurger = shop.getBean(InboxPurger.class);
+    timedPurge(
+        f("inbox purge, one run on %,d old records", rows),
+        """
+        INSERT INTO once.inbox (message_id, consumer, received_at)
+        SELECT gen_random_uuid(), 'bench-purge', now() - interval '30 days'
+          FROM generate_series(1, :rows)
+        """,
+        inboxPurger::purgeNow,
+        "once.inbox WHERE consumer = 'bench-purge'",
+        "records",
+        shop.getEnvironment().getProperty("once.inbox.purge.interval", "5m"));
+
+    // Sustained writes with short retentions: the tables must stop growing.
+    closeShop();
+    List<String> shortRetentions =
+        new ArrayList<>(
+            List.of(
+                "--once.idempotency.retention=5s",
+                "--once.idempotency.purge.interval=5s",
+                "--once.inbox.retention=5s",
+                "--once.inbox.purge.interval=5s",
+                // The inbox's retention must outlast every retry span: one attempt, no span.
+                "--once.outbox.relay.retry.max-attempts=1",
+                "--once.outbox.relay.types[provider.charge].max-attempts=1",
+                "--once.outbox.relay.types[provider.refund].max-attempts=1"));
+    if (options.purgeBatchSize() > 0) {
+      shortRetentions.add("--once.idempotency.purge.batch-size=" + options.purgeBatchSize());
+      shortRetentions.add("--once.inbox.purge.batch-size=" + options.purgeBatchSize());
+    }
+    startShop(true, shortRetentions);
+    List<long[]> samples = new ArrayList<>();
+    double rate;
+    try (HttpLoad load =
+        HttpLoad.payments(base, apiKey, options.connections(), List.copyOf(accounts))) {
+      long t0 = System.nanoTime();
+      long end = t0 + options.purgeSeconds() * 1_000_000_000L;
+      while (System.nanoTime() < end) {
+        Thread.sleep(5_000);
+        samples.add(
+            new long[] {
+              Math.round((System.nanoTime() - t0) / 1e9),
+              jdbc.sql("SELECT count(*) FROM once.idempotency_key").query(Long.class).single(),
+              jdbc.sql("SELECT count(*) FROM once.inbox").query(Long.class).single()
+            });
+      }
+      rate = load.counts().created() / ((System.nanoTime() - t0) / 1e9);
+    }
+    StringBuilder series = new StringBuilder();
+    for (long[] s : samples) {
+      series.append(f("%ds: %,d keys / %,d inbox; ", s[0], s[1], s[2]));
+    }
+    int third = samples.size() / 3;
+    boolean stable =
+        third > 0
+            && stable(
+                samples.subList(third, 2 * third), samples.subList(2 * third, samples.size()));
+    table.goal(
+        f(
+            "purges keep pace: sizes under %,.0f payments/s for %d s, retentions 5 s, batch %s",
+            rate,
+            options.purgeSeconds(),
+            options.purgeBatchSize() > 0 ? options.purgeBatchSize() : "the shop's"),
+        (stable ? "stable" : "growing") + " (" + series.toString().strip() + ")",
+        "stable",
+        stable);
+  }
+
+  private interface Purge {
+    int run() throws Exception;
+  }
+
+  /**
+   * Writes {@code --purge-rows} expired rows with {@code insert}, times one run of {@code purge},
+   * and reports what it deleted and what it left ({@code rowsOf}: a table and a filter), which is
+   * then deleted.
+   */
+  private void timedPurge(
+      String measure, String insert, Purge purge, String rowsOf, String unit, String interval)
+      throws Exception {
+    jdbc.sql(insert).param("rows", options.purgeRows()).update();
+    long t = System.nanoTime();
+    int deleted = purge.run();
+    double seconds = (System.nanoTime() - t) / 1e9;
+    long left = jdbc.sql("SELECT count(*) FROM " + rowsOf).query(Long.class).single();
+    jdbc.sql("DELETE FROM " + rowsOf).update();
+    table.reported(
+        measure,
+        f(
+            "deleted %,d in %.1f s (%,.0f %s/s), %,d left for the next run (interval %s)",
+            deleted, seconds, deleted / seconds, unit, left, interval));
+  }
+
+  /**
+   * Whether neither table holds more rows in {@code last} than in {@code middle}, plus a quarter.
+   */
+  private static boolean stable(List<long[]> middle, List<long[]> last) {
+    for (int column = 1; column <= 2; column++) {
+      long before = 0;
+      for (long[] s : middle) {
+        before = Math.max(before, s[column]);
+      }
+      long after = 0;
+      for (long[] s : last) {
+        after = Math.max(after, s[column]);
+      }
+      if (after > before + before / 4 + 100) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---------------------------------------------------------------------------------------------
