@@ -55,6 +55,13 @@ public final class ChildShop implements AutoCloseable {
       // shared database must not make the child refuse new work.
       command.add("--once.outbox.load-shedding.enabled=false");
     }
+    for (String cap : List.of("max-in-flight-per-client", "new-keys-per-minute")) {
+      String setting = "--once.idempotency.limits." + cap + "=";
+      if (arguments.stream().noneMatch(a -> a.startsWith(setting))) {
+        // As in the tests' own context: tests drive many concurrent requests from one client.
+        command.add(setting + "0");
+      }
+    }
     command.addAll(arguments);
     ProcessBuilder child = new ProcessBuilder(command);
     child.environment().putAll(databaseLogins(environment));
