@@ -103,6 +103,11 @@ class RelayOperationsTest {
               assertThat(effects.applied(event, "send-mail-" + OutboxTestApplication.RUN))
                   .isEqualTo(1);
               assertThat(((HikariDataSource) pool.dataSource()).getMaximumPoolSize()).isEqualTo(8);
+              // Both pools drop a connection that a failover left read-only.
+              assertThat(((HikariDataSource) pool.dataSource()).getExceptionOverride())
+                  .isInstanceOf(FailoverEviction.class);
+              assertThat(application.unwrap(HikariDataSource.class).getExceptionOverride())
+                  .isInstanceOf(FailoverEviction.class);
             });
   }
 
