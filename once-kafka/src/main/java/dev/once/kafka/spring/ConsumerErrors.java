@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
@@ -74,7 +75,7 @@ final class ConsumerErrors {
   static String reason(Throwable failure) {
     Throwable cause = failure;
     while ((cause instanceof ListenerExecutionFailedException
-            || cause instanceof InboxDeliveryException)
+            || cause instanceof BatchListenerFailedException)
         && cause.getCause() != null) {
       cause = cause.getCause();
     }

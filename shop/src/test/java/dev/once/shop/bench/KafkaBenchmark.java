@@ -119,6 +119,10 @@ public final class KafkaBenchmark {
         }
       }
     }
+    // Until the first shop sets up logging, logback logs everything, the broker's INFO included.
+    ((ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
     EmbeddedKafkaKraftBroker broker = null;
     if (bootstrap == null) {
       broker = new EmbeddedKafkaKraftBroker(1, 6);
@@ -225,8 +229,8 @@ public final class KafkaBenchmark {
         Thread.sleep(100);
       }
     }
-    closeShop();
     long placed = placedSince(since);
+    closeShop();
     progress("drain " + transport + ": " + placed + " placed; relay on");
     startShop(true, kafka);
     awaitNonePlaced(Duration.ofMinutes(10));
