@@ -310,6 +310,7 @@ public final class KafkaBenchmark {
   private long awaitNonePlaced(Duration atMost) throws InterruptedException {
     long deadline = System.nanoTime() + atMost.toNanos();
     long placed;
+    int samples = 0;
     do {
       placed =
           jdbc.sql("SELECT count(*) FROM orders WHERE status = 'placed'")
@@ -317,6 +318,15 @@ public final class KafkaBenchmark {
               .single();
       if (placed == 0) {
         return 0;
+      }
+      if (++samples % 20 == 0) {
+        progress(
+            f(
+                "  %d placed, %d outbox rows pending",
+                placed,
+                jdbc.sql("SELECT count(*) FROM once.outbox WHERE state = 'pending'")
+                    .query(Long.class)
+                    .single()));
       }
       Thread.sleep(100);
     } while (System.nanoTime() < deadline);
