@@ -79,6 +79,7 @@ final class InboxListeners implements SmartLifecycle {
         (ConsumerAwareMessageListener<String, String>)
             (record, client) -> {
               InboxRecords.Outcome outcome;
+              lag.handling(record, client);
               try {
                 outcome = records.apply(record);
               } catch (RuntimeException e) {
@@ -110,7 +111,8 @@ final class InboxListeners implements SmartLifecycle {
     container.setConcurrency(settings.getConsumer().getConcurrency());
     container.setBeanName("once-kafka-" + name);
     container.setCommonErrorHandler(
-        ConsumerErrors.handler(name, topics, clients.template(), settings.getConsumer(), meters));
+        ConsumerErrors.handler(
+            name, topics, clients.template(), settings.getConsumer(), meters, lag));
     customizers.forEach(customizer -> customizer.customize(consumer, container));
     return container;
   }
