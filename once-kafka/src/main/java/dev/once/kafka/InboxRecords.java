@@ -99,6 +99,10 @@ public final class InboxRecords {
     if (value == null) {
       throw new InvalidRecordException("the record has no value (a tombstone)");
     }
+    if (record.headers().lastHeader(Utf8ValueDeserializer.MALFORMED) != null) {
+      // Set by the listeners' deserializer: the value was decoded with replacement characters.
+      throw new InvalidRecordException("the record's value is not valid UTF-8 text");
+    }
     try {
       JSON.canonicalize(value);
     } catch (MalformedJsonException e) {

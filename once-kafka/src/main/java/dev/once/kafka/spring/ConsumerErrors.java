@@ -81,7 +81,8 @@ final class ConsumerErrors {
   static String reason(Throwable failure) {
     Throwable cause = failure;
     while ((cause instanceof ListenerExecutionFailedException
-            || cause instanceof InboxDeliveryException)
+            || cause instanceof InboxDeliveryException
+            || cause instanceof TransientInboxException)
         && cause.getCause() != null) {
       cause = cause.getCause();
     }

@@ -29,10 +29,12 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Records that no retry can apply, written onto the consumer's topic by a foreign producer (no
  * message id or a malformed one, no type, no key, a tombstone, a value that is not JSON or is
- * nested too deep), each go to the dead-letter topic after one attempt although max-attempts allows
- * five, with a reason that names what is wrong and never quotes the payload; none writes an inbox
- * row or an effect, and a valid record after them on the same partition is applied. A record of
- * another type sharing the topic is skipped: not applied, not dead-lettered.
+ * nested too deep, or not UTF-8, even inside a JSON string, which Kafka's string decoder would have
+ * turned into valid JSON with replacement characters), each go to the dead-letter topic after one
+ * attempt although max-attempts allows five, with a reason that names what is wrong and never
+ * quotes the payload; none writes an inbox row or an effect, and a valid record after them on the
+ * same partition is applied. A record of another type sharing the topic is skipped: not applied,
+ * not dead-lettered.
  */
 @Timeout(120)
 class BadRecordsTest {
@@ -67,6 +69,12 @@ class BadRecordsTest {
                 uuid(uuids, "invalid-utf8"),
                 type),
             new Bad(
+                "invalid-utf8-in-a-json-string",
+                key,
+                new byte[] {'{', '"', 'a', '"', ':', '"', (byte) 0xff, '"', '}'},
+                uuid(uuids, "invalid-utf8-in-a-json-string"),
+                type),
+            new Bad(
                 "nested-1000-deep",
                 key,
                 utf8("[".repeat(1000) + "]".repeat(1000)),
@@ -83,7 +91,8 @@ class BadRecordsTest {
             Map.entry("tombstone", "has no value (a tombstone)"),
             Map.entry("truncated-json", "value is not a JSON document"),
             Map.entry("not-json", "value is not a JSON document"),
-            Map.entry("invalid-utf8", "value is not a JSON document"),
+            Map.entry("invalid-utf8", "value is not valid UTF-8 text"),
+            Map.entry("invalid-utf8-in-a-json-string", "value is not valid UTF-8 text"),
             Map.entry("nested-1000-deep", "nested deeper than the maximum depth"));
 
     KafkaTransportTest.app(run)

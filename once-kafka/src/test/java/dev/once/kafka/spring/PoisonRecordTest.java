@@ -12,6 +12,7 @@ import dev.once.testing.EffectTable;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * the dead-letter topic as it was (key, value, Once's headers) with the reason and the consumer, is
  * counted, and the records behind it on its partition are applied; a consumer that fails a few
  * times, fewer than {@code max-attempts}, applies the record once and dead-letters nothing; a
- * transient database failure is retried past {@code max-attempts} and never dead-lettered.
+ * transient database failure is retried past {@code max-attempts} and never dead-lettered, also
+ * after the record failed for good once; a record that fails for good after an outage is still
+ * dead-lettered after {@code max-attempts} of its lasting failure.
  */
 @Timeout(120)
 class PoisonRecordTest {
@@ -198,6 +201,92 @@ class PoisonRecordTest {
               assertThat(effects.applied(entry.messageId(), consumer)).isEqualTo(1);
               assertThat(KafkaTestSupport.inboxRows(ds, entry.messageId())).isEqualTo(1);
               assertThat(deadLetters(registry, consumer)).isZero();
+            });
+  }
+
+  @Test
+  void aRecordThatFailedForGoodOnceIsNotDeadLetteredDuringALaterOutage() {
+    String run = TestBroker.run();
+    String type = KafkaTestApplication.type(run);
+    String consumer = KafkaTestApplication.consumer(run);
+    app(run)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              DataSource ds = context.getBean(DataSource.class);
+              EffectTable effects = new EffectTable(ds);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              AtomicInteger attempts = new AtomicInteger();
+              // A check violation once, then the database is unavailable for twice max-attempts.
+              context.getBean(KafkaTestApplication.EffectConsumer.class).failing =
+                  message -> {
+                    int attempt = attempts.incrementAndGet();
+                    if (attempt == 1) {
+                      throw KafkaTestSupport.sneakyThrow(
+                          new SQLException("violates check constraint", "23514"));
+                    }
+                    if (attempt <= 7) {
+                      throw KafkaTestSupport.sneakyThrow(
+                          new SQLTransientConnectionException(
+                              "connection to the database lost", "08006"));
+                    }
+                    return false;
+                  };
+
+              OutboxEntry entry =
+                  context
+                      .getBean(KafkaTestApplication.Events.class)
+                      .publish(type, "then-outage-" + run, "{\"n\": 1}");
+
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(
+                      () ->
+                          effects.applied(entry.messageId(), consumer) == 1
+                              || deadLetters(registry, consumer) > 0);
+              assertThat(deadLetters(registry, consumer)).isZero();
+              assertThat(effects.applied(entry.messageId(), consumer)).isEqualTo(1);
+              assertThat(attempts.get()).isEqualTo(8);
+              assertThat(TestBroker.readAll(type + ".dlt")).isEmpty();
+            });
+  }
+
+  @Test
+  void aRecordThatFailsForGoodAfterAnOutageIsDeadLetteredAfterMaxAttempts() {
+    String run = TestBroker.run();
+    String type = KafkaTestApplication.type(run);
+    String consumer = KafkaTestApplication.consumer(run);
+    app(run)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              AtomicInteger attempts = new AtomicInteger();
+              // The database is unavailable twice, then the record fails for good.
+              context.getBean(KafkaTestApplication.EffectConsumer.class).failing =
+                  message -> {
+                    if (attempts.incrementAndGet() <= 2) {
+                      throw KafkaTestSupport.sneakyThrow(
+                          new SQLTransientConnectionException(
+                              "connection to the database lost", "08006"));
+                    }
+                    throw KafkaTestSupport.sneakyThrow(
+                        new SQLException("violates check constraint", "23514"));
+                  };
+
+              context
+                  .getBean(KafkaTestApplication.Events.class)
+                  .publish(type, "outage-then-" + run, "{\"n\": 1}");
+
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(() -> deadLetters(registry, consumer) == 1.0);
+              // Two transient attempts, then max-attempts (3) for the lasting failure.
+              assertThat(attempts.get()).isEqualTo(5);
+              List<ConsumerRecord<String, String>> dead = TestBroker.readAll(type + ".dlt");
+              assertThat(dead).hasSize(1);
+              assertThat(header(dead.get(0), OnceHeaders.DEAD_LETTER_REASON))
+                  .startsWith("java.sql.SQLException: violates check constraint");
             });
   }
 
