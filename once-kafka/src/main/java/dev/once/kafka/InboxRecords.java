@@ -22,7 +22,8 @@ import org.apache.kafka.common.header.Header;
  * OnceHeaders#MESSAGE_ID} (a UUID) and {@link OnceHeaders#TYPE}, a key (the aggregate id) and a
  * value that is a JSON document; one without is refused with {@link InvalidRecordException}, which
  * no retry can cure. A record of a type the consumer does not take (another type on a shared topic)
- * is skipped. Thread-safe.
+ * is skipped. A consumer of its own should decode values with {@link Utf8ValueDeserializer}, which
+ * marks a value that is not UTF-8, so that it is refused too. Thread-safe.
  */
 public final class InboxRecords {
   /** What {@link #apply} did with a record. */
