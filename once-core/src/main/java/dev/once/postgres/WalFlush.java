@@ -13,12 +13,11 @@ import javax.sql.DataSource;
  * flushed, every commit before it is too. {@link #awaitDurable()} runs such a later commit and
  * waits for its flush: every commit this process saw before the call is then durable.
  *
- * <p>Two users: the Kafka publisher, before it sends a row that an asynchronously committed
- * transaction appended (a settlement, an inbox consumer's effect), so that no record on a topic
- * names an event that a crash could take back; and the Kafka listeners, whose records' transactions
- * commit asynchronously, before they commit the records' offsets. Concurrent callers share one
- * flush: a caller waits for a flush that started after it called, so one WAL flush serves every
- * thread that asked meanwhile. Thread-safe.
+ * <p>Its user: the Kafka publisher, before it sends a row that an asynchronously committed
+ * transaction may have appended (a settlement or an in-process consumer's effect, with the relay's
+ * {@code asyncCompletions}), so that no record on a topic names an event that a crash of the
+ * database could take back. Concurrent callers share one flush: a caller waits for a flush that
+ * started after it called, so one WAL flush serves every thread that asked meanwhile. Thread-safe.
  */
 public interface WalFlush {
 

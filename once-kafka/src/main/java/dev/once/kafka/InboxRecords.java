@@ -5,11 +5,8 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
-import dev.once.postgres.WalFlush;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -25,7 +22,8 @@ import org.apache.kafka.common.header.Header;
  * OnceHeaders#MESSAGE_ID} (a UUID) and {@link OnceHeaders#TYPE}, a key (the aggregate id) and a
  * value that is a JSON document; one without is refused with {@link InvalidRecordException}, which
  * no retry can cure. A record of a type the consumer does not take (another type on a shared topic)
- * is skipped. Thread-safe.
+ * is skipped. A consumer of its own should decode values with {@link Utf8ValueDeserializer}, which
+ * marks a value that is not UTF-8, so that it is refused too. Thread-safe.
  */
 public final class InboxRecords {
   /** What {@link #apply} did with a record. */
@@ -43,43 +41,11 @@ public final class InboxRecords {
 
   private final Inbox inbox;
   private final InboxConsumer consumer;
-  private final InboxConsumer applying;
 
-  /** Records applied in transactions that commit durably, each on its own. */
+  /** Records applied in transactions of their own, each committed durably. */
   public InboxRecords(Inbox inbox, InboxConsumer consumer) {
-    this(inbox, consumer, false);
-  }
-
-  /**
-   * @param asynchronousCommits whether a record's transaction commits without waiting for the WAL
-   *     flush ({@link WalFlush#commitAsynchronously}); then the caller must {@link
-   *     WalFlush#awaitDurable()} before it commits the records' offsets, so that a crash of the
-   *     database cannot take back an effect whose record Kafka already counts as consumed. One WAL
-   *     flush per poll instead of one per record.
-   */
-  public InboxRecords(Inbox inbox, InboxConsumer consumer, boolean asynchronousCommits) {
     this.inbox = Objects.requireNonNull(inbox, "inbox");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
-    this.applying = asynchronousCommits ? new AsynchronousCommit(consumer) : consumer;
-  }
-
-  /** The consumer, its transaction set to commit asynchronously before it applies the message. */
-  private record AsynchronousCommit(InboxConsumer consumer) implements InboxConsumer {
-    @Override
-    public String name() {
-      return consumer.name();
-    }
-
-    @Override
-    public Set<String> types() {
-      return consumer.types();
-    }
-
-    @Override
-    public void consume(Connection tx, InboxMessage message) throws Exception {
-      WalFlush.commitAsynchronously(tx);
-      consumer.consume(tx, message);
-    }
   }
 
   /** The consumer the records are applied to. */
@@ -102,7 +68,7 @@ public final class InboxRecords {
       return Outcome.SKIPPED;
     }
     InboxMessage message = messageOf(record, type);
-    return inbox.deliver(applying, message) ? Outcome.APPLIED : Outcome.DUPLICATE;
+    return inbox.deliver(consumer, message) ? Outcome.APPLIED : Outcome.DUPLICATE;
   }
 
   /**
@@ -134,6 +100,10 @@ public final class InboxRecords {
     String value = record.value();
     if (value == null) {
       throw new InvalidRecordException("the record has no value (a tombstone)");
+    }
+    if (record.headers().lastHeader(Utf8ValueDeserializer.MALFORMED) != null) {
+      // Set by the listeners' deserializer: the value was decoded with replacement characters.
+      throw new InvalidRecordException("the record's value is not valid UTF-8 text");
     }
     try {
       JSON.canonicalize(value);

@@ -5,20 +5,16 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
 import dev.once.postgres.TransientFailures;
-import dev.once.postgres.WalFlush;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.kafka.listener.BatchConsumerAwareMessageListener;
-import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ConsumerAwareMessageListener;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
 
@@ -27,14 +23,12 @@ import org.springframework.kafka.listener.ContainerProperties;
  * the group prefix) on the topics of its types, so the instances of an application split its
  * partitions between them, and each consumer reads every event, apart from the others.
  *
- * <p>Guarantees: a record's offset is committed only after its inbox transaction committed and is
- * durable, so a crash, a kill or a rebalance between the two redelivers records that the inbox then
- * finds applied: each effect once (G2). Each record is applied in a transaction of its own that
- * commits without waiting for the WAL flush; after the records of a poll (or before a failed one),
- * one {@link WalFlush} makes them all durable, and only then are their offsets committed: one WAL
- * flush per poll, not per record. Records of one partition are applied one at a time, in offset
- * order; a failing record is retried before the records after it, the records before it committed
- * ({@link ConsumerErrors}).
+ * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (ack
+ * mode {@code BATCH}: after every record of the poll before it was applied, or was given up and
+ * dead-lettered), so a crash, a kill or a rebalance between the two redelivers records that the
+ * inbox then finds applied: each effect once (G2). Records of one partition are applied one at a
+ * time, in offset order; a failing record is retried before the records after it ({@link
+ * ConsumerErrors}).
  */
 final class InboxListeners implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxListeners.class);
@@ -45,7 +39,6 @@ final class InboxListeners implements SmartLifecycle {
 
   InboxListeners(
       Inbox inbox,
-      WalFlush durable,
       List<InboxConsumer> consumers,
       EventTopics topics,
       KafkaClients clients,
@@ -56,8 +49,7 @@ final class InboxListeners implements SmartLifecycle {
     for (InboxConsumer consumer : consumers) {
       containers.add(
           container(
-              new InboxRecords(inbox, consumer, true),
-              durable,
+              new InboxRecords(inbox, consumer),
               topics,
               clients,
               settings,
@@ -69,7 +61,6 @@ final class InboxListeners implements SmartLifecycle {
 
   private static ConcurrentMessageListenerContainer<String, String> container(
       InboxRecords records,
-      WalFlush durable,
       EventTopics topics,
       KafkaClients clients,
       OnceKafkaProperties settings,
@@ -86,30 +77,30 @@ final class InboxListeners implements SmartLifecycle {
     properties.setClientId("once-" + name);
     properties.setAckMode(ContainerProperties.AckMode.BATCH);
     properties.setMessageListener(
-        (BatchConsumerAwareMessageListener<String, String>)
-            (batch, client) -> {
-              for (int i = 0; i < batch.size(); i++) {
-                ConsumerRecord<String, String> record = batch.get(i);
-                InboxRecords.Outcome outcome;
-                try {
-                  outcome = records.apply(record);
-                } catch (Exception e) {
-                  // The records before it are applied: durable before their offsets commit.
-                  int committable = flushed(durable) ? i : 0;
-                  throw new BatchListenerFailedException(
-                      "inbox consumer " + name + " failed", e, committable);
+        (ConsumerAwareMessageListener<String, String>)
+            (record, client) -> {
+              InboxRecords.Outcome outcome;
+              lag.handling(record, client);
+              try {
+                outcome = records.apply(record);
+              } catch (Exception e) {
+                if (TransientFailures.isTransient(e)) {
+                  // A class of its own: the error handler starts a record's count and backoff
+                  // again only when the class of its failure changes. Both as
+                  // InboxDeliveryException, a record that failed for good once and then in an
+                  // outage was dead-lettered during the outage, and one that failed in an outage
+                  // and then for good was retried without limit, blocking its partition.
+                  throw new TransientInboxException(name, e);
                 }
-                if (outcome != InboxRecords.Outcome.SKIPPED) {
-                  meters.consumed(name, outcome == InboxRecords.Outcome.DUPLICATE);
+                if (e instanceof RuntimeException runtime) {
+                  throw runtime;
                 }
-                lag.handled(record, client);
+                throw new InboxDeliveryException(name, e);
               }
-              if (!flushed(durable)) {
-                throw new BatchListenerFailedException(
-                    "inbox consumer " + name + " could not make its effects durable",
-                    new IllegalStateException("the WAL flush failed"),
-                    0);
+              if (outcome != InboxRecords.Outcome.SKIPPED) {
+                meters.consumed(name, outcome == InboxRecords.Outcome.DUPLICATE);
               }
+              lag.handled(record, client);
             });
     properties.setConsumerRebalanceListener(
         new ConsumerAwareRebalanceListener() {
@@ -130,29 +121,10 @@ final class InboxListeners implements SmartLifecycle {
     container.setConcurrency(settings.getConsumer().getConcurrency());
     container.setBeanName("once-kafka-" + name);
     container.setCommonErrorHandler(
-        ConsumerErrors.handler(name, topics, clients.template(), settings.getConsumer(), meters));
+        ConsumerErrors.handler(
+            name, topics, clients.template(), settings.getConsumer(), meters, lag));
     customizers.forEach(customizer -> customizer.customize(consumer, container));
     return container;
-  }
-
-  /**
-   * Whether every transaction committed so far is durable; a failure is logged and the batch is
-   * retried from its first record (the inbox finds those applied).
-   */
-  private static boolean flushed(WalFlush durable) {
-    try {
-      durable.awaitDurable();
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    } catch (SQLException e) {
-      log.warn(
-          "Could not flush the database's WAL before committing offsets ({}); the records are"
-              + " delivered again",
-          TransientFailures.condition(e));
-      return false;
-    }
   }
 
   /** The containers, one per consumer, in the consumers' order. */

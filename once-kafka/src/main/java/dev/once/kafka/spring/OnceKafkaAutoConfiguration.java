@@ -89,9 +89,9 @@ public class OnceKafkaAutoConfiguration {
   }
 
   /**
-   * Shared by the publisher and the listeners: settlements and inbox consumers commit without
-   * waiting for the WAL flush, and nothing of theirs may reach Kafka, or be counted as consumed
-   * there, before it is durable.
+   * Waited for by the publisher: settlements and in-process consumers may commit without waiting
+   * for the WAL flush (once.outbox.relay.async-completions), and nothing of theirs may reach Kafka
+   * before it is durable.
    */
   @Bean
   WalFlush onceKafkaWalFlush(DataSource dataSource) {
@@ -146,7 +146,6 @@ public class OnceKafkaAutoConfiguration {
     @Bean
     InboxListeners onceKafkaInboxListeners(
         ObjectProvider<Inbox> inbox,
-        WalFlush durable,
         ObjectProvider<InboxConsumer> consumers,
         EventTopics topics,
         KafkaClients clients,
@@ -164,7 +163,6 @@ public class OnceKafkaAutoConfiguration {
       }
       return new InboxListeners(
           theInbox,
-          durable,
           all,
           topics,
           clients,
