@@ -6,10 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.once.kafka.RestartableBroker;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -135,32 +131,15 @@ class BrokerRestartTest {
 
   /** Rows of {@code ids} the relay tried (and failed) that are still pending. */
   private static int triedAndPending(DataSource dataSource, List<UUID> ids) {
-    return count(
-        dataSource,
-        "state = 'pending' AND attempts > 0 AND last_error IS NOT NULL",
-        ids.toArray(UUID[]::new));
+    return PublishedEvents.outboxRows(
+        dataSource, "state = 'pending' AND attempts > 0 AND last_error IS NOT NULL", ids);
   }
 
   private static int deliveredOrDead(DataSource dataSource, List<UUID> ids) {
-    return count(dataSource, "state IN ('delivered', 'dead')", ids.toArray(UUID[]::new));
+    return PublishedEvents.outboxRows(dataSource, "state IN ('delivered', 'dead')", ids);
   }
 
   private static int dead(DataSource dataSource, List<UUID> ids) {
-    return count(dataSource, "state = 'dead'", ids.toArray(UUID[]::new));
-  }
-
-  private static int count(DataSource dataSource, String condition, UUID[] ids) {
-    try (Connection c = dataSource.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT count(*) FROM once.outbox WHERE message_id = ANY (?) AND " + condition)) {
-      ps.setArray(1, c.createArrayOf("uuid", ids));
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getInt(1);
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException(e);
-    }
+    return PublishedEvents.outboxRows(dataSource, "state = 'dead'", ids);
   }
 }

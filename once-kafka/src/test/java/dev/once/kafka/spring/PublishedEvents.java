@@ -79,6 +79,22 @@ final class PublishedEvents {
     return effects;
   }
 
+  /** How many outbox rows of {@code ids} match the SQL {@code condition} on {@code once.outbox}. */
+  static int outboxRows(DataSource dataSource, String condition, List<UUID> ids) {
+    try (Connection c = dataSource.getConnection();
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT count(*) FROM once.outbox WHERE message_id = ANY (?) AND " + condition)) {
+      ps.setArray(1, c.createArrayOf("uuid", ids.toArray(UUID[]::new)));
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getInt(1);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Whether every published event has an effect of {@code consumer} (for polling). */
   boolean allApplied(DataSource dataSource, String consumer) {
     return effects(dataSource, consumer).keySet().containsAll(ids());
