@@ -40,6 +40,9 @@ public final class RestartableBroker implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 3).kafkaPorts(port);
+    // Not the default, spring.kafka.bootstrap-servers: this broker's address must not become the
+    // system property every later context of this JVM connects to.
+    broker.brokerListProperty("once.test.restartable-broker");
     broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
     broker.brokerProperty("auto.create.topics.enable", "true");
     broker.afterPropertiesSet();

@@ -5,7 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -76,8 +78,21 @@ final class TransportApps {
         .web(WebApplicationType.NONE)
         .bannerMode(Banner.Mode.OFF)
         .registerShutdownHook(false)
-        .properties(properties.toArray(String[]::new))
-        .run();
+        // As command-line arguments, which win over system properties: an embedded broker sets
+        // spring.kafka.bootstrap-servers as one.
+        .run(arguments(properties));
+  }
+
+  /** {@code key=value} properties as arguments, a key given twice taking its last value. */
+  private static String[] arguments(List<String> properties) {
+    Map<String, String> values = new LinkedHashMap<>();
+    for (String property : properties) {
+      int equals = property.indexOf('=');
+      values.put(property.substring(0, equals), property.substring(equals + 1));
+    }
+    return values.entrySet().stream()
+        .map(entry -> "--" + entry.getKey() + "=" + entry.getValue())
+        .toArray(String[]::new);
   }
 
   /** The {@code once.kafka.consumer.records} counter of {@code consumer} with {@code outcome}. */
