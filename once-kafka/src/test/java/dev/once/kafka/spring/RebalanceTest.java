@@ -29,12 +29,12 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 
 /**
  * Partitions move between two instances of one consumer group while records are being applied. The
- * first instance is inside a transaction in the middle of a poll's records of a large backlog (6
- * partitions, 40 aggregates) when the second joins the group (the group is seen rebalancing while
- * the first is held); then the partitions are split between them; then the second is stopped in the
- * middle of one of its polls and the first takes everything back. Proves: each effect exactly once,
- * none lost, both instances did work, and the first application of each event, across both
- * instances, is in publish order per aggregate.
+ * first instance is inside a transaction, its poll's offsets not yet committed, in a large backlog
+ * (6 partitions, 40 aggregates) when the second joins the group (the group is seen rebalancing
+ * while the first is held); then the partitions are split between them; then the second is stopped
+ * in the middle of one of its polls and the first takes everything back. Proves: each effect
+ * exactly once, none lost, both instances did work, and the first application of each event, across
+ * both instances, is in publish order per aggregate.
  */
 @Timeout(180)
 class RebalanceTest {
