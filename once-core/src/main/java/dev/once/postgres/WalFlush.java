@@ -13,11 +13,13 @@ import javax.sql.DataSource;
  * flushed, every commit before it is too. {@link #awaitDurable()} runs such a later commit and
  * waits for its flush: every commit this process saw before the call is then durable.
  *
- * <p>Its user: the Kafka publisher, before it sends a row that an asynchronously committed
+ * <p>Its users: the Kafka publisher, before it sends a row that an asynchronously committed
  * transaction may have appended (a settlement or an in-process consumer's effect, with the relay's
  * {@code asyncCompletions}), so that no record on a topic names an event that a crash of the
- * database could take back. Concurrent callers share one flush: a caller waits for a flush that
- * started after it called, so one WAL flush serves every thread that asked meanwhile. Thread-safe.
+ * database could take back; and the Kafka listeners, whose records' transactions commit
+ * asynchronously (releasing their row locks without waiting for the disk), before a record's offset
+ * may be committed. Concurrent callers share one flush: a caller waits for a flush that started
+ * after it called, so one WAL flush serves every thread that asked meanwhile. Thread-safe.
  */
 public interface WalFlush {
 
@@ -34,9 +36,12 @@ public interface WalFlush {
     return new CoalescedWalFlush(dataSource);
   }
 
-  /** For stores where every commit is durable: returns at once. */
+  /** Returns at once: for stores where every commit that matters is durable. */
+  WalFlush NONE = () -> {};
+
+  /** {@link #NONE}. */
   static WalFlush none() {
-    return () -> {};
+    return NONE;
   }
 
   /**

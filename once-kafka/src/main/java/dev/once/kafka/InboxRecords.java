@@ -5,8 +5,11 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
+import dev.once.postgres.WalFlush;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
@@ -41,11 +44,45 @@ public final class InboxRecords {
 
   private final Inbox inbox;
   private final InboxConsumer consumer;
+  private final InboxConsumer applying;
+  private final WalFlush durable;
 
   /** Records applied in transactions of their own, each committed durably. */
   public InboxRecords(Inbox inbox, InboxConsumer consumer) {
+    this(inbox, consumer, WalFlush.none());
+  }
+
+  /**
+   * Records applied in transactions of their own that commit without waiting for the WAL flush, so
+   * that a transaction's row locks (a hot product's stock) are released at once; {@link #apply}
+   * then waits for {@code durable} before it returns, outside the transaction, so a record is still
+   * durable before its offset can be committed. The waits of concurrent listener threads share one
+   * flush. With {@link WalFlush#none()} each transaction commits durably itself.
+   */
+  public InboxRecords(Inbox inbox, InboxConsumer consumer, WalFlush durable) {
     this.inbox = Objects.requireNonNull(inbox, "inbox");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.durable = Objects.requireNonNull(durable, "durable");
+    this.applying = durable == WalFlush.NONE ? consumer : new AsynchronousCommit(consumer);
+  }
+
+  /** The consumer, its transaction set to commit without waiting for the WAL flush. */
+  private record AsynchronousCommit(InboxConsumer consumer) implements InboxConsumer {
+    @Override
+    public String name() {
+      return consumer.name();
+    }
+
+    @Override
+    public Set<String> types() {
+      return consumer.types();
+    }
+
+    @Override
+    public void consume(Connection tx, InboxMessage message) throws Exception {
+      WalFlush.commitAsynchronously(tx);
+      consumer.consume(tx, message);
+    }
   }
 
   /** The consumer the records are applied to. */
@@ -68,7 +105,11 @@ public final class InboxRecords {
       return Outcome.SKIPPED;
     }
     InboxMessage message = messageOf(record, type);
-    return inbox.deliver(consumer, message) ? Outcome.APPLIED : Outcome.DUPLICATE;
+    if (!inbox.deliver(applying, message)) {
+      return Outcome.DUPLICATE;
+    }
+    durable.awaitDurable();
+    return Outcome.APPLIED;
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
 import dev.once.postgres.TransientFailures;
+import dev.once.postgres.WalFlush;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -26,8 +27,11 @@ import org.springframework.kafka.listener.ContainerProperties;
  * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (ack
  * mode {@code BATCH}: after every record of the poll before it was applied, or was given up and
  * dead-lettered), so a crash, a kill or a rebalance between the two redelivers records that the
- * inbox then finds applied: each effect once (G2). Records of one partition are applied one at a
- * time, in offset order; a failing record is retried before the records after it ({@link
+ * inbox then finds applied: each effect once (G2). A record's transaction commits without waiting
+ * for the WAL flush, so it holds its row locks only while it runs, and the listener then waits for
+ * a {@link WalFlush} (shared with the other listener threads) before the next record: the offset is
+ * committed only after the effect is durable. Records of one partition are applied one at a time,
+ * in offset order; a failing record is retried before the records after it ({@link
  * ConsumerErrors}).
  */
 final class InboxListeners implements SmartLifecycle {
@@ -39,6 +43,7 @@ final class InboxListeners implements SmartLifecycle {
 
   InboxListeners(
       Inbox inbox,
+      WalFlush durable,
       List<InboxConsumer> consumers,
       EventTopics topics,
       KafkaClients clients,
@@ -49,7 +54,7 @@ final class InboxListeners implements SmartLifecycle {
     for (InboxConsumer consumer : consumers) {
       containers.add(
           container(
-              new InboxRecords(inbox, consumer),
+              new InboxRecords(inbox, consumer, durable),
               topics,
               clients,
               settings,

@@ -89,9 +89,10 @@ public class OnceKafkaAutoConfiguration {
   }
 
   /**
-   * Waited for by the publisher: settlements and in-process consumers may commit without waiting
-   * for the WAL flush (once.outbox.relay.async-completions), and nothing of theirs may reach Kafka
-   * before it is durable.
+   * Waited for by the publisher, since settlements and in-process consumers may commit without
+   * waiting for the WAL flush (once.outbox.relay.async-completions) and nothing of theirs may reach
+   * Kafka before it is durable; and by the listeners, whose transactions commit without waiting, so
+   * that no offset is committed before its record's effect is durable.
    */
   @Bean
   WalFlush onceKafkaWalFlush(DataSource dataSource) {
@@ -146,6 +147,7 @@ public class OnceKafkaAutoConfiguration {
     @Bean
     InboxListeners onceKafkaInboxListeners(
         ObjectProvider<Inbox> inbox,
+        WalFlush durable,
         ObjectProvider<InboxConsumer> consumers,
         EventTopics topics,
         KafkaClients clients,
@@ -163,6 +165,7 @@ public class OnceKafkaAutoConfiguration {
       }
       return new InboxListeners(
           theInbox,
+          durable,
           all,
           topics,
           clients,

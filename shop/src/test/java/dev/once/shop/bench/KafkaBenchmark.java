@@ -41,7 +41,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  */
 public final class KafkaBenchmark {
   private static final String ADMIN = "bench-admin-token-0123456789abcdef";
-  private static final List<String> SKUS = List.of("k-0", "k-1", "k-2", "k-3", "k-4", "k-5");
+  private static final List<String> SKUS = new ArrayList<>();
 
   private final Path data;
   private final int orders;
@@ -85,6 +85,7 @@ public final class KafkaBenchmark {
         --seconds S        orders: measured window (20)
         --warmup S         orders: warm-up before the window (5)
         --bootstrap H:P    a running broker (once-verify kafka); default: one in this JVM
+        --skus N           products the orders draw 1 to 3 of (6: hot rows)
         --shop-arg --x=y   another argument for every shop started (repeatable)
       """;
 
@@ -94,6 +95,7 @@ public final class KafkaBenchmark {
     int seconds = 20;
     int warmup = 5;
     String bootstrap = null;
+    int skus = 6;
     List<String> shopArgs = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
@@ -112,12 +114,16 @@ public final class KafkaBenchmark {
         case "--seconds" -> seconds = Integer.parseInt(value);
         case "--warmup" -> warmup = Integer.parseInt(value);
         case "--bootstrap" -> bootstrap = value;
+        case "--skus" -> skus = Integer.parseInt(value);
         case "--shop-arg" -> shopArgs.add(value);
         default -> {
           System.err.print("unknown flag " + flag + "\n" + USAGE);
           System.exit(2);
         }
       }
+    }
+    for (int i = 0; i < skus; i++) {
+      SKUS.add("k-" + i);
     }
     // Until the first shop sets up logging, logback logs everything, the broker's INFO included.
     ((ch.qos.logback.classic.Logger)
@@ -164,12 +170,13 @@ public final class KafkaBenchmark {
     table.header("");
     table.header(
         f(
-            "- config: %d orders drained, orders at %d connections for %d s (warm-up %d s);"
-                + " broker %s (%s)",
+            "- config: %d orders drained, orders at %d connections for %d s (warm-up %d s), %d"
+                + " products; broker %s (%s)",
             orders,
             connections,
             seconds,
             warmup,
+            SKUS.size(),
             bootstrap,
             brokerInJvm ? "in this JVM" : "its own process"));
     table.header(
