@@ -6,7 +6,6 @@ import dev.once.inbox.InboxMessage;
 import dev.once.outbox.ClaimLostException;
 import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
-import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRecord;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -31,16 +30,16 @@ import org.slf4j.LoggerFactory;
  * type no consumer takes is done. Consumers of one event are independent: one failing neither rolls
  * back nor blocks the others' effects.
  *
- * <p><b>Replacing it with Kafka.</b> Consumers do not change. On the producing side, register a
- * publishing {@link MessageHandler} on the relay for the same types (it sends the row with its
- * {@code messageId} as a header and answers {@link Delivery#done()} once the broker acknowledged).
- * On the consuming side, the Kafka listener builds an {@link InboxMessage} from the record and
- * calls {@link Inbox#deliver} with the same consumers, committing its offset only after deliver
- * returned: redeliveries by the broker dedupe in the inbox exactly as the relay's retries do here.
+ * <p><b>Replacing it with Kafka.</b> Consumers do not change. The {@code once-kafka} module's
+ * publisher is another {@link EventTransport}: it sends the row with its {@code messageId} as a
+ * header and answers {@link Delivery#done()} once the broker acknowledged; its listeners build an
+ * {@link InboxMessage} from each record and call {@link Inbox#deliver} with the same consumers,
+ * committing the offset only after deliver returned: redeliveries by the broker dedupe in the inbox
+ * exactly as the relay's retries do here.
  *
  * <p>Immutable and thread-safe.
  */
-public final class InProcessEventTransport implements MessageHandler {
+public final class InProcessEventTransport implements EventTransport {
   private static final Logger log = LoggerFactory.getLogger(InProcessEventTransport.class);
 
   private final Inbox inbox;
@@ -104,6 +103,7 @@ public final class InProcessEventTransport implements MessageHandler {
    * Every type that at least one consumer takes, and every published type: register the transport
    * for each on the relay.
    */
+  @Override
   public Set<String> types() {
     return consumersByType.keySet();
   }

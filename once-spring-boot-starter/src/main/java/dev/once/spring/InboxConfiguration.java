@@ -1,5 +1,6 @@
 package dev.once.spring;
 
+import dev.once.events.EventTransport;
 import dev.once.events.InProcessEventTransport;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
@@ -25,7 +26,8 @@ import org.springframework.transaction.support.ResourceTransactionManager;
 
 /**
  * The inbox, with consumers' transactions on the application's transaction manager, the in-process
- * event transport over every {@link InboxConsumer} bean, and the purge of old records.
+ * event transport over every {@link InboxConsumer} bean (unless another {@link EventTransport} bean
+ * takes the events, as {@code once-kafka}'s does), and the purge of old records.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBean(PlatformTransactionManager.class)
@@ -55,8 +57,12 @@ class InboxConfiguration {
     return new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE));
   }
 
+  /**
+   * The in-process transport, unless the application (or {@code once-kafka}) has an event transport
+   * of its own.
+   */
   @Bean
-  @ConditionalOnMissingBean
+  @ConditionalOnMissingBean(EventTransport.class)
   @Conditional(TransportNeeded.class)
   InProcessEventTransport onceInProcessEventTransport(
       Inbox inbox, ObjectProvider<InboxConsumer> consumers, OnceProperties properties) {

@@ -1,6 +1,6 @@
 package dev.once.spring;
 
-import dev.once.events.InProcessEventTransport;
+import dev.once.events.EventTransport;
 import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the relay from the application's {@link OutboxHandler} beans and the in-process event
- * transport, refusing a type claimed twice before anything touches the database.
+ * Builds the relay from the application's {@link OutboxHandler} beans and the event transport (in
+ * process, or a broker's), refusing a type claimed twice before anything touches the database.
  */
 final class OutboxRelays {
   private static final Logger log = LoggerFactory.getLogger(OutboxRelays.class);
@@ -27,7 +27,8 @@ final class OutboxRelays {
 
   /**
    * @param handlers the handler beans by bean name
-   * @param transport the transport of the inbox consumers; {@code null} if there are none
+   * @param transport the transport of the events (to the inbox consumers in this process, or to a
+   *     broker); {@code null} if there are none
    * @throws IllegalStateException if two handler beans, or a handler bean and a consumer, claim a
    *     type
    */
@@ -35,7 +36,7 @@ final class OutboxRelays {
       Relay settings,
       Supplier<OutboxStore> store,
       Map<String, OutboxHandler> handlers,
-      InProcessEventTransport transport,
+      EventTransport transport,
       Clock clock,
       RelayListener listener) {
     Map<String, String> owners = new LinkedHashMap<>();

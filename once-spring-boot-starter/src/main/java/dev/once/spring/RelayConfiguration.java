@@ -1,6 +1,6 @@
 package dev.once.spring;
 
-import dev.once.events.InProcessEventTransport;
+import dev.once.events.EventTransport;
 import dev.once.inbox.InboxConsumer;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
@@ -66,11 +66,11 @@ class RelayConfiguration {
       ListableBeanFactory beans,
       RelayPool pool,
       ObjectProvider<OutboxStore> store,
-      ObjectProvider<InProcessEventTransport> transport,
+      ObjectProvider<EventTransport> transport,
       Clock clock,
       ObjectProvider<RelayListener> listener) {
     properties.validate();
-    InProcessEventTransport events = transport.getIfAvailable();
+    EventTransport events = transport.getIfAvailable();
     if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
       throw new IllegalStateException(
           "InboxConsumer beans need a PlatformTransactionManager on the application's"

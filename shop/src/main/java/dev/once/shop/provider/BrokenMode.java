@@ -31,7 +31,14 @@ public enum BrokenMode {
    * Every provider call sends a fresh Idempotency-Key (the derived key plus a random suffix), so a
    * retry after a lost answer is applied a second time at the provider.
    */
-  PROVIDER_KEY_PER_ATTEMPT("provider-key-per-attempt");
+  PROVIDER_KEY_PER_ATTEMPT("provider-key-per-attempt"),
+
+  /**
+   * With events through Kafka ({@code SHOP_KAFKA_BOOTSTRAP}), the consumers commit a record's
+   * offset before its inbox transaction runs, so a kill between the two loses the event: an order
+   * that is never reserved, a payment that never marks its order paid.
+   */
+  COMMIT_OFFSET_BEFORE_TRANSACTION("commit-offset-before-transaction");
 
   /** The setting's name. */
   public static final String PROPERTY = "shop.testing.broken-mode";
@@ -92,8 +99,8 @@ public enum BrokenMode {
   /**
    * The setting under {@code shop.testing}.
    *
-   * @param brokenMode one of {@code none} (the default), {@code mark-delivered-before-call} or
-   *     {@code provider-key-per-attempt}
+   * @param brokenMode one of {@code none} (the default), {@code mark-delivered-before-call}, {@code
+   *     provider-key-per-attempt} or {@code commit-offset-before-transaction}
    * @param allowBrokenMode must be {@code true} for any mode but {@code none}
    */
   @ConfigurationProperties("shop.testing")

@@ -1,0 +1,119 @@
+package dev.once.kafka;
+
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
+import dev.once.json.JsonCanonicalizer;
+import dev.once.json.MalformedJsonException;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+
+/**
+ * Applies Kafka records to one {@link InboxConsumer} through the {@link Inbox}: each record in the
+ * consumer's own database transaction, with its inbox record, exactly once in effect (G2). The
+ * caller commits the record's offset only after {@link #apply} returned, that is after that
+ * transaction committed; so a crash or a rebalance between the two redelivers the record, and the
+ * inbox finds it applied and skips it.
+ *
+ * <p>A record is checked before any transaction opens: it needs the headers {@link
+ * OnceHeaders#MESSAGE_ID} (a UUID) and {@link OnceHeaders#TYPE}, a key (the aggregate id) and a
+ * value that is a JSON document; one without is refused with {@link InvalidRecordException}, which
+ * no retry can cure. A record of a type the consumer does not take (another type on a shared topic)
+ * is skipped. Thread-safe.
+ */
+public final class InboxRecords {
+  /** What {@link #apply} did with a record. */
+  public enum Outcome {
+    /** The consumer applied it now. */
+    APPLIED,
+    /** The consumer had applied it before: a redelivery, absorbed by the inbox. */
+    DUPLICATE,
+    /** Not of a type the consumer takes. */
+    SKIPPED
+  }
+
+  /** Deeper than any payload an application writes; what is deeper is refused as malformed. */
+  private static final JsonCanonicalizer JSON = JsonCanonicalizer.withMaxDepth(512);
+
+  private final Inbox inbox;
+  private final InboxConsumer consumer;
+
+  public InboxRecords(Inbox inbox, InboxConsumer consumer) {
+    this.inbox = Objects.requireNonNull(inbox, "inbox");
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+  }
+
+  /** The consumer the records are applied to. */
+  public InboxConsumer consumer() {
+    return consumer;
+  }
+
+  /**
+   * Applies {@code record} in a transaction of its own, or finds it applied.
+   *
+   * @throws InvalidRecordException if the record can never be applied (dead-letter it)
+   * @throws Exception what the consumer or the database threw: nothing committed, try again
+   */
+  public Outcome apply(ConsumerRecord<String, String> record) throws Exception {
+    String type = header(record, OnceHeaders.TYPE);
+    if (type == null || type.isEmpty()) {
+      throw new InvalidRecordException("the record has no " + OnceHeaders.TYPE + " header");
+    }
+    if (!consumer.types().contains(type)) {
+      return Outcome.SKIPPED;
+    }
+    InboxMessage message = messageOf(record, type);
+    return inbox.deliver(consumer, message) ? Outcome.APPLIED : Outcome.DUPLICATE;
+  }
+
+  /**
+   * The message {@code record} carries.
+   *
+   * @throws InvalidRecordException if it carries none
+   */
+  public static InboxMessage messageOf(ConsumerRecord<String, String> record, String type) {
+    String id = header(record, OnceHeaders.MESSAGE_ID);
+    if (id == null) {
+      throw new InvalidRecordException("the record has no " + OnceHeaders.MESSAGE_ID + " header");
+    }
+    UUID messageId;
+    try {
+      messageId = UUID.fromString(id);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRecordException(
+          "the record's " + OnceHeaders.MESSAGE_ID + " header is not a UUID");
+    }
+    if (!id.equalsIgnoreCase(messageId.toString())) {
+      // UUID.fromString accepts "1-1-1-1-1"; only the canonical form names one message.
+      throw new InvalidRecordException(
+          "the record's " + OnceHeaders.MESSAGE_ID + " header is not a UUID");
+    }
+    String key = record.key();
+    if (key == null || key.isEmpty()) {
+      throw new InvalidRecordException("the record has no key (the aggregate id)");
+    }
+    String value = record.value();
+    if (value == null) {
+      throw new InvalidRecordException("the record has no value (a tombstone)");
+    }
+    try {
+      JSON.canonicalize(value);
+    } catch (MalformedJsonException e) {
+      throw new InvalidRecordException(
+          "the record's value is not a JSON document: " + e.getMessage());
+    }
+    return new InboxMessage(messageId, type, key, value);
+  }
+
+  /** The last header {@code name} of {@code record} as text, or {@code null}. */
+  static String header(ConsumerRecord<?, ?> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    if (header == null || header.value() == null) {
+      return null;
+    }
+    return new String(header.value(), StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,146 @@
+package dev.once.kafka.spring;
+
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.kafka.EventTopics;
+import dev.once.kafka.InboxRecords;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ConsumerAwareMessageListener;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
+import org.springframework.kafka.listener.ContainerProperties;
+
+/**
+ * One Kafka listener container per inbox consumer: the consumer is a consumer group (its name after
+ * the group prefix) on the topics of its types, so the instances of an application split its
+ * partitions between them, and each consumer reads every event, apart from the others.
+ *
+ * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (ack
+ * mode {@code BATCH}: after every record of the poll before it was applied, or was given up and
+ * dead-lettered), so a crash, a kill or a rebalance between the two redelivers records that the
+ * inbox then finds applied: each effect once (G2). Records of one partition are applied one at a
+ * time, in offset order; a failing record is retried before the records after it ({@link
+ * ConsumerErrors}).
+ */
+final class InboxListeners implements SmartLifecycle {
+  private static final Logger log = LoggerFactory.getLogger(InboxListeners.class);
+
+  private final List<ConcurrentMessageListenerContainer<String, String>> containers =
+      new ArrayList<>();
+  private volatile boolean running;
+
+  InboxListeners(
+      Inbox inbox,
+      List<InboxConsumer> consumers,
+      EventTopics topics,
+      KafkaClients clients,
+      OnceKafkaProperties settings,
+      String groupPrefix,
+      TransportMeters meters,
+      List<InboxListenerCustomizer> customizers) {
+    for (InboxConsumer consumer : consumers) {
+      containers.add(
+          container(
+              new InboxRecords(inbox, consumer),
+              topics,
+              clients,
+              settings,
+              groupPrefix,
+              meters,
+              customizers));
+    }
+  }
+
+  private static ConcurrentMessageListenerContainer<String, String> container(
+      InboxRecords records,
+      EventTopics topics,
+      KafkaClients clients,
+      OnceKafkaProperties settings,
+      String groupPrefix,
+      TransportMeters meters,
+      List<InboxListenerCustomizer> customizers) {
+    InboxConsumer consumer = records.consumer();
+    String name = consumer.name();
+    ConsumerLag lag = new ConsumerLag();
+    meters.lag(name, lag::records);
+    ContainerProperties properties =
+        new ContainerProperties(topics.topicsOf(consumer.types()).toArray(String[]::new));
+    properties.setGroupId(groupPrefix + name);
+    properties.setClientId("once-" + name);
+    properties.setAckMode(ContainerProperties.AckMode.BATCH);
+    properties.setMessageListener(
+        (ConsumerAwareMessageListener<String, String>)
+            (record, client) -> {
+              InboxRecords.Outcome outcome;
+              try {
+                outcome = records.apply(record);
+              } catch (RuntimeException e) {
+                throw e;
+              } catch (Exception e) {
+                throw new InboxDeliveryException(name, e);
+              }
+              if (outcome != InboxRecords.Outcome.SKIPPED) {
+                meters.consumed(name, outcome == InboxRecords.Outcome.DUPLICATE);
+              }
+              lag.handled(record, client);
+            });
+    properties.setConsumerRebalanceListener(
+        new ConsumerAwareRebalanceListener() {
+          @Override
+          public void onPartitionsRevokedAfterCommit(
+              Consumer<?, ?> client, Collection<TopicPartition> partitions) {
+            lag.revoked(partitions);
+          }
+
+          @Override
+          public void onPartitionsLost(
+              Consumer<?, ?> client, Collection<TopicPartition> partitions) {
+            lag.revoked(partitions);
+          }
+        });
+    ConcurrentMessageListenerContainer<String, String> container =
+        new ConcurrentMessageListenerContainer<>(clients.consumers(), properties);
+    container.setConcurrency(settings.getConsumer().getConcurrency());
+    container.setBeanName("once-kafka-" + name);
+    container.setCommonErrorHandler(
+        ConsumerErrors.handler(name, topics, clients.template(), settings.getConsumer(), meters));
+    customizers.forEach(customizer -> customizer.customize(consumer, container));
+    return container;
+  }
+
+  /** The containers, one per consumer, in the consumers' order. */
+  List<ConcurrentMessageListenerContainer<String, String>> containers() {
+    return List.copyOf(containers);
+  }
+
+  @Override
+  public void start() {
+    for (ConcurrentMessageListenerContainer<String, String> container : containers) {
+      container.start();
+      log.info(
+          "Inbox consumer {} reads {} as Kafka consumer group {}",
+          container.getBeanName().substring("once-kafka-".length()),
+          List.of(container.getContainerProperties().getTopics()),
+          container.getContainerProperties().getGroupId());
+    }
+    running = true;
+  }
+
+  @Override
+  public void stop() {
+    containers.forEach(ConcurrentMessageListenerContainer::stop);
+    running = false;
+  }
+
+  @Override
+  public boolean isRunning() {
+    return running;
+  }
+}

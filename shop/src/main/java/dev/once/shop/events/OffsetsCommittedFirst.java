@@ -1,0 +1,47 @@
+package dev.once.shop.events;
+
+import dev.once.inbox.InboxConsumer;
+import dev.once.kafka.spring.InboxListenerCustomizer;
+import dev.once.shop.provider.BrokenMode;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.RecordInterceptor;
+import org.springframework.stereotype.Component;
+
+/**
+ * The broken mode {@link BrokenMode#COMMIT_OFFSET_BEFORE_TRANSACTION}, for {@code once-verify chaos
+ * --kafka}'s self-test only: commits each record's offset before the inbox transaction runs, so a
+ * kill between the two loses the record. Does nothing in any other mode.
+ */
+@Component
+class OffsetsCommittedFirst implements InboxListenerCustomizer {
+  private final BrokenMode mode;
+
+  OffsetsCommittedFirst(BrokenMode mode) {
+    this.mode = mode;
+  }
+
+  @Override
+  public void customize(
+      InboxConsumer consumer, ConcurrentMessageListenerContainer<String, String> container) {
+    if (mode != BrokenMode.COMMIT_OFFSET_BEFORE_TRANSACTION) {
+      return;
+    }
+    container.setRecordInterceptor(
+        new RecordInterceptor<String, String>() {
+          @Override
+          public ConsumerRecord<String, String> intercept(
+              ConsumerRecord<String, String> record, Consumer<String, String> client) {
+            client.commitSync(
+                Map.of(
+                    new TopicPartition(record.topic(), record.partition()),
+                    new OffsetAndMetadata(record.offset() + 1)));
+            return record;
+          }
+        });
+  }
+}
