@@ -63,6 +63,12 @@ public final class ChaosCommand {
                     "chaos: the shops run with shop.testing.broken-mode=%s, a guarantee switched"
                         + " off on purpose: this run must FAIL%n",
                     mode));
+    if (options.kafka()) {
+      out.printf(
+          "chaos: events through Kafka: a broker of its own, %d broker kills, and a further shop"
+              + " that joins the consumer groups for a while%n",
+          options.brokerKills());
+    }
     List<KillPlan.Kill> plan =
         options.startsProcesses()
             ? KillPlan.of(
@@ -70,10 +76,13 @@ public final class ChaosCommand {
                 options.shops(),
                 options.kills(),
                 options.simulatorKills(),
+                options.brokerKills(),
+                options.kafka(),
                 options.duration())
             : List.of();
     Workload.Counters counters = new Workload.Counters();
     AtomicLong simulatorKills = new AtomicLong();
+    AtomicLong brokerKills = new AtomicLong();
     Instant started = Instant.now();
     ChaosDatabase db = null;
     Processes processes = null;
@@ -94,9 +103,14 @@ public final class ChaosCommand {
                 options.out().resolve("logs"),
                 options.seed(),
                 options.shops(),
-                options.brokenMode().orElse(null));
+                options.brokenMode().orElse(null),
+                options.kafka());
         cleanup = cleanupHook(processes, db);
         processes.startSimulator();
+        if (options.kafka()) {
+          processes.startBroker();
+          out.printf("chaos: Kafka broker up at %s%n", processes.bootstrap());
+        }
         processes.startShops();
         shopUrls = processes.shopUrls();
         simulatorUrl = processes.simulatorUrl();
@@ -119,7 +133,8 @@ public final class ChaosCommand {
       Processes p = processes;
       Thread killer =
           new Thread(
-              () -> kill(p, plan, start, deadline, counters, simulatorKills, psp), "chaos-killer");
+              () -> kill(p, plan, start, deadline, counters, simulatorKills, brokerKills, psp),
+              "chaos-killer");
       killer.setDaemon(true);
       if (processes != null) {
         killer.start();
@@ -135,6 +150,10 @@ public final class ChaosCommand {
 
       out.println("chaos: workload over; waiting until quiet (provider faults off)");
       if (processes != null) {
+        if (options.kafka()) {
+          processes.killShop(processes.extraShop()); // if the plan's kill did not come
+          processes.startBroker();
+        }
         processes.startSimulator();
         processes.startShops();
       }
@@ -148,6 +167,13 @@ public final class ChaosCommand {
         verdicts.add(c.run(o));
       }
       verdicts.addAll(Observer.databaseInvariants(db));
+      KafkaChecks.Outcome kafka = null;
+      if (options.kafka()) {
+        Map<String, Long> lag =
+            KafkaChecks.awaitConsumed(processes.bootstrap(), options.quietTimeout(), out);
+        kafka = KafkaChecks.check(processes.bootstrap(), db, lag);
+        verdicts.addAll(kafka.verdicts());
+      }
       String table = ChaosReport.table(verdicts);
       out.print(table);
       Map<String, Object> facts = new java.util.LinkedHashMap<>();
@@ -162,6 +188,11 @@ public final class ChaosCommand {
       facts.put("kills planned", plan.size());
       facts.put("shop kills done", counters.kills.get());
       facts.put("psp-simulator kills done", simulatorKills.get());
+      facts.put("kafka", options.kafka());
+      if (kafka != null) {
+        facts.put("broker kills done", brokerKills.get());
+        facts.putAll(kafka.facts());
+      }
       facts.put("kills", plan.stream().map(k -> k.at().toMillis() + " ms " + k.victim()).toList());
       facts.put("provider faults percent", options.providerFaults());
       facts.put("clients", options.clients());
@@ -263,6 +294,7 @@ public final class ChaosCommand {
       long deadline,
       Workload.Counters c,
       AtomicLong simulatorKills,
+      AtomicLong brokerKills,
       Http psp) {
     int n = 0;
     try {
@@ -276,9 +308,30 @@ public final class ChaosCommand {
           break;
         }
         n++;
+        if (k.target() == KillPlan.EXTRA_SHOP_START) {
+          out.printf(
+              "  [%5.1fs] a further shop joins the consumer groups (a rebalance) (%d of %d)%n",
+              (System.nanoTime() - start) / 1e9, n, plan.size());
+          long begun = System.nanoTime();
+          processes.startShop(processes.extraShop());
+          out.printf(
+              "  [%5.1fs] the further shop is up after %.1fs%n",
+              (System.nanoTime() - start) / 1e9, (System.nanoTime() - begun) / 1e9);
+          continue;
+        }
+        if (k.target() == KillPlan.EXTRA_SHOP_KILL) {
+          processes.killShop(processes.extraShop());
+          out.printf(
+              "  [%5.1fs] kill -9 of the further shop (%d of %d): the groups rebalance again%n",
+              (System.nanoTime() - start) / 1e9, n, plan.size());
+          continue;
+        }
         if (k.target() == KillPlan.SIMULATOR) {
           processes.killSimulator();
           simulatorKills.incrementAndGet();
+        } else if (k.target() == KillPlan.BROKER) {
+          processes.killBroker();
+          brokerKills.incrementAndGet();
         } else {
           processes.killShop(k.target());
           c.kills.incrementAndGet();
@@ -290,6 +343,8 @@ public final class ChaosCommand {
         if (k.target() == KillPlan.SIMULATOR) {
           processes.startSimulator();
           setFaults(psp, options.providerFaults());
+        } else if (k.target() == KillPlan.BROKER) {
+          processes.startBroker();
         } else {
           processes.startShop(k.target());
         }
