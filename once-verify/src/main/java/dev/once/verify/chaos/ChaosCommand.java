@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -160,6 +161,23 @@ public final class ChaosCommand {
       setFaults(psp, 0);
       long quietStart = System.nanoTime();
       long[] quiet = awaitQuiet(shop, adminToken, db);
+      Map<String, Long> lag = Map.of();
+      if (options.kafka()) {
+        // Quiet with Kafka: the groups consumed everything, which may publish more (a reservation
+        // after an order), so until the topics hold as many records after a round as before.
+        for (int round = 0; round < 20; round++) {
+          long before = KafkaChecks.records(processes.bootstrap());
+          lag = KafkaChecks.awaitConsumed(processes.bootstrap(), options.quietTimeout(), out);
+          if (!lag.isEmpty()) {
+            problems.add("the consumer groups did not catch up: " + lag);
+            break;
+          }
+          quiet = awaitQuiet(shop, adminToken, db);
+          if (KafkaChecks.records(processes.bootstrap()) == before) {
+            break;
+          }
+        }
+      }
       long quietSeconds = (System.nanoTime() - quietStart) / 1_000_000_000L;
       Observations o = Observer.observe(workload, shop, psp, db, quiet);
       List<Verdict> verdicts = new ArrayList<>();
@@ -169,8 +187,6 @@ public final class ChaosCommand {
       verdicts.addAll(Observer.databaseInvariants(db));
       KafkaChecks.Outcome kafka = null;
       if (options.kafka()) {
-        Map<String, Long> lag =
-            KafkaChecks.awaitConsumed(processes.bootstrap(), options.quietTimeout(), out);
         kafka = KafkaChecks.check(processes.bootstrap(), db, lag);
         verdicts.addAll(kafka.verdicts());
       }
@@ -297,6 +313,7 @@ public final class ChaosCommand {
       AtomicLong brokerKills,
       Http psp) {
     int n = 0;
+    Thread extra = null;
     try {
       for (KillPlan.Kill k : plan) {
         long at = start + k.at().toNanos();
@@ -313,13 +330,32 @@ public final class ChaosCommand {
               "  [%5.1fs] a further shop joins the consumer groups (a rebalance) (%d of %d)%n",
               (System.nanoTime() - start) / 1e9, n, plan.size());
           long begun = System.nanoTime();
-          processes.startShop(processes.extraShop());
-          out.printf(
-              "  [%5.1fs] the further shop is up after %.1fs%n",
-              (System.nanoTime() - start) / 1e9, (System.nanoTime() - begun) / 1e9);
+          // In a thread of its own: a shop takes a while to start, and the plan goes on meanwhile.
+          extra =
+              new Thread(
+                  () -> {
+                    try {
+                      processes.startShop(processes.extraShop());
+                      out.printf(
+                          "  [%5.1fs] the further shop is up after %.1fs%n",
+                          (System.nanoTime() - start) / 1e9, (System.nanoTime() - begun) / 1e9);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    } catch (IOException | RuntimeException e) {
+                      synchronized (problems) {
+                        problems.add("the further shop did not start: " + e.getMessage());
+                      }
+                    }
+                  },
+                  "chaos-extra-shop");
+          extra.setDaemon(true);
+          extra.start();
           continue;
         }
         if (k.target() == KillPlan.EXTRA_SHOP_KILL) {
+          if (extra != null) {
+            extra.join(TimeUnit.MINUTES.toMillis(3)); // kill it once it is up
+          }
           processes.killShop(processes.extraShop());
           out.printf(
               "  [%5.1fs] kill -9 of the further shop (%d of %d): the groups rebalance again%n",

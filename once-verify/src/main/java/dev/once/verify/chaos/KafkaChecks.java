@@ -103,6 +103,17 @@ final class KafkaChecks {
     }
   }
 
+  /** How many records the event topics hold in all: unchanged over a while, nothing was added. */
+  static long records(String bootstrap) {
+    try (KafkaConsumer<String, String> reader = reader(bootstrap)) {
+      List<TopicPartition> all = new ArrayList<>();
+      for (String topic : CONSUMERS.keySet()) {
+        all.addAll(partitions(reader, topic));
+      }
+      return reader.endOffsets(all, WAIT).values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
   private static Map<String, Long> lag(Admin admin, KafkaConsumer<String, String> reader)
       throws Exception {
     Map<String, Long> lag = new TreeMap<>();
@@ -138,10 +149,20 @@ final class KafkaChecks {
       throws Exception {
     Map<String, List<Wire>> wire = new LinkedHashMap<>();
     Map<String, Long> deadLetters = new TreeMap<>();
+    List<String> topics = new ArrayList<>();
+    for (String topic : CONSUMERS.keySet()) {
+      wire.put(topic, new ArrayList<>());
+      deadLetters.put(topic + DEAD_LETTER, 0L);
+      topics.add(topic);
+      topics.add(topic + DEAD_LETTER);
+    }
     try (KafkaConsumer<String, String> reader = reader(bootstrap)) {
-      for (String topic : CONSUMERS.keySet()) {
-        wire.put(topic, readAll(reader, topic));
-        deadLetters.put(topic + DEAD_LETTER, (long) readAll(reader, topic + DEAD_LETTER).size());
+      for (Wire w : readAll(reader, topics)) {
+        if (w.topic().endsWith(DEAD_LETTER)) {
+          deadLetters.merge(w.topic(), 1L, Long::sum);
+        } else {
+          wire.get(w.topic()).add(w);
+        }
       }
     }
     List<Row> rows = new ArrayList<>();
@@ -384,8 +405,13 @@ final class KafkaChecks {
     return 1;
   }
 
-  private static List<Wire> readAll(KafkaConsumer<String, String> reader, String topic) {
-    List<TopicPartition> partitions = partitions(reader, topic);
+  /** Every record of {@code topics}, from the first offset of each partition to its end. */
+  private static List<Wire> readAll(KafkaConsumer<String, String> reader, List<String> topics) {
+    List<TopicPartition> partitions = new ArrayList<>();
+    for (String topic : topics) {
+      partitions.addAll(partitions(reader, topic));
+    }
+    String topic = String.join(", ", topics);
     List<Wire> got = new ArrayList<>();
     if (partitions.isEmpty()) {
       return got;
@@ -419,7 +445,6 @@ final class KafkaChecks {
                 header(r, TYPE)));
       }
     }
-    reader.unsubscribe();
     return got;
   }
 

@@ -52,7 +52,7 @@ final class KillPlan {
 
   /**
    * As above, and with Kafka: {@code brokerKills} SIGKILLs of the broker, and if {@code rebalance}
-   * a further shop instance that joins the consumer groups at a quarter of the run and is killed at
+   * a further shop instance that joins the consumer groups at a tenth of the run and is killed at
    * three fifths of it (each a rebalance of every group).
    */
   static List<Kill> of(
@@ -75,7 +75,7 @@ final class KillPlan {
       kills.add(new Kill(at, BROKER));
     }
     if (rebalance) {
-      kills.add(new Kill(duration.dividedBy(4), EXTRA_SHOP_START));
+      kills.add(new Kill(duration.dividedBy(10), EXTRA_SHOP_START));
       kills.add(new Kill(duration.multipliedBy(3).dividedBy(5), EXTRA_SHOP_KILL));
     }
     kills.sort(Comparator.comparing(Kill::at));

@@ -34,6 +34,9 @@ final class Processes implements AutoCloseable {
   private final ShopProcess[] shops;
   private final int[] shopStarts;
   private final int clientShops;
+  // One lock per shop slot: a slow start of one shop holds up no kill or start of another.
+  private final Object[] slotLocks;
+  private final Object brokerLock = new Object();
   private final int simulatorPort;
   private Process simulator;
   private int simulatorStarts;
@@ -89,6 +92,10 @@ final class Processes implements AutoCloseable {
     this.shops = new ShopProcess[slots];
     this.shopStarts = new int[slots];
     this.clientShops = shops;
+    this.slotLocks = new Object[slots];
+    for (int i = 0; i < slots; i++) {
+      slotLocks[i] = new Object();
+    }
     for (int i = 0; i < slots; i++) {
       shopPorts[i] = ShopProcess.freePort();
     }
@@ -139,7 +146,7 @@ final class Processes implements AutoCloseable {
    * as a child process on its port and data directory, and waits for its ready line.
    */
   void startBroker() throws IOException, InterruptedException {
-    synchronized (shops) {
+    synchronized (brokerLock) {
       if (broker != null && broker.isAlive()) {
         return;
       }
@@ -188,7 +195,7 @@ final class Processes implements AutoCloseable {
   /** SIGKILL of the Kafka broker; waits until it is gone. */
   void killBroker() throws InterruptedException {
     Process p;
-    synchronized (shops) {
+    synchronized (brokerLock) {
       p = broker;
     }
     if (p != null && p.isAlive()) {
@@ -246,7 +253,7 @@ final class Processes implements AutoCloseable {
 
   /** Starts shop {@code i} (again) on its port and waits until it is healthy. */
   void startShop(int i) throws IOException, InterruptedException {
-    synchronized (shops) {
+    synchronized (slotLocks[i]) {
       if (shops[i] != null && shops[i].isAlive()) {
         return;
       }
@@ -268,12 +275,11 @@ final class Processes implements AutoCloseable {
 
   /** SIGKILL of shop {@code i}; waits until it is gone. */
   void killShop(int i) throws InterruptedException {
-    ShopProcess p;
-    synchronized (shops) {
-      p = shops[i];
-    }
-    if (p != null && p.isAlive()) {
-      p.kill();
+    synchronized (slotLocks[i]) {
+      ShopProcess p = shops[i];
+      if (p != null && p.isAlive()) {
+        p.kill();
+      }
     }
   }
 
