@@ -132,9 +132,11 @@ public final class ChaosCommand {
       long start = System.nanoTime();
       long deadline = start + options.duration().toNanos();
       Processes p = processes;
+      ChaosDatabase dbRef = db;
       Thread killer =
           new Thread(
-              () -> kill(p, plan, start, deadline, counters, simulatorKills, brokerKills, psp),
+              () ->
+                  kill(p, plan, start, deadline, counters, simulatorKills, brokerKills, psp, dbRef),
               "chaos-killer");
       killer.setDaemon(true);
       if (processes != null) {
@@ -311,7 +313,8 @@ public final class ChaosCommand {
       Workload.Counters c,
       AtomicLong simulatorKills,
       AtomicLong brokerKills,
-      Http psp) {
+      Http psp,
+      ChaosDatabase db) {
     int n = 0;
     Thread extra = null;
     try {
@@ -356,7 +359,7 @@ public final class ChaosCommand {
           if (extra != null) {
             extra.join(TimeUnit.MINUTES.toMillis(3)); // kill it once it is up
           }
-          processes.killShop(processes.extraShop());
+          killInAStall(processes, processes.extraShop(), db);
           out.printf(
               "  [%5.1fs] kill -9 of the further shop (%d of %d): the groups rebalance again%n",
               (System.nanoTime() - start) / 1e9, n, plan.size());
@@ -368,6 +371,9 @@ public final class ChaosCommand {
         } else if (k.target() == KillPlan.BROKER) {
           processes.killBroker();
           brokerKills.incrementAndGet();
+        } else if (options.kafka()) {
+          killInAStall(processes, k.target(), db);
+          c.kills.incrementAndGet();
         } else {
           processes.killShop(k.target());
           c.kills.incrementAndGet();
@@ -394,6 +400,31 @@ public final class ChaosCommand {
       synchronized (problems) {
         problems.add("a process could not be restarted: " + e.getMessage());
       }
+    }
+  }
+
+  /** How long the inbox stays locked before a shop is killed in the stall. */
+  static final Duration STALL = Duration.ofSeconds(3);
+
+  /**
+   * With Kafka, a shop dies while its consumers are inside their transactions: the inbox table is
+   * locked for {@link #STALL} (as a stalled database would hold them), the shop is killed with the
+   * lock still held, and the lock goes. A consumer that committed a record's offset before its
+   * transaction loses that record here; one that commits after its transaction gets it again.
+   */
+  private static void killInAStall(Processes processes, int shop, ChaosDatabase db)
+      throws InterruptedException {
+    try (java.sql.Connection c = db.connect()) {
+      c.setAutoCommit(false);
+      try (java.sql.Statement s = c.createStatement()) {
+        s.execute("SET LOCAL lock_timeout = '10s'");
+        s.execute("LOCK TABLE once.inbox IN EXCLUSIVE MODE");
+        Thread.sleep(STALL.toMillis());
+        processes.killShop(shop);
+      }
+      c.rollback();
+    } catch (SQLException e) {
+      processes.killShop(shop); // no stall, still the kill
     }
   }
 
