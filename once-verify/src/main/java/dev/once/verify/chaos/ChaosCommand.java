@@ -20,8 +20,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code once-verify chaos}: PostgreSQL in this JVM (or an external one), psp-simulator and one or
  * more shops as processes (or running ones it attaches to), a seeded workload from concurrent
  * clients, SIGKILLs of the shops and of psp-simulator, and provider faults; once quiet, the checks
- * of {@link Checks} and the database invariants, a verdict table and a report. Exit 0 if every
- * check passes, 1 on a violation or if the run could not complete.
+ * of {@link Checks} and the database invariants, a verdict table and a report. With {@code --kafka}
+ * also a Kafka broker as a child process that the plan kills too, a further shop that joins the
+ * consumer groups for a while, shop kills in an inbox stall, and {@link KafkaChecks} on the topics.
+ * Exit 0 if every check passes, 1 on a violation or if the run could not complete.
  */
 public final class ChaosCommand {
   private final ChaosOptions options;
@@ -317,6 +319,7 @@ public final class ChaosCommand {
       ChaosDatabase db) {
     int n = 0;
     Thread extra = null;
+    Map<Integer, Thread> restarts = new java.util.HashMap<>();
     try {
       for (KillPlan.Kill k : plan) {
         long at = start + k.at().toNanos();
@@ -372,6 +375,10 @@ public final class ChaosCommand {
           processes.killBroker();
           brokerKills.incrementAndGet();
         } else if (options.kafka()) {
+          Thread before = restarts.remove(k.target());
+          if (before != null) {
+            before.join(TimeUnit.MINUTES.toMillis(3)); // its last restart first
+          }
           killInAStall(processes, k.target(), db);
           c.kills.incrementAndGet();
         } else {
@@ -379,9 +386,41 @@ public final class ChaosCommand {
           c.kills.incrementAndGet();
         }
         out.printf(
-            "  [%5.1fs] kill -9 of %s (%d of %d); restarting%n",
-            (System.nanoTime() - start) / 1e9, k.victim(), n, plan.size());
+            "  [%5.1fs] kill -9 of %s%s (%d of %d); restarting%n",
+            (System.nanoTime() - start) / 1e9,
+            k.victim(),
+            options.kafka() && k.target() >= 0 ? " in a 3 s inbox stall" : "",
+            n,
+            plan.size());
         long restart = System.nanoTime();
+        if (options.kafka() && k.target() >= 0) {
+          // A shop's restart in a thread of its own: on a busy machine it takes long, and the
+          // broker's kills must still come when planned.
+          int shop = k.target();
+          Thread t =
+              new Thread(
+                  () -> {
+                    try {
+                      processes.startShop(shop);
+                      out.printf(
+                          "  [%5.1fs] %s up again after %.1fs%n",
+                          (System.nanoTime() - start) / 1e9,
+                          k.victim(),
+                          (System.nanoTime() - restart) / 1e9);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    } catch (IOException | RuntimeException e) {
+                      synchronized (problems) {
+                        problems.add("a process could not be restarted: " + e.getMessage());
+                      }
+                    }
+                  },
+                  "chaos-restart-" + (shop + 1));
+          t.setDaemon(true);
+          t.start();
+          restarts.put(shop, t);
+          continue;
+        }
         if (k.target() == KillPlan.SIMULATOR) {
           processes.startSimulator();
           setFaults(psp, options.providerFaults());
@@ -393,6 +432,9 @@ public final class ChaosCommand {
         out.printf(
             "  [%5.1fs] %s up again after %.1fs%n",
             (System.nanoTime() - start) / 1e9, k.victim(), (System.nanoTime() - restart) / 1e9);
+      }
+      for (Thread t : restarts.values()) {
+        t.join(TimeUnit.MINUTES.toMillis(3));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
