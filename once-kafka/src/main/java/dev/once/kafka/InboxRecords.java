@@ -22,7 +22,8 @@ import org.apache.kafka.common.header.Header;
  * OnceHeaders#MESSAGE_ID} (a UUID) and {@link OnceHeaders#TYPE}, a key (the aggregate id) and a
  * value that is a JSON document; one without is refused with {@link InvalidRecordException}, which
  * no retry can cure. A record of a type the consumer does not take (another type on a shared topic)
- * is skipped. Thread-safe.
+ * is skipped. A consumer of its own should decode values with {@link Utf8ValueDeserializer}, which
+ * marks a value that is not UTF-8, so that it is refused too. Thread-safe.
  */
 public final class InboxRecords {
   /** What {@link #apply} did with a record. */
@@ -41,6 +42,7 @@ public final class InboxRecords {
   private final Inbox inbox;
   private final InboxConsumer consumer;
 
+  /** Records applied in transactions of their own, each committed durably. */
   public InboxRecords(Inbox inbox, InboxConsumer consumer) {
     this.inbox = Objects.requireNonNull(inbox, "inbox");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
@@ -98,6 +100,10 @@ public final class InboxRecords {
     String value = record.value();
     if (value == null) {
       throw new InvalidRecordException("the record has no value (a tombstone)");
+    }
+    if (record.headers().lastHeader(Utf8ValueDeserializer.MALFORMED) != null) {
+      // Set by the listeners' deserializer: the value was decoded with replacement characters.
+      throw new InvalidRecordException("the record's value is not valid UTF-8 text");
     }
     try {
       JSON.canonicalize(value);

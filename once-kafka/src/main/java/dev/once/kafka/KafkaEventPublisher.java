@@ -3,7 +3,10 @@ package dev.once.kafka;
 import dev.once.events.EventTransport;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
+import dev.once.postgres.TransientFailures;
+import dev.once.postgres.WalFlush;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -52,6 +55,7 @@ public final class KafkaEventPublisher implements EventTransport {
   private final Set<String> types;
   private final Duration sendTimeout;
   private final PublishListener listener;
+  private final WalFlush durable;
 
   /**
    * @param producer an idempotent producer with {@code acks=all}; shared, not closed by this class
@@ -59,13 +63,19 @@ public final class KafkaEventPublisher implements EventTransport {
    * @param sendTimeout how long one send may wait for its acknowledgement; shorter than the relay's
    *     handler time-out for these types, so that a slow broker ends as a retry of this publisher's
    *     own, not as the relay cutting the handler off
+   * @param durable waited for before each send, so that no row is published whose commit a crash of
+   *     the database could take back (a row appended by a transaction that committed
+   *     asynchronously: a settlement, an inbox consumer's effect); concurrent sends share one WAL
+   *     flush. {@link WalFlush#none()} when every commit that appends events is durable
    */
   public KafkaEventPublisher(
       Producer<String, String> producer,
       EventTopics topics,
       Set<String> types,
       Duration sendTimeout,
-      PublishListener listener) {
+      PublishListener listener,
+      WalFlush durable) {
+    this.durable = Objects.requireNonNull(durable, "durable");
     this.producer = Objects.requireNonNull(producer, "producer");
     this.topics = Objects.requireNonNull(topics, "topics");
     this.types = Set.copyOf(types);
@@ -96,6 +106,7 @@ public final class KafkaEventPublisher implements EventTransport {
     ProducerRecord<String, String> record = recordOf(row);
     long start = System.nanoTime();
     try {
+      durable.awaitDurable();
       Future<RecordMetadata> sent = producer.send(record);
       sent.get(sendTimeout.toNanos(), TimeUnit.NANOSECONDS);
       listener.published(row.type(), record.topic(), since(start));
@@ -108,6 +119,11 @@ public final class KafkaEventPublisher implements EventTransport {
       listener.failed(row.type(), record.topic(), since(start), e);
       return Delivery.retry(
           "no acknowledgement from Kafka within " + sendTimeout + " for " + record.topic());
+    } catch (SQLException e) {
+      listener.failed(row.type(), record.topic(), since(start), e);
+      return Delivery.retry(
+          "could not make the row's commit durable before publishing: "
+              + TransientFailures.condition(e));
     } catch (ExecutionException e) {
       return failed(row, record, start, e.getCause() == null ? e : e.getCause());
     } catch (RuntimeException e) {

@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.kafka.KafkaException;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.ConsumerAwareRecordRecoverer;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
@@ -35,7 +36,8 @@ final class ConsumerErrors {
       EventTopics topics,
       KafkaTemplate<String, String> template,
       OnceKafkaProperties.Consumer settings,
-      TransportMeters meters) {
+      TransportMeters meters,
+      ConsumerLag lag) {
     DeadLetterPublishingRecoverer deadLetters =
         new DeadLetterPublishingRecoverer(
             template,
@@ -49,18 +51,23 @@ final class ConsumerErrors {
         });
     DefaultErrorHandler handler =
         new DefaultErrorHandler(
-            (record, failure) -> {
-              log.warn(
-                  "Inbox consumer {} gives up on the record at {}-{}@{}: {}; it goes to {}",
-                  consumer,
-                  record.topic(),
-                  record.partition(),
-                  record.offset(),
-                  reason(failure),
-                  topics.deadLetterTopicOf(record.topic()));
-              deadLetters.accept(record, failure);
-              meters.deadLettered(consumer, record.topic());
-            },
+            (ConsumerAwareRecordRecoverer)
+                (record, client, failure) -> {
+                  log.warn(
+                      "Inbox consumer {} gives up on the record at {}-{}@{}: {}; it goes to {}",
+                      consumer,
+                      record.topic(),
+                      record.partition(),
+                      record.offset(),
+                      reason(failure),
+                      topics.deadLetterTopicOf(record.topic()));
+                  deadLetters.accept(record, client, failure);
+                  meters.deadLettered(consumer, record.topic());
+                  if (client != null) {
+                    // The listener counted the record as waiting; it is done with now.
+                    lag.handled(record, client);
+                  }
+                },
             limited(settings));
     handler.addNotRetryableExceptions(InvalidRecordException.class);
     handler.setBackOffFunction(
@@ -74,7 +81,8 @@ final class ConsumerErrors {
   static String reason(Throwable failure) {
     Throwable cause = failure;
     while ((cause instanceof ListenerExecutionFailedException
-            || cause instanceof InboxDeliveryException)
+            || cause instanceof InboxDeliveryException
+            || cause instanceof TransientInboxException)
         && cause.getCause() != null) {
       cause = cause.getCause();
     }

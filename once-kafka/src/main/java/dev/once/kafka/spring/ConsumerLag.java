@@ -16,14 +16,27 @@ import org.apache.kafka.common.TopicPartition;
 final class ConsumerLag {
   private final Map<TopicPartition, Long> lag = new ConcurrentHashMap<>();
 
-  /** After {@code record} was handled by {@code consumer}'s thread. */
+  /**
+   * Before {@code record} is handled by {@code consumer}'s thread: it and the records after it
+   * wait. Without it, a consumer stuck on a record (retrying it, or blocked) showed the lag of the
+   * record before, zero when that one was the last of its fetch, while a backlog waited.
+   */
+  void handling(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer) {
+    update(record, consumer, 0);
+  }
+
+  /** After {@code record} was handled (applied, skipped or dead-lettered) by its thread. */
   void handled(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer) {
+    update(record, consumer, 1);
+  }
+
+  private void update(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, long done) {
     TopicPartition partition = new TopicPartition(record.topic(), record.partition());
     OptionalLong fetched = consumer.currentLag(partition);
     if (fetched.isPresent()) {
       // The position is past every record of the last fetch, handled or not.
       long highWatermark = consumer.position(partition) + fetched.getAsLong();
-      lag.put(partition, Math.max(0, highWatermark - record.offset() - 1));
+      lag.put(partition, Math.max(0, highWatermark - record.offset() - done));
     }
   }
 

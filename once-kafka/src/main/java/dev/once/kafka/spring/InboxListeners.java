@@ -4,6 +4,7 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
+import dev.once.postgres.TransientFailures;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -79,11 +80,21 @@ final class InboxListeners implements SmartLifecycle {
         (ConsumerAwareMessageListener<String, String>)
             (record, client) -> {
               InboxRecords.Outcome outcome;
+              lag.handling(record, client);
               try {
                 outcome = records.apply(record);
-              } catch (RuntimeException e) {
-                throw e;
               } catch (Exception e) {
+                if (TransientFailures.isTransient(e)) {
+                  // A class of its own: the error handler starts a record's count and backoff
+                  // again only when the class of its failure changes. Both as
+                  // InboxDeliveryException, a record that failed for good once and then in an
+                  // outage was dead-lettered during the outage, and one that failed in an outage
+                  // and then for good was retried without limit, blocking its partition.
+                  throw new TransientInboxException(name, e);
+                }
+                if (e instanceof RuntimeException runtime) {
+                  throw runtime;
+                }
                 throw new InboxDeliveryException(name, e);
               }
               if (outcome != InboxRecords.Outcome.SKIPPED) {
@@ -110,7 +121,8 @@ final class InboxListeners implements SmartLifecycle {
     container.setConcurrency(settings.getConsumer().getConcurrency());
     container.setBeanName("once-kafka-" + name);
     container.setCommonErrorHandler(
-        ConsumerErrors.handler(name, topics, clients.template(), settings.getConsumer(), meters));
+        ConsumerErrors.handler(
+            name, topics, clients.template(), settings.getConsumer(), meters, lag));
     customizers.forEach(customizer -> customizer.customize(consumer, container));
     return container;
   }

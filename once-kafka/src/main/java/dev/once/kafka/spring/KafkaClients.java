@@ -1,5 +1,6 @@
 package dev.once.kafka.spring;
 
+import dev.once.kafka.Utf8ValueDeserializer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -98,7 +99,9 @@ final class KafkaClients implements DisposableBean {
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+    // Marks a value that is not UTF-8, which InboxRecords refuses, instead of applying it with
+    // replacement characters.
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, Utf8ValueDeserializer.class);
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
     return config;
   }

@@ -4,6 +4,7 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.KafkaEventPublisher;
+import dev.once.postgres.WalFlush;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -86,6 +88,16 @@ public class OnceKafkaAutoConfiguration {
     return new OnceKafkaTopics(kafka.buildAdminProperties(), names, settings.getTopic());
   }
 
+  /**
+   * Waited for by the publisher: settlements and in-process consumers may commit without waiting
+   * for the WAL flush (once.outbox.relay.async-completions), and nothing of theirs may reach Kafka
+   * before it is durable.
+   */
+  @Bean
+  WalFlush onceKafkaWalFlush(DataSource dataSource) {
+    return WalFlush.on(dataSource);
+  }
+
   @Bean
   @ConditionalOnMissingBean
   TransportMeters onceKafkaMeters(ObjectProvider<MeterRegistry> registry) {
@@ -101,7 +113,8 @@ public class OnceKafkaAutoConfiguration {
       ObjectProvider<InboxConsumer> consumers,
       OnceProperties properties,
       OnceKafkaProperties settings,
-      TransportMeters meters) {
+      TransportMeters meters,
+      WalFlush durable) {
     Set<String> types = publishedTypes(consumers.orderedStream().toList(), properties);
     Duration send = settings.getProducer().getSendTimeout();
     OnceProperties.Relay relay = properties.getOutbox().getRelay();
@@ -124,7 +137,7 @@ public class OnceKafkaAutoConfiguration {
       }
     }
     return new KafkaEventPublisher(
-        clients.producers().createProducer(), topics, types, send, meters.publishing());
+        clients.producers().createProducer(), topics, types, send, meters.publishing(), durable);
   }
 
   @Configuration(proxyBeanMethods = false)

@@ -246,6 +246,14 @@ public class OnceKafkaProperties {
       throw new IllegalStateException(
           "Invalid configuration: once.kafka.dead-letter-suffix must not be empty.");
     }
+    // Checked here too, not only by EventTopics, so that the message names the property.
+    if (!deadLetterSuffix.matches("[a-zA-Z0-9._-]+")) {
+      throw new IllegalStateException(
+          "Invalid configuration: once.kafka.dead-letter-suffix must be letters, digits, '.', '_'"
+              + " or '-', but was '"
+              + deadLetterSuffix
+              + "'.");
+    }
   }
 
   private static void range(String name, long value, long min, long max) {

@@ -72,6 +72,11 @@ final class BenchTable {
 
   /** Prints the table and writes it to {@code target/bench/relay-<time>.md}; returns the file. */
   Path printAndWrite() throws IOException {
+    return printAndWrite("relay");
+  }
+
+  /** Prints the table and writes it to target/bench/{@code name}-<time>.md. */
+  Path printAndWrite(String name) throws IOException {
     List<String> lines = lines();
     System.out.println();
     lines.forEach(System.out::println);
@@ -79,7 +84,8 @@ final class BenchTable {
     Files.createDirectories(folder);
     Path file =
         folder.resolve(
-            "relay-"
+            name
+                + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))
                 + ".md");
     Files.write(file, lines);

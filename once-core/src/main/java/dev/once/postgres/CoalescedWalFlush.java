@@ -1,0 +1,80 @@
+package dev.once.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * {@link WalFlush} as one synchronous commit of a transaction that has an id ({@code
+ * txid_current()}), so its commit record is written and its flush awaited; callers that arrive
+ * while one runs wait for the next, which started after them.
+ */
+final class CoalescedWalFlush implements WalFlush {
+  /**
+   * The commit that flushes: {@code synchronous_commit} on for this transaction whatever the
+   * session's default, and an id assigned, so that the commit writes a record and waits for it.
+   */
+  static final String FLUSH = "SELECT set_config('synchronous_commit', 'on', true), txid_current()";
+
+  private final DataSource dataSource;
+  private final Object lock = new Object();
+  private long started;
+  private long completed;
+  private boolean running;
+
+  CoalescedWalFlush(DataSource dataSource) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+  }
+
+  @Override
+  public void awaitDurable() throws SQLException, InterruptedException {
+    long number;
+    synchronized (lock) {
+      // Flushes numbered above `started` start after this call: the first of them to complete
+      // covers every commit seen before it.
+      long needed = started + 1;
+      while (true) {
+        if (completed >= needed) {
+          return;
+        }
+        if (!running) {
+          running = true;
+          number = ++started;
+          break;
+        }
+        lock.wait();
+      }
+    }
+    boolean flushed = false;
+    try {
+      flush();
+      flushed = true;
+    } finally {
+      synchronized (lock) {
+        running = false;
+        if (flushed) {
+          completed = Math.max(completed, number);
+        }
+        lock.notifyAll();
+      }
+    }
+  }
+
+  private void flush() throws SQLException {
+    try (Connection c = dataSource.getConnection()) {
+      boolean autoCommit = c.getAutoCommit();
+      c.setAutoCommit(false);
+      try (Statement statement = c.createStatement()) {
+        statement.execute(FLUSH);
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(autoCommit);
+      }
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package dev.once.kafka.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.once.kafka.TestBroker;
+import dev.once.outbox.OutboxEntry;
+import dev.once.testing.EffectTable;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The transport's meters on a real broker: the publish timer and the applied counter count each
+ * event once; the lag gauge is above zero while records wait behind one the consumer is stuck on,
+ * and back at zero once it caught up, also when the last record was dead-lettered.
+ */
+@Timeout(120)
+class KafkaMetricsTest {
+
+  @Test
+  void publishAndConsumeAreCountedAndTheLagFollowsTheBacklog() {
+    String run = TestBroker.run();
+    String type = KafkaTestApplication.type(run);
+    String consumer = KafkaTestApplication.consumer(run);
+    String key = "metrics-" + run;
+    CountDownLatch blocked = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    KafkaTransportTest.app(run)
+        .withBean(SimpleMeterRegistry.class)
+        .withPropertyValues("once.kafka.consumer.concurrency=1")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              DataSource ds = context.getBean(DataSource.class);
+              EffectTable effects = new EffectTable(ds);
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              KafkaTestApplication.Events events =
+                  context.getBean(KafkaTestApplication.Events.class);
+              KafkaTestApplication.EffectConsumer effect =
+                  context.getBean(KafkaTestApplication.EffectConsumer.class);
+              Gauge lag = registry.get("once.kafka.consumer.lag").tag("consumer", consumer).gauge();
+
+              List<OutboxEntry> firstFive = new ArrayList<>();
+              for (int i = 0; i < 5; i++) {
+                firstFive.add(events.publish(type, key, "{\"n\": " + i + "}"));
+              }
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(
+                      () ->
+                          firstFive.stream()
+                              .allMatch(e -> effects.applied(e.messageId(), consumer) == 1));
+              assertThat(
+                      registry
+                          .get("once.kafka.publish")
+                          .tags("type", type, "outcome", "acknowledged")
+                          .timer()
+                          .count())
+                  .isEqualTo(5);
+              assertThat(registry.find("once.kafka.publish").tag("outcome", "failed").timer())
+                  .isNull();
+              assertThat(PoisonRecordTest.applied(registry, consumer)).isEqualTo(5.0);
+              await().atMost(Duration.ofSeconds(10)).until(() -> lag.value() == 0.0);
+
+              // The consumer is stuck on one record; three wait behind it.
+              effect.failing =
+                  message -> {
+                    if (message.payloadJson().contains("block")) {
+                      blocked.countDown();
+                      try {
+                        release.await(60, TimeUnit.SECONDS);
+                      } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                      }
+                    }
+                    return false;
+                  };
+              List<OutboxEntry> backlog = new ArrayList<>();
+              try {
+                backlog.add(events.publish(type, key, "{\"block\": true}"));
+                assertThat(blocked.await(30, TimeUnit.SECONDS)).isTrue();
+                for (int i = 0; i < 3; i++) {
+                  backlog.add(events.publish(type, key, "{\"behind\": " + i + "}"));
+                }
+                await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> TestBroker.readAll(type).size() == 9);
+                await().atMost(Duration.ofSeconds(10)).until(() -> lag.value() > 0.0);
+              } finally {
+                release.countDown();
+              }
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(
+                      () ->
+                          backlog.stream()
+                              .allMatch(e -> effects.applied(e.messageId(), consumer) == 1));
+              await().atMost(Duration.ofSeconds(10)).until(() -> lag.value() == 0.0);
+              assertThat(PoisonRecordTest.applied(registry, consumer)).isEqualTo(9.0);
+              assertThat(
+                      registry
+                          .get("once.kafka.publish")
+                          .tags("type", type, "outcome", "acknowledged")
+                          .timer()
+                          .count())
+                  .isEqualTo(9);
+            });
+  }
+
+  @Test
+  void theLagIsBackAtZeroWhenTheLastRecordWasDeadLettered() {
+    String run = TestBroker.run();
+    String type = KafkaTestApplication.type(run);
+    String consumer = KafkaTestApplication.consumer(run);
+    KafkaTransportTest.app(run)
+        .withBean(SimpleMeterRegistry.class)
+        .withPropertyValues(
+            "once.kafka.consumer.concurrency=1", "once.kafka.consumer.max-attempts=2")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              MeterRegistry registry = context.getBean(MeterRegistry.class);
+              context.getBean(KafkaTestApplication.EffectConsumer.class).failing =
+                  message -> message.payloadJson().contains("poison");
+              KafkaTestApplication.Events events =
+                  context.getBean(KafkaTestApplication.Events.class);
+              // The only record: counted as waiting while it is tried, done once dead-lettered.
+              events.publish(type, "k-" + run, "{\"poison\": true}");
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(() -> PoisonRecordTest.deadLetters(registry, consumer) == 1.0);
+              Gauge lag = registry.get("once.kafka.consumer.lag").tag("consumer", consumer).gauge();
+              await().atMost(Duration.ofSeconds(10)).until(() -> lag.value() == 0.0);
+            });
+  }
+}

@@ -1,0 +1,414 @@
+package dev.once.shop.bench;
+
+import static dev.once.shop.bench.BenchTable.f;
+
+import dev.once.shop.ShopApplication;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+
+/**
+ * The Kafka transport's benchmark (issue 23, docs/benchmarks.md, bench/kafka.sh): in one run, on
+ * one embedded PostgreSQL, the shop's order events in process and through a Kafka broker, the same
+ * measures for both, one after the other, so that they compare as ratios on this shared machine.
+ * Each order is two events from commit to consumer effect: {@code order.placed} (the reserve-stock
+ * consumer reserves and appends {@code stock.reserved}) and {@code stock.reserved} (the orders
+ * consumer marks the order reserved); {@code orders.reserved_at} is the second effect.
+ *
+ * <ol>
+ *   <li><b>drain</b>: {@code --orders} orders placed over HTTP with the relay off, then a shop with
+ *       the relay on and the transport under test: events per second from the first order reserved
+ *       to the last (two events per order);
+ *   <li><b>orders</b>: {@code POST /v1/orders} from {@code --connections} connections for {@code
+ *       --seconds} after {@code --warmup}, relay and consumers on: the HTTP rate, and place to
+ *       reserved p50/p99 of the orders placed in the window (the same offered load on both).
+ * </ol>
+ *
+ * The broker is {@code --bootstrap host:port} when given (e.g. {@code once-verify kafka}), or one
+ * started in this JVM; the shop, its consumers and the load generator run in this JVM too. Not a
+ * test: it asserts nothing.
+ */
+public final class KafkaBenchmark {
+  private static final String ADMIN = "bench-admin-token-0123456789abcdef";
+  private static final List<String> SKUS = List.of("k-0", "k-1", "k-2", "k-3", "k-4", "k-5");
+
+  private final Path data;
+  private final int orders;
+  private final int connections;
+  private final int seconds;
+  private final int warmup;
+  private final String bootstrap;
+  private final List<String> shopArgs;
+  private final BenchTable table = new BenchTable();
+  private final long started = System.nanoTime();
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  private final List<String> accounts = new ArrayList<>();
+  private ConfigurableApplicationContext shop;
+  private JdbcClient jdbc;
+  private String base;
+  private String apiKey;
+
+  private KafkaBenchmark(
+      Path data,
+      int orders,
+      int connections,
+      int seconds,
+      int warmup,
+      String bootstrap,
+      List<String> shopArgs) {
+    this.data = data;
+    this.orders = orders;
+    this.connections = connections;
+    this.seconds = seconds;
+    this.warmup = warmup;
+    this.bootstrap = bootstrap;
+    this.shopArgs = shopArgs;
+  }
+
+  static final String USAGE =
+      """
+      bench/kafka.sh [flags]
+        --orders N         drain: orders placed with the relay off, then drained (3000)
+        --connections N    orders: connections placing orders (50)
+        --seconds S        orders: measured window (20)
+        --warmup S         orders: warm-up before the window (5)
+        --bootstrap H:P    a running broker (once-verify kafka); default: one in this JVM
+        --shop-arg --x=y   another argument for every shop started (repeatable)
+      """;
+
+  public static void main(String[] args) throws Exception {
+    int orders = 3000;
+    int connections = 50;
+    int seconds = 20;
+    int warmup = 5;
+    String bootstrap = null;
+    List<String> shopArgs = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      if (flag.equals("--help") || flag.equals("-h")) {
+        System.out.print(USAGE);
+        return;
+      }
+      if (i + 1 >= args.length) {
+        System.err.print("unknown or incomplete flag " + flag + "\n" + USAGE);
+        System.exit(2);
+      }
+      String value = args[++i];
+      switch (flag) {
+        case "--orders" -> orders = Integer.parseInt(value);
+        case "--connections" -> connections = Integer.parseInt(value);
+        case "--seconds" -> seconds = Integer.parseInt(value);
+        case "--warmup" -> warmup = Integer.parseInt(value);
+        case "--bootstrap" -> bootstrap = value;
+        case "--shop-arg" -> shopArgs.add(value);
+        default -> {
+          System.err.print("unknown flag " + flag + "\n" + USAGE);
+          System.exit(2);
+        }
+      }
+    }
+    // Until the first shop sets up logging, logback logs everything, the broker's INFO included.
+    ((ch.qos.logback.classic.Logger)
+            org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
+    EmbeddedKafkaKraftBroker broker = null;
+    if (bootstrap == null) {
+      broker = new EmbeddedKafkaKraftBroker(1, 6);
+      broker.brokerProperty("group.initial.rebalance.delay.ms", "0");
+      broker.afterPropertiesSet();
+      bootstrap = broker.getBrokersAsString();
+    }
+    KafkaBenchmark bench =
+        new KafkaBenchmark(
+            Files.createTempDirectory("once-kafka-bench"),
+            orders,
+            connections,
+            seconds,
+            warmup,
+            bootstrap,
+            shopArgs);
+    int status = 0;
+    try {
+      bench.run(broker != null);
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      status = 1;
+    } finally {
+      bench.closeShop();
+      if (broker != null) {
+        broker.destroy();
+      }
+    }
+    System.exit(status);
+  }
+
+  private record Drain(int orders, double seconds, double eventsPerSecond) {}
+
+  private record Load(double rate, double p50, double p99, long shed, long placedAfter) {}
+
+  private void run(boolean brokerInJvm) throws Exception {
+    table.header(
+        "# Kafka transport benchmark (bench/kafka.sh), " + LocalDateTime.now().withNano(0));
+    table.header("");
+    table.header(
+        f(
+            "- config: %d orders drained, orders at %d connections for %d s (warm-up %d s);"
+                + " broker %s (%s)",
+            orders,
+            connections,
+            seconds,
+            warmup,
+            bootstrap,
+            brokerInJvm ? "in this JVM" : "its own process"));
+    table.header(
+        f(
+            "- machine: %d CPUs, load average at start %s, %s %s",
+            Runtime.getRuntime().availableProcessors(),
+            loadAverage(),
+            System.getProperty("java.vm.name"),
+            System.getProperty("java.runtime.version")));
+    Drain inProcessDrain = drain(false);
+    Drain kafkaDrain = drain(true);
+    Load inProcessLoad = load(false);
+    Load kafkaLoad = load(true);
+    double ratio = kafkaDrain.eventsPerSecond / inProcessDrain.eventsPerSecond;
+    table.reported(
+        "drain, in process: events/s from commit to consumer effect",
+        f(
+            "%.0f events/s (%d orders, 2 events each, in %.1f s)",
+            inProcessDrain.eventsPerSecond, inProcessDrain.orders, inProcessDrain.seconds));
+    table.reported(
+        "drain, Kafka: events/s from commit to consumer effect",
+        f(
+            "%.0f events/s (%d orders, 2 events each, in %.1f s)",
+            kafkaDrain.eventsPerSecond, kafkaDrain.orders, kafkaDrain.seconds));
+    table.goal("drain: Kafka / in process", f("%.2f", ratio), ">= 0.70", ratio >= 0.70);
+    table.reported(
+        f("orders at %d connections, in process: place -> reserved p50 / p99", connections),
+        f(
+            "%.3f s / %.3f s at %.0f orders/s (%d 503); %d still placed 60 s after",
+            inProcessLoad.p50,
+            inProcessLoad.p99,
+            inProcessLoad.rate,
+            inProcessLoad.shed,
+            inProcessLoad.placedAfter));
+    table.goal(
+        f("orders at %d connections, Kafka: place -> reserved p99 (p50)", connections),
+        f(
+            "%.3f s (%.3f s) at %.0f orders/s (%d 503); %d still placed 60 s after",
+            kafkaLoad.p99, kafkaLoad.p50, kafkaLoad.rate, kafkaLoad.shed, kafkaLoad.placedAfter),
+        "< 2 s",
+        kafkaLoad.p99 < 2 && kafkaLoad.placedAfter == 0);
+    table.reported(
+        "orders: HTTP rate, Kafka / in process", f("%.2f", kafkaLoad.rate / inProcessLoad.rate));
+    table.header("- load average at the end: " + loadAverage());
+    table.header(f("- total time: %.0f s", (System.nanoTime() - started) / 1e9));
+    table.printAndWrite("kafka");
+  }
+
+  /** Places the orders with the relay off, then drains them with the relay on. */
+  private Drain drain(boolean kafka) throws Exception {
+    String transport = kafka ? "Kafka" : "in process";
+    startShop(false, false);
+    Instant since = Instant.now();
+    progress("drain " + transport + ": placing " + orders + " orders with the relay off");
+    try (HttpLoad load = HttpLoad.orders(base, apiKey, 16, List.copyOf(accounts), SKUS)) {
+      while (placedSince(since) < orders) {
+        Thread.sleep(100);
+      }
+    }
+    long placed = placedSince(since);
+    closeShop();
+    progress("drain " + transport + ": " + placed + " placed; relay on");
+    startShop(true, kafka);
+    awaitNonePlaced(Duration.ofMinutes(10));
+    List<Instant> reserved =
+        jdbc
+            .sql(
+                "SELECT reserved_at FROM orders WHERE created_at >= ? AND reserved_at IS NOT NULL"
+                    + " ORDER BY reserved_at")
+            .param(Timestamp.from(since))
+            .query(Timestamp.class)
+            .list()
+            .stream()
+            .map(Timestamp::toInstant)
+            .toList();
+    closeShop();
+    double span =
+        Duration.between(reserved.get(0), reserved.get(reserved.size() - 1)).toNanos() / 1e9;
+    // The first order's two events took time too: n orders in n-1 intervals.
+    double perOrder = span / Math.max(1, reserved.size() - 1);
+    double total = perOrder * reserved.size();
+    progress(f("drain %s: %d reserved in %.1f s", transport, reserved.size(), total));
+    return new Drain(reserved.size(), total, 2 * reserved.size() / total);
+  }
+
+  /** Orders at {@code connections} connections with the relay and the consumers on. */
+  private Load load(boolean kafka) throws Exception {
+    String transport = kafka ? "Kafka" : "in process";
+    startShop(true, kafka);
+    HttpLoad.Counts counts;
+    Instant start;
+    Instant end;
+    double window;
+    try (HttpLoad load = HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS)) {
+      Thread.sleep(warmup * 1000L);
+      HttpLoad.Counts before = load.counts();
+      start = Instant.now();
+      long t0 = System.nanoTime();
+      Thread.sleep(seconds * 1000L);
+      counts = load.counts().minus(before);
+      window = (System.nanoTime() - t0) / 1e9;
+      end = Instant.now();
+    }
+    long placedAfter = awaitNonePlaced(Duration.ofSeconds(60));
+    List<Double> latencies =
+        jdbc.sql(
+                "SELECT extract(epoch FROM reserved_at - created_at)::float8 FROM orders"
+                    + " WHERE created_at >= ? AND created_at < ? AND reserved_at IS NOT NULL"
+                    + " ORDER BY 1")
+            .params(Timestamp.from(start), Timestamp.from(end))
+            .query(Double.class)
+            .list();
+    closeShop();
+    Load result =
+        new Load(
+            counts.created() / window,
+            percentile(latencies, 0.50),
+            percentile(latencies, 0.99),
+            counts.shed(),
+            placedAfter);
+    progress(
+        f(
+            "orders %s: %.0f/s, p50 %.3f s, p99 %.3f s",
+            transport, result.rate, result.p50, result.p99));
+    return result;
+  }
+
+  private long placedSince(Instant since) {
+    return jdbc.sql("SELECT count(*) FROM orders WHERE created_at >= ?")
+        .param(Timestamp.from(since))
+        .query(Long.class)
+        .single();
+  }
+
+  /**
+   * @return how many orders are still placed when it gives up (0: none left)
+   */
+  private long awaitNonePlaced(Duration atMost) throws InterruptedException {
+    long deadline = System.nanoTime() + atMost.toNanos();
+    long placed;
+    int samples = 0;
+    do {
+      placed =
+          jdbc.sql("SELECT count(*) FROM orders WHERE status = 'placed'")
+              .query(Long.class)
+              .single();
+      if (placed == 0) {
+        return 0;
+      }
+      if (++samples % 20 == 0) {
+        progress(
+            f(
+                "  %d placed, %d outbox rows pending",
+                placed,
+                jdbc.sql("SELECT count(*) FROM once.outbox WHERE state = 'pending'")
+                    .query(Long.class)
+                    .single()));
+      }
+      Thread.sleep(100);
+    } while (System.nanoTime() < deadline);
+    return placed;
+  }
+
+  private void startShop(boolean relay, boolean kafka) throws Exception {
+    List<String> args =
+        InProcessShop.args(
+            ADMIN,
+            data,
+            "--once.outbox.relay.enabled=" + relay,
+            "--once.idempotency.limits.max-in-flight-per-client=0",
+            "--once.idempotency.limits.new-keys-per-minute=0",
+            "--spring.kafka.bootstrap-servers=" + (kafka ? bootstrap : ""));
+    if (!relay) {
+      args.add("--once.outbox.load-shedding.enabled=false");
+    }
+    args.addAll(shopArgs);
+    shop = SpringApplication.run(ShopApplication.class, args.toArray(String[]::new));
+    jdbc = shop.getBean(JdbcClient.class);
+    base = "http://localhost:" + shop.getEnvironment().getProperty("local.server.port");
+    if (apiKey == null) {
+      setUp();
+    }
+  }
+
+  private void setUp() throws Exception {
+    apiKey =
+        BenchHttp.post(http, base, "/admin/v1/clients", ADMIN, null, "{\"name\":\"bench\"}")
+            .get("apiKey")
+            .stringValue();
+    for (int i = 0; i < 32; i++) {
+      String account =
+          BenchHttp.post(
+                  http,
+                  base,
+                  "/v1/accounts",
+                  apiKey,
+                  UUID.randomUUID().toString(),
+                  "{\"currency\":\"EUR\"}")
+              .get("id")
+              .stringValue();
+      accounts.add(account);
+    }
+    for (String sku : SKUS) {
+      BenchHttp.post(
+          http,
+          base,
+          "/v1/products",
+          apiKey,
+          UUID.randomUUID().toString(),
+          f(
+              "{\"sku\":\"%s\",\"name\":\"bench %s\",\"price\":\"0.01\",\"currency\":\"EUR\","
+                  + "\"stock\":1000000000}",
+              sku, sku));
+    }
+  }
+
+  private void closeShop() {
+    if (shop != null) {
+      shop.close();
+      shop = null;
+    }
+  }
+
+  private static double percentile(List<Double> sorted, double p) {
+    return sorted.isEmpty()
+        ? Double.NaN
+        : sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * p)));
+  }
+
+  private void progress(String line) {
+    System.out.println(f("[%6.1f s] %s", (System.nanoTime() - started) / 1e9, line));
+  }
+
+  private static String loadAverage() {
+    try {
+      String[] parts = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return parts[0] + " " + parts[1] + " " + parts[2];
+    } catch (Exception e) {
+      return "n/a";
+    }
+  }
+}
