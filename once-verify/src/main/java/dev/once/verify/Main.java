@@ -6,14 +6,16 @@ import dev.once.verify.chaos.ChaosCommand;
 import dev.once.verify.chaos.ChaosOptions;
 import dev.once.verify.fingerprint.FingerprintCommand;
 import dev.once.verify.fingerprint.FingerprintOptions;
+import dev.once.verify.kafka.KafkaCommand;
+import dev.once.verify.kafka.KafkaOptions;
 import java.util.Arrays;
 
 /**
  * {@code java -jar once-verify.jar <subcommand> [flags]}. Subcommands: {@code bench} (the
  * performance benchmark), {@code chaos} (the guarantees under kills and provider faults), {@code
  * fingerprint} (what Once computes for a request, and why two differ), {@code check} (the shop's
- * invariants over its database). Exit codes: 0 done, 1 the run failed or saw unexpected answers, 2
- * wrong command line (usage on stderr).
+ * invariants over its database), {@code kafka} (a single-node Kafka broker). Exit codes: 0 done, 1
+ * the run failed or saw unexpected answers, 2 wrong command line (usage on stderr).
  */
 public final class Main {
   private Main() {}
@@ -23,6 +25,11 @@ public final class Main {
     System.setProperty(
         "org.slf4j.simpleLogger.defaultLogLevel",
         System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
+    // Kafka's server and clients log a lot at INFO: warnings only, whatever the default.
+    for (String kafka : new String[] {"org.apache.kafka", "kafka", "state.change.logger"}) {
+      String key = "org.slf4j.simpleLogger.log." + kafka;
+      System.setProperty(key, System.getProperty(key, "warn"));
+    }
     System.exit(run(args));
   }
 
@@ -51,6 +58,8 @@ public final class Main {
               .run();
         case "check":
           return dev.once.verify.check.CheckCommand.run(rest);
+        case "kafka":
+          return new KafkaCommand(KafkaOptions.parse(rest), System.out).run();
         case "-h":
         case "--help":
         case "help":
@@ -87,6 +96,8 @@ public final class Main {
         return ChaosOptions.usage();
       case "fingerprint":
         return FingerprintOptions.usage();
+      case "kafka":
+        return KafkaOptions.usage();
       default:
         return null;
     }
@@ -103,11 +114,15 @@ public final class Main {
         + "  fingerprint  a request's canonical body and fingerprint, as Once computes them; given a\n"
         + "               second body, whether a retry with it is replayed or refused, and why\n"
         + "  check        the shop's database invariants, read-only (flags: check --help)\n"
+        + "  kafka        a single-node Kafka broker (Kafka's own KRaft server) for the shop's\n"
+        + "               SHOP_KAFKA_BOOTSTRAP and for chaos --kafka; its data survives restarts\n"
         + "\n"
         + BenchOptions.usage()
         + "\n"
         + ChaosOptions.usage()
         + "\n"
-        + FingerprintOptions.usage();
+        + FingerprintOptions.usage()
+        + "\n"
+        + KafkaOptions.usage();
   }
 }

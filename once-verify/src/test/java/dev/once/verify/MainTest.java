@@ -12,6 +12,11 @@ class MainTest {
     assertEquals(2, Main.run(new String[] {"chaos"}));
     assertEquals(2, Main.run(new String[] {"bench", "--nope"}));
     assertEquals(2, Main.run(new String[] {"fingerprint", "POST"}));
+    assertEquals(2, Main.run(new String[] {"kafka"}), "kafka needs --data");
+    assertEquals(2, Main.run(new String[] {"kafka", "--data", "d", "--port", "0"}));
+    assertEquals(2, Main.run(new String[] {"kafka", "--data", "d", "--port", "x"}));
+    assertEquals(2, Main.run(new String[] {"kafka", "--data", "d", "--controller-port", "9092"}));
+    assertEquals(2, Main.run(new String[] {"kafka", "--data", "d", "--nope", "1"}));
     assertEquals(0, Main.run(new String[] {"--help"}));
   }
 
@@ -21,7 +26,7 @@ class MainTest {
     java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
     System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
     try {
-      for (String sub : new String[] {"bench", "chaos", "fingerprint", "check"}) {
+      for (String sub : new String[] {"bench", "chaos", "fingerprint", "check", "kafka"}) {
         assertEquals(0, Main.run(new String[] {sub, "--help"}), sub);
         assertEquals(0, Main.run(new String[] {sub, "-h"}), sub);
       }
@@ -31,6 +36,7 @@ class MainTest {
     String text = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
     org.junit.jupiter.api.Assertions.assertTrue(text.contains("--simulator-kills"), text);
     org.junit.jupiter.api.Assertions.assertTrue(text.contains("--jdbc-url"), text);
+    org.junit.jupiter.api.Assertions.assertTrue(text.contains("--controller-port"), text);
   }
 
   @Test

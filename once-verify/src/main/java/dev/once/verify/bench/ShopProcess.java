@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -89,6 +90,21 @@ public final class ShopProcess implements AutoCloseable {
       List<String> jvmOptions,
       List<String> extraArgs)
       throws IOException, InterruptedException {
+    return start(jar, login, relay, port, adminToken, log, jvmOptions, extraArgs, Map.of());
+  }
+
+  /** As above, with further environment variables for the shop (e.g. SHOP_KAFKA_BOOTSTRAP). */
+  public static ShopProcess start(
+      Path jar,
+      ShopLogin login,
+      boolean relay,
+      int port,
+      String adminToken,
+      Path log,
+      List<String> jvmOptions,
+      List<String> extraArgs,
+      Map<String, String> environment)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
@@ -118,6 +134,7 @@ public final class ShopProcess implements AutoCloseable {
     builder.environment().put("SPRING_DATASOURCE_PASSWORD", login.appPassword());
     builder.environment().put("SPRING_FLYWAY_PASSWORD", login.ownerPassword());
     builder.environment().put("SHOP_ADMIN_TOKEN", adminToken);
+    builder.environment().putAll(environment);
     ShopProcess shop = new ShopProcess(builder.start(), port, log);
     try {
       shop.awaitHealthy();

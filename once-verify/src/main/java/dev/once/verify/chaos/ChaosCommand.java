@@ -13,14 +13,17 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code once-verify chaos}: PostgreSQL in this JVM (or an external one), psp-simulator and one or
  * more shops as processes (or running ones it attaches to), a seeded workload from concurrent
  * clients, SIGKILLs of the shops and of psp-simulator, and provider faults; once quiet, the checks
- * of {@link Checks} and the database invariants, a verdict table and a report. Exit 0 if every
- * check passes, 1 on a violation or if the run could not complete.
+ * of {@link Checks} and the database invariants, a verdict table and a report. With {@code --kafka}
+ * also a Kafka broker as a child process that the plan kills too, a further shop that joins the
+ * consumer groups for a while, shop kills in an inbox stall, and {@link KafkaChecks} on the topics.
+ * Exit 0 if every check passes, 1 on a violation or if the run could not complete.
  */
 public final class ChaosCommand {
   private final ChaosOptions options;
@@ -63,6 +66,12 @@ public final class ChaosCommand {
                     "chaos: the shops run with shop.testing.broken-mode=%s, a guarantee switched"
                         + " off on purpose: this run must FAIL%n",
                     mode));
+    if (options.kafka()) {
+      out.printf(
+          "chaos: events through Kafka: a broker of its own, %d broker kills, and a further shop"
+              + " that joins the consumer groups for a while%n",
+          options.brokerKills());
+    }
     List<KillPlan.Kill> plan =
         options.startsProcesses()
             ? KillPlan.of(
@@ -70,10 +79,13 @@ public final class ChaosCommand {
                 options.shops(),
                 options.kills(),
                 options.simulatorKills(),
+                options.brokerKills(),
+                options.kafka(),
                 options.duration())
             : List.of();
     Workload.Counters counters = new Workload.Counters();
     AtomicLong simulatorKills = new AtomicLong();
+    AtomicLong brokerKills = new AtomicLong();
     Instant started = Instant.now();
     ChaosDatabase db = null;
     Processes processes = null;
@@ -94,9 +106,14 @@ public final class ChaosCommand {
                 options.out().resolve("logs"),
                 options.seed(),
                 options.shops(),
-                options.brokenMode().orElse(null));
+                options.brokenMode().orElse(null),
+                options.kafka());
         cleanup = cleanupHook(processes, db);
         processes.startSimulator();
+        if (options.kafka()) {
+          processes.startBroker();
+          out.printf("chaos: Kafka broker up at %s%n", processes.bootstrap());
+        }
         processes.startShops();
         shopUrls = processes.shopUrls();
         simulatorUrl = processes.simulatorUrl();
@@ -117,9 +134,12 @@ public final class ChaosCommand {
       long start = System.nanoTime();
       long deadline = start + options.duration().toNanos();
       Processes p = processes;
+      ChaosDatabase dbRef = db;
       Thread killer =
           new Thread(
-              () -> kill(p, plan, start, deadline, counters, simulatorKills, psp), "chaos-killer");
+              () ->
+                  kill(p, plan, start, deadline, counters, simulatorKills, brokerKills, psp, dbRef),
+              "chaos-killer");
       killer.setDaemon(true);
       if (processes != null) {
         killer.start();
@@ -135,12 +155,33 @@ public final class ChaosCommand {
 
       out.println("chaos: workload over; waiting until quiet (provider faults off)");
       if (processes != null) {
+        if (options.kafka()) {
+          processes.killShop(processes.extraShop()); // if the plan's kill did not come
+          processes.startBroker();
+        }
         processes.startSimulator();
         processes.startShops();
       }
       setFaults(psp, 0);
       long quietStart = System.nanoTime();
       long[] quiet = awaitQuiet(shop, adminToken, db);
+      Map<String, Long> lag = Map.of();
+      if (options.kafka()) {
+        // Quiet with Kafka: the groups consumed everything, which may publish more (a reservation
+        // after an order), so until the topics hold as many records after a round as before.
+        for (int round = 0; round < 20; round++) {
+          long before = KafkaChecks.records(processes.bootstrap());
+          lag = KafkaChecks.awaitConsumed(processes.bootstrap(), options.quietTimeout(), out);
+          if (!lag.isEmpty()) {
+            problems.add("the consumer groups did not catch up: " + lag);
+            break;
+          }
+          quiet = awaitQuiet(shop, adminToken, db);
+          if (KafkaChecks.records(processes.bootstrap()) == before) {
+            break;
+          }
+        }
+      }
       long quietSeconds = (System.nanoTime() - quietStart) / 1_000_000_000L;
       Observations o = Observer.observe(workload, shop, psp, db, quiet);
       List<Verdict> verdicts = new ArrayList<>();
@@ -148,6 +189,11 @@ public final class ChaosCommand {
         verdicts.add(c.run(o));
       }
       verdicts.addAll(Observer.databaseInvariants(db));
+      KafkaChecks.Outcome kafka = null;
+      if (options.kafka()) {
+        kafka = KafkaChecks.check(processes.bootstrap(), db, lag);
+        verdicts.addAll(kafka.verdicts());
+      }
       String table = ChaosReport.table(verdicts);
       out.print(table);
       Map<String, Object> facts = new java.util.LinkedHashMap<>();
@@ -162,6 +208,11 @@ public final class ChaosCommand {
       facts.put("kills planned", plan.size());
       facts.put("shop kills done", counters.kills.get());
       facts.put("psp-simulator kills done", simulatorKills.get());
+      facts.put("kafka", options.kafka());
+      if (kafka != null) {
+        facts.put("broker kills done", brokerKills.get());
+        facts.putAll(kafka.facts());
+      }
       facts.put("kills", plan.stream().map(k -> k.at().toMillis() + " ms " + k.victim()).toList());
       facts.put("provider faults percent", options.providerFaults());
       facts.put("clients", options.clients());
@@ -263,8 +314,12 @@ public final class ChaosCommand {
       long deadline,
       Workload.Counters c,
       AtomicLong simulatorKills,
-      Http psp) {
+      AtomicLong brokerKills,
+      Http psp,
+      ChaosDatabase db) {
     int n = 0;
+    Thread extra = null;
+    Map<Integer, Thread> restarts = new java.util.HashMap<>();
     try {
       for (KillPlan.Kill k : plan) {
         long at = start + k.at().toNanos();
@@ -276,20 +331,101 @@ public final class ChaosCommand {
           break;
         }
         n++;
+        if (k.target() == KillPlan.EXTRA_SHOP_START) {
+          out.printf(
+              "  [%5.1fs] a further shop joins the consumer groups (a rebalance) (%d of %d)%n",
+              (System.nanoTime() - start) / 1e9, n, plan.size());
+          long begun = System.nanoTime();
+          // In a thread of its own: a shop takes a while to start, and the plan goes on meanwhile.
+          extra =
+              new Thread(
+                  () -> {
+                    try {
+                      processes.startShop(processes.extraShop());
+                      out.printf(
+                          "  [%5.1fs] the further shop is up after %.1fs%n",
+                          (System.nanoTime() - start) / 1e9, (System.nanoTime() - begun) / 1e9);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    } catch (IOException | RuntimeException e) {
+                      synchronized (problems) {
+                        problems.add("the further shop did not start: " + e.getMessage());
+                      }
+                    }
+                  },
+                  "chaos-extra-shop");
+          extra.setDaemon(true);
+          extra.start();
+          continue;
+        }
+        if (k.target() == KillPlan.EXTRA_SHOP_KILL) {
+          if (extra != null) {
+            extra.join(TimeUnit.MINUTES.toMillis(3)); // kill it once it is up
+          }
+          killInAStall(processes, processes.extraShop(), db);
+          out.printf(
+              "  [%5.1fs] kill -9 of the further shop (%d of %d): the groups rebalance again%n",
+              (System.nanoTime() - start) / 1e9, n, plan.size());
+          continue;
+        }
         if (k.target() == KillPlan.SIMULATOR) {
           processes.killSimulator();
           simulatorKills.incrementAndGet();
+        } else if (k.target() == KillPlan.BROKER) {
+          processes.killBroker();
+          brokerKills.incrementAndGet();
+        } else if (options.kafka()) {
+          Thread before = restarts.remove(k.target());
+          if (before != null) {
+            before.join(TimeUnit.MINUTES.toMillis(3)); // its last restart first
+          }
+          killInAStall(processes, k.target(), db);
+          c.kills.incrementAndGet();
         } else {
           processes.killShop(k.target());
           c.kills.incrementAndGet();
         }
         out.printf(
-            "  [%5.1fs] kill -9 of %s (%d of %d); restarting%n",
-            (System.nanoTime() - start) / 1e9, k.victim(), n, plan.size());
+            "  [%5.1fs] kill -9 of %s%s (%d of %d); restarting%n",
+            (System.nanoTime() - start) / 1e9,
+            k.victim(),
+            options.kafka() && k.target() >= 0 ? " in a 3 s inbox stall" : "",
+            n,
+            plan.size());
         long restart = System.nanoTime();
+        if (options.kafka() && k.target() >= 0) {
+          // A shop's restart in a thread of its own: on a busy machine it takes long, and the
+          // broker's kills must still come when planned.
+          int shop = k.target();
+          Thread t =
+              new Thread(
+                  () -> {
+                    try {
+                      processes.startShop(shop);
+                      out.printf(
+                          "  [%5.1fs] %s up again after %.1fs%n",
+                          (System.nanoTime() - start) / 1e9,
+                          k.victim(),
+                          (System.nanoTime() - restart) / 1e9);
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    } catch (IOException | RuntimeException e) {
+                      synchronized (problems) {
+                        problems.add("a process could not be restarted: " + e.getMessage());
+                      }
+                    }
+                  },
+                  "chaos-restart-" + (shop + 1));
+          t.setDaemon(true);
+          t.start();
+          restarts.put(shop, t);
+          continue;
+        }
         if (k.target() == KillPlan.SIMULATOR) {
           processes.startSimulator();
           setFaults(psp, options.providerFaults());
+        } else if (k.target() == KillPlan.BROKER) {
+          processes.startBroker();
         } else {
           processes.startShop(k.target());
         }
@@ -297,12 +433,40 @@ public final class ChaosCommand {
             "  [%5.1fs] %s up again after %.1fs%n",
             (System.nanoTime() - start) / 1e9, k.victim(), (System.nanoTime() - restart) / 1e9);
       }
+      for (Thread t : restarts.values()) {
+        t.join(TimeUnit.MINUTES.toMillis(3));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException | RuntimeException e) {
       synchronized (problems) {
         problems.add("a process could not be restarted: " + e.getMessage());
       }
+    }
+  }
+
+  /** How long the inbox stays locked before a shop is killed in the stall. */
+  static final Duration STALL = Duration.ofSeconds(3);
+
+  /**
+   * With Kafka, a shop dies while its consumers are inside their transactions: the inbox table is
+   * locked for {@link #STALL} (as a stalled database would hold them), the shop is killed with the
+   * lock still held, and the lock goes. A consumer that committed a record's offset before its
+   * transaction loses that record here; one that commits after its transaction gets it again.
+   */
+  private static void killInAStall(Processes processes, int shop, ChaosDatabase db)
+      throws InterruptedException {
+    try (java.sql.Connection c = db.connect()) {
+      c.setAutoCommit(false);
+      try (java.sql.Statement s = c.createStatement()) {
+        s.execute("SET LOCAL lock_timeout = '10s'");
+        s.execute("LOCK TABLE once.inbox IN EXCLUSIVE MODE");
+        Thread.sleep(STALL.toMillis());
+        processes.killShop(shop);
+      }
+      c.rollback();
+    } catch (SQLException e) {
+      processes.killShop(shop); // no stall, still the kill
     }
   }
 

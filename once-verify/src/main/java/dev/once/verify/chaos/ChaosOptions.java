@@ -30,6 +30,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param out report folder
  * @param brokenMode a shop setting {@code shop.testing.broken-mode} that switches a guarantee off
  *     on purpose, for the checker's self-test; empty for none
+ * @param kafka events through a Kafka broker that chaos starts (and kills), checked on the topics
+ * @param brokerKills SIGKILLs of the Kafka broker spread over the duration (with {@code kafka})
  * @param database an external PostgreSQL instead of the one chaos starts in its own JVM
  * @param attach running processes to drive instead of starting them
  * @param flags the command line as given
@@ -48,6 +50,8 @@ public record ChaosOptions(
     Duration quietTimeout,
     Path out,
     Optional<String> brokenMode,
+    boolean kafka,
+    int brokerKills,
     Optional<ExternalDatabase> database,
     Optional<Attach> attach,
     List<String> flags) {
@@ -102,6 +106,15 @@ public record ChaosOptions(
         + "  --out DIR               report folder (default chaos-results/<UTC time>)\n"
         + "  --broken-mode MODE      start the shops with shop.testing.broken-mode=MODE, a guarantee\n"
         + "                          switched off on purpose: the run must FAIL (the self-test)\n"
+        + "  --kafka                 events through Kafka: starts a broker (once-verify kafka) on a"
+        + " free\n"
+        + "                          port in the report folder, the shops with SHOP_KAFKA_BOOTSTRAP,\n"
+        + "                          kills -9 the broker too, starts a further shop for a while (a\n"
+        + "                          consumer-group rebalance), then reads every event topic as an\n"
+        + "                          outside consumer and checks it against the database\n"
+        + "  --broker-kills K        SIGKILLs of the Kafka broker during the workload (default 1;"
+        + " needs --kafka)\n"
+        + "                          self-test: --kafka --broken-mode commit-offset-before-transaction\n"
         + "  An external PostgreSQL (an empty database) instead of the one chaos starts:\n"
         + "  --jdbc-url URL          jdbc:postgresql://HOST:PORT/DB\n"
         + "  --db-user U             its schema owner (migrations and checks)\n"
@@ -136,6 +149,8 @@ public record ChaosOptions(
     String appUser = null;
     String appPassword = null;
     boolean attach = false;
+    boolean kafka = false;
+    Integer brokerKills = null;
     List<String> shopUrls = new ArrayList<>();
     String simulatorUrl = null;
     String adminToken = null;
@@ -144,6 +159,10 @@ public record ChaosOptions(
       String arg = args[i];
       if (arg.equals("--attach")) {
         attach = true;
+        continue;
+      }
+      if (arg.equals("--kafka")) {
+        kafka = true;
         continue;
       }
       String name = arg;
@@ -170,6 +189,7 @@ public record ChaosOptions(
         case "--duration" -> duration = duration(name, value);
         case "--kills" -> kills = integer(name, value, 0, 10_000);
         case "--simulator-kills" -> simulatorKills = integer(name, value, 0, 10_000);
+        case "--broker-kills" -> brokerKills = integer(name, value, 0, 10_000);
         case "--shops" -> shops = integer(name, value, 1, 4);
         case "--provider-faults" -> faults = integer(name, value, 0, 100);
         case "--clients" -> clients = integer(name, value, 1, 1_000);
@@ -197,6 +217,13 @@ public record ChaosOptions(
     }
     Optional<ExternalDatabase> database =
         database(jdbcUrl, dbUser, dbPassword, appUser, appPassword);
+    if (brokerKills != null && !kafka) {
+      throw new UsageException("--broker-kills needs --kafka");
+    }
+    if (kafka && attach) {
+      throw new UsageException(
+          "--kafka starts its own broker and the shops on it: it does not go with --attach");
+    }
     Optional<Attach> attached = Optional.empty();
     if (attach) {
       if (database.isEmpty()) {
@@ -243,6 +270,8 @@ public record ChaosOptions(
         quiet,
         out,
         Optional.ofNullable(brokenMode),
+        kafka,
+        kafka ? (brokerKills == null ? 1 : brokerKills) : 0,
         database,
         attached,
         List.of(args));

@@ -15,6 +15,18 @@ final class KillPlan {
   /** The victim of a kill that is not a shop. */
   static final int SIMULATOR = -1;
 
+  /** The victim of a kill of the Kafka broker ({@code chaos --kafka}). */
+  static final int BROKER = -2;
+
+  /**
+   * Not a kill: a further shop instance starts on the same database and joins the consumer groups,
+   * so that every group rebalances ({@code chaos --kafka}).
+   */
+  static final int EXTRA_SHOP_START = -3;
+
+  /** The SIGKILL of that further shop instance: the groups rebalance again. */
+  static final int EXTRA_SHOP_KILL = -4;
+
   /**
    * One kill.
    *
@@ -23,13 +35,34 @@ final class KillPlan {
    */
   record Kill(Duration at, int target) {
     String victim() {
-      return target == SIMULATOR ? "psp-simulator" : "shop " + (target + 1);
+      return switch (target) {
+        case SIMULATOR -> "psp-simulator";
+        case BROKER -> "the Kafka broker";
+        case EXTRA_SHOP_START, EXTRA_SHOP_KILL -> "the extra shop";
+        default -> "shop " + (target + 1);
+      };
     }
   }
 
   private KillPlan() {}
 
   static List<Kill> of(long seed, int shops, int shopKills, int simulatorKills, Duration duration) {
+    return of(seed, shops, shopKills, simulatorKills, 0, false, duration);
+  }
+
+  /**
+   * As above, and with Kafka: {@code brokerKills} SIGKILLs of the broker, and if {@code rebalance}
+   * a further shop instance that joins the consumer groups at a tenth of the run and is killed at
+   * three fifths of it (each a rebalance of every group).
+   */
+  static List<Kill> of(
+      long seed,
+      int shops,
+      int shopKills,
+      int simulatorKills,
+      int brokerKills,
+      boolean rebalance,
+      Duration duration) {
     SplittableRandom pick = new SplittableRandom(seed ^ 0x73686f70L);
     List<Kill> kills = new ArrayList<>();
     for (Duration at : Schedule.killTimes(seed, shopKills, duration)) {
@@ -37,6 +70,13 @@ final class KillPlan {
     }
     for (Duration at : Schedule.killTimes(seed ^ 0x707370L, simulatorKills, duration)) {
       kills.add(new Kill(at, SIMULATOR));
+    }
+    for (Duration at : Schedule.killTimes(seed ^ 0x6b61666b61L, brokerKills, duration)) {
+      kills.add(new Kill(at, BROKER));
+    }
+    if (rebalance) {
+      kills.add(new Kill(duration.dividedBy(10), EXTRA_SHOP_START));
+      kills.add(new Kill(duration.multipliedBy(3).dividedBy(5), EXTRA_SHOP_KILL));
     }
     kills.sort(Comparator.comparing(Kill::at));
     return List.copyOf(kills);

@@ -12,6 +12,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,9 +33,20 @@ final class Processes implements AutoCloseable {
   private final int[] shopPorts;
   private final ShopProcess[] shops;
   private final int[] shopStarts;
+  private final int clientShops;
+  // One lock per shop slot: a slow start of one shop holds up no kill or start of another.
+  private final Object[] slotLocks;
+  private final Object brokerLock = new Object();
   private final int simulatorPort;
   private Process simulator;
   private int simulatorStarts;
+  // With Kafka: the broker, and one further shop slot (the last) that only joins for a while.
+  private final boolean kafka;
+  private final int brokerPort;
+  private final int controllerPort;
+  private final Path brokerData;
+  private Process broker;
+  private int brokerStarts;
 
   /**
    * @param shops how many shop processes
@@ -50,20 +62,53 @@ final class Processes implements AutoCloseable {
       int shops,
       String brokenMode)
       throws IOException {
+    this(shopJar, simulatorJar, db, adminToken, logs, seed, shops, brokenMode, false);
+  }
+
+  /**
+   * @param kafka whether the shops publish and consume their events through a Kafka broker that
+   *     these processes include ({@link #startBroker}); then a further shop slot exists too
+   */
+  Processes(
+      Path shopJar,
+      Path simulatorJar,
+      ChaosDatabase db,
+      String adminToken,
+      Path logs,
+      long seed,
+      int shops,
+      String brokenMode,
+      boolean kafka)
+      throws IOException {
+    this.kafka = kafka;
+    int slots = kafka ? shops + 1 : shops;
     this.shopJar = shopJar;
     this.simulatorJar = simulatorJar;
     this.db = db;
     this.adminToken = adminToken;
     this.logs = logs;
     this.seed = seed;
-    this.shopPorts = new int[shops];
-    this.shops = new ShopProcess[shops];
-    this.shopStarts = new int[shops];
-    for (int i = 0; i < shops; i++) {
+    this.shopPorts = new int[slots];
+    this.shops = new ShopProcess[slots];
+    this.shopStarts = new int[slots];
+    this.clientShops = shops;
+    this.slotLocks = new Object[slots];
+    for (int i = 0; i < slots; i++) {
+      slotLocks[i] = new Object();
+    }
+    for (int i = 0; i < slots; i++) {
       shopPorts[i] = ShopProcess.freePort();
     }
     this.simulatorPort = ShopProcess.freePort();
+    this.brokerPort = kafka ? ShopProcess.freePort() : 0;
+    this.controllerPort = kafka ? ShopProcess.freePort() : 0;
+    this.brokerData = logs.resolveSibling("kafka-data");
     List<String> args = new ArrayList<>();
+    if (kafka) {
+      // Delivered outbox rows stay (the shop deletes them at once otherwise), so the checks know
+      // every event the relay published and compare the topics with them.
+      args.add("--once.outbox.relay.delivered-retention=1d");
+    }
     args.add("--shop.provider.url=http://127.0.0.1:" + simulatorPort);
     if (brokenMode != null) {
       args.add("--shop.testing.broken-mode=" + brokenMode);
@@ -77,10 +122,15 @@ final class Processes implements AutoCloseable {
   /** The shops' base URLs, in instance order. */
   List<String> shopUrls() {
     List<String> urls = new ArrayList<>();
-    for (int port : shopPorts) {
-      urls.add("http://127.0.0.1:" + port);
+    for (int i = 0; i < clientShops; i++) {
+      urls.add("http://127.0.0.1:" + shopPorts[i]);
     }
     return urls;
+  }
+
+  /** The broker's {@code bootstrap.servers}, with Kafka. */
+  String bootstrap() {
+    return "127.0.0.1:" + brokerPort;
   }
 
   String simulatorUrl() {
@@ -88,7 +138,75 @@ final class Processes implements AutoCloseable {
   }
 
   int shops() {
-    return shops.length;
+    return clientShops;
+  }
+
+  /**
+   * Starts the Kafka broker (again): {@code once-verify kafka} from this very jar (or class path)
+   * as a child process on its port and data directory, and waits for its ready line.
+   */
+  void startBroker() throws IOException, InterruptedException {
+    synchronized (brokerLock) {
+      if (broker != null && broker.isAlive()) {
+        return;
+      }
+      brokerStarts++;
+      Path log = banner("kafka.log", brokerStarts);
+      long from = Files.size(log);
+      List<String> command = new ArrayList<>();
+      command.add(java());
+      command.add("-Xmx384m");
+      command.add("-XX:TieredStopAtLevel=1");
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add("dev.once.verify.Main");
+      command.add("kafka");
+      command.add("--port");
+      command.add(Integer.toString(brokerPort));
+      command.add("--controller-port");
+      command.add(Integer.toString(controllerPort));
+      command.add("--data");
+      command.add(brokerData.toString());
+      broker =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+      while (true) {
+        String text = Files.readString(log);
+        if (text.length() > from
+            && text.substring((int) Math.min(from, text.length()))
+                .contains(dev.once.verify.kafka.KafkaCommand.READY)) {
+          return;
+        }
+        if (!broker.isAlive()) {
+          throw new IOException(
+              "the Kafka broker exited with " + broker.exitValue() + " while starting; see " + log);
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IOException("the Kafka broker was not ready in " + START_TIMEOUT);
+        }
+        Thread.sleep(200); // polling a starting process's log
+      }
+    }
+  }
+
+  /** SIGKILL of the Kafka broker; waits until it is gone. */
+  void killBroker() throws InterruptedException {
+    Process p;
+    synchronized (brokerLock) {
+      p = broker;
+    }
+    if (p != null && p.isAlive()) {
+      p.destroyForcibly();
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The slot of the further shop instance, with Kafka. */
+  int extraShop() {
+    return clientShops;
   }
 
   /** Starts psp-simulator (again) on its port and journal, and waits until it is healthy. */
@@ -128,14 +246,14 @@ final class Processes implements AutoCloseable {
 
   /** Starts every shop that does not run, one after the other (their migrations take a lock). */
   void startShops() throws IOException, InterruptedException {
-    for (int i = 0; i < shops.length; i++) {
+    for (int i = 0; i < clientShops; i++) {
       startShop(i);
     }
   }
 
   /** Starts shop {@code i} (again) on its port and waits until it is healthy. */
   void startShop(int i) throws IOException, InterruptedException {
-    synchronized (shops) {
+    synchronized (slotLocks[i]) {
       if (shops[i] != null && shops[i].isAlive()) {
         return;
       }
@@ -150,18 +268,18 @@ final class Processes implements AutoCloseable {
               adminToken,
               log,
               List.of("-XX:TieredStopAtLevel=1"),
-              shopArgs);
+              shopArgs,
+              kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap()) : Map.of());
     }
   }
 
   /** SIGKILL of shop {@code i}; waits until it is gone. */
   void killShop(int i) throws InterruptedException {
-    ShopProcess p;
-    synchronized (shops) {
-      p = shops[i];
-    }
-    if (p != null && p.isAlive()) {
-      p.kill();
+    synchronized (slotLocks[i]) {
+      ShopProcess p = shops[i];
+      if (p != null && p.isAlive()) {
+        p.kill();
+      }
     }
   }
 
@@ -179,6 +297,7 @@ final class Processes implements AutoCloseable {
       }
     }
     stop(simulator);
+    stop(broker);
   }
 
   private Path banner(String file, int start) throws IOException {

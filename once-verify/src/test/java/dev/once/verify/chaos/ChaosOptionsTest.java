@@ -175,4 +175,23 @@ class ChaosOptionsTest {
         UsageException.class,
         () -> ChaosOptions.parse(new String[] {"--attach", "--shop-url", "127.0.0.1:8080"}));
   }
+
+  @Test
+  void kafkaTakesBrokerKillsAndNotAttach() throws UsageException {
+    ChaosOptions d = ChaosOptions.parse(new String[0]);
+    assertEquals(false, d.kafka());
+    assertEquals(0, d.brokerKills());
+    ChaosOptions k = ChaosOptions.parse(new String[] {"--kafka"});
+    assertEquals(true, k.kafka());
+    assertEquals(1, k.brokerKills());
+    assertEquals(
+        3, ChaosOptions.parse(new String[] {"--kafka", "--broker-kills", "3"}).brokerKills());
+    assertThrows(
+        UsageException.class, () -> ChaosOptions.parse(new String[] {"--broker-kills", "1"}));
+    assertThrows(
+        UsageException.class,
+        () ->
+            ChaosOptions.parse(
+                new String[] {"--kafka", "--attach", "--jdbc-url", "jdbc:postgresql://db/shop"}));
+  }
 }

@@ -40,6 +40,37 @@ class ChaosSelfTest {
     assertTrue(text.contains("chaos: run incomplete: not quiet within"), text);
   }
 
+  @Test
+  void offsetsCommittedBeforeTheTransactionAreCaughtAsEventsNeverConsumed(@TempDir Path out)
+      throws Exception {
+    ChaosRuns.assumeJars();
+    ChaosRuns.Run run =
+        ChaosRuns.run(
+            "--kafka",
+            "--broken-mode",
+            "commit-offset-before-transaction",
+            "--duration",
+            "60s",
+            "--kills",
+            "2",
+            "--simulator-kills",
+            "0",
+            "--broker-kills",
+            "0",
+            "--clients",
+            "4",
+            "--seed",
+            "5",
+            "--out",
+            out.toString());
+    String text = run.text();
+    assertEquals(1, run.exit(), text);
+    String row = ChaosRuns.row(text, "kafka: every event on the wire consumed by its consumer");
+    assertNotNull(row, text);
+    assertTrue(row.contains("FAIL"), row);
+    assertTrue(text.contains("chaos: FAIL"), text);
+  }
+
   /**
    * A 30-second run, no kills, 60% provider faults, against shops in {@code mode}: exit 1, the row
    * {@code check} FAIL, the report's pass false. Returns what it printed.

@@ -38,4 +38,21 @@ class KillPlanTest {
     assertEquals("psp-simulator", new KillPlan.Kill(Duration.ZERO, KillPlan.SIMULATOR).victim());
     assertEquals("shop 2", new KillPlan.Kill(Duration.ZERO, 1).victim());
   }
+
+  @Test
+  void withKafkaTheBrokerIsKilledAndAFurtherShopComesAndGoes() {
+    Duration d = Duration.ofSeconds(90);
+    List<KillPlan.Kill> plan = KillPlan.of(5, 1, 3, 0, 2, true, d);
+    assertEquals(7, plan.size());
+    assertEquals(2, plan.stream().filter(k -> k.target() == KillPlan.BROKER).count());
+    assertEquals(Duration.ofSeconds(9), first(plan, KillPlan.EXTRA_SHOP_START).at());
+    assertEquals(Duration.ofSeconds(54), first(plan, KillPlan.EXTRA_SHOP_KILL).at());
+    assertEquals("the Kafka broker", new KillPlan.Kill(Duration.ZERO, KillPlan.BROKER).victim());
+    // Without Kafka, the plan is the one it always was.
+    assertEquals(KillPlan.of(5, 1, 3, 0, d), KillPlan.of(5, 1, 3, 0, 0, false, d));
+  }
+
+  private static KillPlan.Kill first(List<KillPlan.Kill> plan, int target) {
+    return plan.stream().filter(k -> k.target() == target).findFirst().orElseThrow();
+  }
 }
