@@ -45,25 +45,23 @@ public final class InboxRecords {
   private final Inbox inbox;
   private final InboxConsumer consumer;
   private final InboxConsumer applying;
-  private final WalFlush durable;
 
   /** Records applied in transactions of their own, each committed durably. */
   public InboxRecords(Inbox inbox, InboxConsumer consumer) {
-    this(inbox, consumer, WalFlush.none());
+    this(inbox, consumer, false);
   }
 
   /**
-   * Records applied in transactions of their own that commit without waiting for the WAL flush, so
-   * that a transaction's row locks (a hot product's stock) are released at once; {@link #apply}
-   * then waits for {@code durable} before it returns, outside the transaction, so a record is still
-   * durable before its offset can be committed. The waits of concurrent listener threads share one
-   * flush. With {@link WalFlush#none()} each transaction commits durably itself.
+   * @param commitAsynchronously whether each record's transaction commits without waiting for the
+   *     WAL flush ({@link WalFlush#commitAsynchronously}), so that its row locks (a hot product's
+   *     stock) are released at once. Then the caller must {@link WalFlush#awaitDurable()} before it
+   *     commits the records' offsets, as the listeners' consumers do ({@code DurableOffsets}): one
+   *     WAL flush per commit of offsets instead of one per record.
    */
-  public InboxRecords(Inbox inbox, InboxConsumer consumer, WalFlush durable) {
+  public InboxRecords(Inbox inbox, InboxConsumer consumer, boolean commitAsynchronously) {
     this.inbox = Objects.requireNonNull(inbox, "inbox");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
-    this.durable = Objects.requireNonNull(durable, "durable");
-    this.applying = durable == WalFlush.NONE ? consumer : new AsynchronousCommit(consumer);
+    this.applying = commitAsynchronously ? new AsynchronousCommit(consumer) : consumer;
   }
 
   /** The consumer, its transaction set to commit without waiting for the WAL flush. */
@@ -105,11 +103,7 @@ public final class InboxRecords {
       return Outcome.SKIPPED;
     }
     InboxMessage message = messageOf(record, type);
-    if (!inbox.deliver(applying, message)) {
-      return Outcome.DUPLICATE;
-    }
-    durable.awaitDurable();
-    return Outcome.APPLIED;
+    return inbox.deliver(applying, message) ? Outcome.APPLIED : Outcome.DUPLICATE;
   }
 
   /**

@@ -5,7 +5,6 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
 import dev.once.postgres.TransientFailures;
-import dev.once.postgres.WalFlush;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -28,11 +27,10 @@ import org.springframework.kafka.listener.ContainerProperties;
  * mode {@code BATCH}: after every record of the poll before it was applied, or was given up and
  * dead-lettered), so a crash, a kill or a rebalance between the two redelivers records that the
  * inbox then finds applied: each effect once (G2). A record's transaction commits without waiting
- * for the WAL flush, so it holds its row locks only while it runs, and the listener then waits for
- * a {@link WalFlush} (shared with the other listener threads) before the next record: the offset is
- * committed only after the effect is durable. Records of one partition are applied one at a time,
- * in offset order; a failing record is retried before the records after it ({@link
- * ConsumerErrors}).
+ * for the WAL flush, so it holds its row locks only while it runs; the consumer waits for a WAL
+ * flush before it commits offsets ({@link DurableOffsets}), so no offset is committed before its
+ * record's effect is durable. Records of one partition are applied one at a time, in offset order;
+ * a failing record is retried before the records after it ({@link ConsumerErrors}).
  */
 final class InboxListeners implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxListeners.class);
@@ -43,7 +41,6 @@ final class InboxListeners implements SmartLifecycle {
 
   InboxListeners(
       Inbox inbox,
-      WalFlush durable,
       List<InboxConsumer> consumers,
       EventTopics topics,
       KafkaClients clients,
@@ -54,7 +51,7 @@ final class InboxListeners implements SmartLifecycle {
     for (InboxConsumer consumer : consumers) {
       containers.add(
           container(
-              new InboxRecords(inbox, consumer, durable),
+              new InboxRecords(inbox, consumer, true),
               topics,
               clients,
               settings,

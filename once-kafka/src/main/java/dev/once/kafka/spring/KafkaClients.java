@@ -1,6 +1,7 @@
 package dev.once.kafka.spring;
 
 import dev.once.kafka.Utf8ValueDeserializer;
+import dev.once.postgres.WalFlush;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,18 +20,20 @@ import org.springframework.kafka.core.KafkaTemplate;
  * Once's own Kafka clients, on the application's {@code spring.kafka.*} connection settings: one
  * idempotent producer ({@code acks=all}) shared by the relay's publisher and the dead-letter
  * recoverer, and the consumers of the inbox listeners (offsets committed by the listeners only,
- * after the database commit). They are not beans of Spring Kafka's types, so an application's own
- * {@code KafkaTemplate} and factories are left as they are.
+ * after the database commit, and only once a WAL flush made it durable: {@link DurableOffsets}).
+ * They are not beans of Spring Kafka's types, so an application's own {@code KafkaTemplate} and
+ * factories are left as they are.
  */
 final class KafkaClients implements DisposableBean {
   private final DefaultKafkaProducerFactory<String, String> producers;
   private final KafkaTemplate<String, String> template;
   private final DefaultKafkaConsumerFactory<String, String> consumers;
 
-  KafkaClients(KafkaProperties kafka, OnceKafkaProperties once) {
+  KafkaClients(KafkaProperties kafka, OnceKafkaProperties once, WalFlush durable) {
     this.producers = new DefaultKafkaProducerFactory<>(producerConfig(kafka, once));
     this.template = new KafkaTemplate<>(producers);
     this.consumers = new DefaultKafkaConsumerFactory<>(consumerConfig(kafka));
+    this.consumers.addPostProcessor(consumer -> DurableOffsets.wrap(consumer, durable));
   }
 
   DefaultKafkaProducerFactory<String, String> producers() {

@@ -52,9 +52,10 @@ public class OnceKafkaAutoConfiguration {
   }
 
   @Bean
-  KafkaClients onceKafkaClients(KafkaProperties kafka, OnceKafkaProperties settings) {
+  KafkaClients onceKafkaClients(
+      KafkaProperties kafka, OnceKafkaProperties settings, WalFlush durable) {
     settings.validate();
-    return new KafkaClients(kafka, settings);
+    return new KafkaClients(kafka, settings, durable);
   }
 
   /** The event types this application publishes: those its consumers take, and the listed ones. */
@@ -91,8 +92,8 @@ public class OnceKafkaAutoConfiguration {
   /**
    * Waited for by the publisher, since settlements and in-process consumers may commit without
    * waiting for the WAL flush (once.outbox.relay.async-completions) and nothing of theirs may reach
-   * Kafka before it is durable; and by the listeners, whose transactions commit without waiting, so
-   * that no offset is committed before its record's effect is durable.
+   * Kafka before it is durable; and by the listeners' consumers before they commit offsets, as
+   * their records' transactions commit without waiting ({@link DurableOffsets}).
    */
   @Bean
   WalFlush onceKafkaWalFlush(DataSource dataSource) {
@@ -147,7 +148,6 @@ public class OnceKafkaAutoConfiguration {
     @Bean
     InboxListeners onceKafkaInboxListeners(
         ObjectProvider<Inbox> inbox,
-        WalFlush durable,
         ObjectProvider<InboxConsumer> consumers,
         EventTopics topics,
         KafkaClients clients,
@@ -165,7 +165,6 @@ public class OnceKafkaAutoConfiguration {
       }
       return new InboxListeners(
           theInbox,
-          durable,
           all,
           topics,
           clients,
