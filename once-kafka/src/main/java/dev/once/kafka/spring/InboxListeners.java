@@ -5,6 +5,7 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
 import dev.once.postgres.TransientFailures;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -23,14 +24,15 @@ import org.springframework.kafka.listener.ContainerProperties;
  * the group prefix) on the topics of its types, so the instances of an application split its
  * partitions between them, and each consumer reads every event, apart from the others.
  *
- * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (ack
- * mode {@code BATCH}: after every record of the poll before it was applied, or was given up and
- * dead-lettered), so a crash, a kill or a rebalance between the two redelivers records that the
- * inbox then finds applied: each effect once (G2). A record's transaction commits without waiting
- * for the WAL flush, so it holds its row locks only while it runs; the consumer waits for a WAL
- * flush before it commits offsets ({@link DurableOffsets}), so no offset is committed before its
- * record's effect is durable. Records of one partition are applied one at a time, in offset order;
- * a failing record is retried before the records after it ({@link ConsumerErrors}).
+ * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (every
+ * {@code commit-interval}, ack mode {@code TIME}, or after each poll, {@code BATCH}: the offsets of
+ * the records applied, or given up and dead-lettered, so far; and at a rebalance or a stop), so a
+ * crash, a kill or a rebalance between the two redelivers records that the inbox then finds
+ * applied: each effect once (G2). A record's transaction commits without waiting for the WAL flush,
+ * so it holds its row locks only while it runs; the consumer waits for a WAL flush before it
+ * commits offsets ({@link DurableOffsets}), so no offset is committed before its record's effect is
+ * durable. Records of one partition are applied one at a time, in offset order; a failing record is
+ * retried before the records after it ({@link ConsumerErrors}).
  */
 final class InboxListeners implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxListeners.class);
@@ -77,7 +79,16 @@ final class InboxListeners implements SmartLifecycle {
         new ContainerProperties(topics.topicsOf(consumer.types()).toArray(String[]::new));
     properties.setGroupId(groupPrefix + name);
     properties.setClientId("once-" + name);
-    properties.setAckMode(ContainerProperties.AckMode.BATCH);
+    Duration commitInterval = settings.getConsumer().getCommitInterval();
+    if (commitInterval.isZero()) {
+      properties.setAckMode(ContainerProperties.AckMode.BATCH);
+    } else {
+      // Commits what was applied once the interval has passed, checked after each poll's records:
+      // one offset commit (and one WAL flush) per interval, not per poll, which under a trickle
+      // of records is one per record.
+      properties.setAckMode(ContainerProperties.AckMode.TIME);
+      properties.setAckTime(commitInterval.toMillis());
+    }
     properties.setMessageListener(
         (ConsumerAwareMessageListener<String, String>)
             (record, client) -> {

@@ -159,6 +159,13 @@ public class OnceKafkaProperties {
      */
     private int maxAttempts = 10;
 
+    /**
+     * How often the listeners commit the offsets of the records they applied (after a WAL flush
+     * made their effects durable); 0 commits after every poll. A crash redelivers what was applied
+     * since the last commit, and the inbox skips it. 0 to 1m.
+     */
+    private Duration commitInterval = Duration.ofMillis(100);
+
     /** Wait before the second attempt at a failed record; doubles up to max-backoff. */
     private Duration initialBackoff = Duration.ofMillis(100);
 
@@ -200,6 +207,14 @@ public class OnceKafkaProperties {
       this.maxAttempts = maxAttempts;
     }
 
+    public Duration getCommitInterval() {
+      return commitInterval;
+    }
+
+    public void setCommitInterval(Duration commitInterval) {
+      this.commitInterval = commitInterval;
+    }
+
     public Duration getInitialBackoff() {
       return initialBackoff;
     }
@@ -232,6 +247,11 @@ public class OnceKafkaProperties {
         producer.sendTimeout,
         Duration.ofSeconds(1),
         Duration.ofMinutes(10));
+    duration(
+        "once.kafka.consumer.commit-interval",
+        consumer.commitInterval,
+        Duration.ZERO,
+        Duration.ofMinutes(1));
     duration(
         "once.kafka.consumer.initial-backoff",
         consumer.initialBackoff,
