@@ -1,15 +1,16 @@
 package dev.once.postgres;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Objects;
+import java.util.UUID;
 import javax.sql.DataSource;
 
 /**
- * {@link WalFlush} as one synchronous commit of a transaction that has an id ({@code
- * txid_current()}), so its commit record is written and its flush awaited; callers that arrive
- * while one runs wait for the next, which started after them.
+ * {@link WalFlush} as one synchronous commit of a transaction that wrote WAL ({@link
+ * InboxSql#WAL_FLUSH}), so its commit waits for the WAL flush past every earlier commit; callers
+ * that arrive while one runs wait for the next, which started after them.
  */
 final class CoalescedWalFlush implements WalFlush {
   /**
@@ -66,8 +67,11 @@ final class CoalescedWalFlush implements WalFlush {
     try (Connection c = dataSource.getConnection()) {
       boolean autoCommit = c.getAutoCommit();
       c.setAutoCommit(false);
-      try (Statement statement = c.createStatement()) {
-        statement.execute(FLUSH);
+      String id = UUID.randomUUID().toString();
+      try (PreparedStatement statement = c.prepareStatement(InboxSql.WAL_FLUSH)) {
+        statement.setString(1, id);
+        statement.setString(2, id);
+        statement.execute();
         c.commit();
       } catch (SQLException | RuntimeException e) {
         c.rollback();

@@ -34,4 +34,25 @@ final class InboxSql {
                                   FOR UPDATE SKIP LOCKED))
       """
           .formatted(SqlTimes.NOW_MINUS);
+
+  /**
+   * The consumer name of {@link #WAL_FLUSH}'s record, which no consumer may take (it has a colon).
+   */
+  static final String WAL_FLUSH_CONSUMER = "once:wal-flush";
+
+  /**
+   * The transaction of {@link WalFlush}: it must write WAL before its commit, or PostgreSQL commits
+   * it without waiting for the flush even with {@code synchronous_commit = on} (a transaction that
+   * only took an id writes no record before its commit and is committed asynchronously). It writes
+   * and deletes one inbox record of its own, which no one else ever sees, with the row rights the
+   * application's role already has. Parameters: a fresh message id, twice.
+   */
+  static final String WAL_FLUSH =
+      """
+      SELECT set_config('synchronous_commit', 'on', true);
+      INSERT INTO once.inbox (message_id, consumer, received_at)
+      VALUES (CAST(? AS uuid), '%1$s', statement_timestamp());
+      DELETE FROM once.inbox WHERE message_id = CAST(? AS uuid) AND consumer = '%1$s'
+      """
+          .formatted(WAL_FLUSH_CONSUMER);
 }
