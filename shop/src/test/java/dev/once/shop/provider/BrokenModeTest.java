@@ -121,8 +121,8 @@ class BrokenModeTest {
                   .rootCause()
                   .hasMessage(
                       "Invalid configuration: shop.testing.broken-mode must be one of none,"
-                          + " mark-delivered-before-call, provider-key-per-attempt, but was"
-                          + " 'skip-everything'.");
+                          + " mark-delivered-before-call, provider-key-per-attempt,"
+                          + " commit-offset-before-transaction, but was 'skip-everything'.");
             });
   }
 
