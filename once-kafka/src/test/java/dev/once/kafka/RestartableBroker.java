@@ -4,18 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
@@ -84,34 +79,7 @@ public final class RestartableBroker implements AutoCloseable {
 
   /** Every record on {@code topic} from its start to its end as of now. */
   public List<ConsumerRecord<String, String>> readAll(String topic) {
-    Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            servers(),
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class,
-            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            StringDeserializer.class,
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-            false);
-    List<ConsumerRecord<String, String>> records = new ArrayList<>();
-    try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-      List<TopicPartition> partitions =
-          consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-              .map(p -> new TopicPartition(topic, p.partition()))
-              .toList();
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
-      Map<TopicPartition, Long> end = consumer.endOffsets(partitions, Duration.ofSeconds(30));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-        if (System.nanoTime() > deadline) {
-          throw new AssertionError("could not read " + topic + " to its end within 60 s");
-        }
-        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-      }
-    }
-    return records;
+    return TestBroker.readAll(servers(), topic);
   }
 
   @Override

@@ -51,10 +51,15 @@ public final class TestBroker {
    * reads them.
    */
   public static List<ConsumerRecord<String, String>> readAll(String topic) {
+    return readAll(servers(), topic);
+  }
+
+  /** As {@link #readAll(String)}, on the broker at {@code servers}. */
+  public static List<ConsumerRecord<String, String>> readAll(String servers, String topic) {
     Map<String, Object> config =
         Map.of(
             ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            servers(),
+            servers,
             ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
             StringDeserializer.class,
             ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
