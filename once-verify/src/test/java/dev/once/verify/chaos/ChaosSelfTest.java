@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,12 +41,6 @@ class ChaosSelfTest {
   }
 
   @Test
-  @Disabled(
-      "Probabilistic: a 60 s run catches commit-offset-before-transaction only when a kill lands"
-          + " while a record is between its early offset commit and its transaction; it did in"
-          + " some runs, not in two CI runs of 2026-12-02. Issue 23 stays open until the catch"
-          + " is made certain. Run by hand: chaos --kafka --broken-mode"
-          + " commit-offset-before-transaction.")
   void offsetsCommittedBeforeTheTransactionAreCaughtAsEventsNeverConsumed(@TempDir Path out)
       throws Exception {
     ChaosRuns.assumeJars();

@@ -3,6 +3,7 @@ package dev.once.shop.events;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.spring.InboxListenerCustomizer;
 import dev.once.shop.provider.BrokenMode;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -19,6 +20,9 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class OffsetsCommittedFirst implements InboxListenerCustomizer {
+  /** How long each record waits between its early offset commit and its transaction. */
+  static final Duration WINDOW = Duration.ofMillis(500);
+
   private final BrokenMode mode;
 
   OffsetsCommittedFirst(BrokenMode mode) {
@@ -40,6 +44,14 @@ class OffsetsCommittedFirst implements InboxListenerCustomizer {
                 Map.of(
                     new TopicPartition(record.topic(), record.partition()),
                     new OffsetAndMetadata(record.offset() + 1)));
+            // The window in which a kill loses the record, held open long enough that a kill
+            // during consumer traffic always finds a record in it: the self-test's catch is then
+            // certain, not a matter of a kill landing in a few milliseconds.
+            try {
+              Thread.sleep(WINDOW.toMillis());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
             return record;
           }
         });
