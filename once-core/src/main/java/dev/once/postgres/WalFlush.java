@@ -37,11 +37,8 @@ public interface WalFlush {
   }
 
   /** Returns at once: for stores where every commit that matters is durable. */
-  WalFlush NONE = () -> {};
-
-  /** {@link #NONE}. */
   static WalFlush none() {
-    return NONE;
+    return () -> {};
   }
 
   /**

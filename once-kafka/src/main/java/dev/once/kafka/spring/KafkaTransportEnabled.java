@@ -1,6 +1,5 @@
 package dev.once.kafka.spring;
 
-import java.util.List;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Condition;
@@ -23,12 +22,5 @@ final class KafkaTransportEnabled implements Condition {
             .map(list -> list.stream().anyMatch(server -> server != null && !server.isBlank()))
             .orElse(false);
     return enabled && servers;
-  }
-
-  /** The same, outside a condition: for messages. */
-  static List<String> servers(Binder binder) {
-    return binder
-        .bind("spring.kafka.bootstrap-servers", Bindable.listOf(String.class))
-        .orElse(List.of());
   }
 }

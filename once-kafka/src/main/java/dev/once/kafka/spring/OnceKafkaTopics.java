@@ -22,10 +22,6 @@ final class OnceKafkaTopics implements InitializingBean {
     this.settings = settings;
   }
 
-  Set<String> topics() {
-    return topics;
-  }
-
   /** The topics that did not exist and were created at start. */
   List<String> created() {
     return created;
