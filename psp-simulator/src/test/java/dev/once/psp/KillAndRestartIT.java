@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The simulator as its own JVM, SIGKILLed and started again on the same journal. */
 @Timeout(120)
-class KillAndRestartTest {
+class KillAndRestartIT {
   private static final Pattern LISTENING = Pattern.compile("listening on (http://\\S+) \\(port");
   private static final List<String> PATHS =
       List.of(
