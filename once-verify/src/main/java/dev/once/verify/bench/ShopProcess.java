@@ -25,6 +25,13 @@ import java.util.concurrent.TimeUnit;
  * process list.
  */
 public final class ShopProcess implements AutoCloseable {
+  /**
+   * A JVM option, followed by jar files, that adds those jars to the shop's class path (Spring
+   * Boot's {@code loader.path}); with it, the shop starts through Spring Boot's {@code
+   * PropertiesLauncher}.
+   */
+  public static final String LOADER_PATH = "-Dloader.path=";
+
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
   private final Process process;
@@ -109,8 +116,15 @@ public final class ShopProcess implements AutoCloseable {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.addAll(jvmOptions);
-    command.add("-jar");
-    command.add(jar.toString());
+    if (jvmOptions.stream().anyMatch(option -> option.startsWith(LOADER_PATH))) {
+      // Spring Boot's launcher that reads loader.path; the jar's own one does not.
+      command.add("-cp");
+      command.add(jar.toString());
+      command.add("org.springframework.boot.loader.launch.PropertiesLauncher");
+    } else {
+      command.add("-jar");
+      command.add(jar.toString());
+    }
     command.add("--server.port=" + port);
     command.add("--spring.datasource.url=" + login.jdbcUrl());
     command.add("--spring.datasource.username=" + login.appUser());

@@ -1,5 +1,6 @@
 package dev.once.verify.chaos;
 
+import dev.once.verify.UsageException;
 import dev.once.verify.bench.ShopProcess;
 import java.io.IOException;
 import java.net.URI;
@@ -23,7 +24,11 @@ import java.util.concurrent.TimeUnit;
 final class Processes implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
 
+  /** The file name of the shop's broken modes, next to its jar. */
+  static final String BROKEN_MODES_JAR = "shop-broken-modes.jar";
+
   private final Path shopJar;
+  private final List<String> shopJvmOptions;
   private final Path simulatorJar;
   private final ChaosDatabase db;
   private final String adminToken;
@@ -61,7 +66,7 @@ final class Processes implements AutoCloseable {
       long seed,
       int shops,
       String brokenMode)
-      throws IOException {
+      throws IOException, UsageException {
     this(shopJar, simulatorJar, db, adminToken, logs, seed, shops, brokenMode, false);
   }
 
@@ -79,7 +84,7 @@ final class Processes implements AutoCloseable {
       int shops,
       String brokenMode,
       boolean kafka)
-      throws IOException {
+      throws IOException, UsageException {
     this.kafka = kafka;
     int slots = kafka ? shops + 1 : shops;
     this.shopJar = shopJar;
@@ -116,7 +121,27 @@ final class Processes implements AutoCloseable {
       args.add("--shop.testing.allow-broken-mode=true");
     }
     this.shopArgs = List.copyOf(args);
+    this.shopJvmOptions =
+        brokenMode == null
+            ? List.of("-XX:TieredStopAtLevel=1")
+            : List.of("-XX:TieredStopAtLevel=1", ShopProcess.LOADER_PATH + brokenModes(shopJar));
     Files.createDirectories(logs);
+  }
+
+  /**
+   * The shop's broken modes, {@code shop-broken-modes.jar} next to its jar: test code that a shop
+   * has on its class path only when a chaos run asks for a broken mode.
+   */
+  static Path brokenModes(Path shopJar) throws UsageException {
+    Path jar = shopJar.toAbsolutePath().resolveSibling(BROKEN_MODES_JAR);
+    if (!Files.isRegularFile(jar)) {
+      throw new UsageException(
+          "--broken-mode needs "
+              + jar
+              + ", the shop's broken modes (built from its test sources by ./mvnw package"
+              + " -DskipTests)");
+    }
+    return jar;
   }
 
   /** The shops' base URLs, in instance order. */
@@ -267,7 +292,7 @@ final class Processes implements AutoCloseable {
               shopPorts[i],
               adminToken,
               log,
-              List.of("-XX:TieredStopAtLevel=1"),
+              shopJvmOptions,
               shopArgs,
               kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap()) : Map.of());
     }

@@ -26,18 +26,26 @@ public final class ProviderClient {
   private final Duration readTimeout;
   private final JsonMapper json;
 
-  ProviderClient(URI baseUri, Duration connectTimeout, Duration readTimeout, JsonMapper json) {
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(connectTimeout)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+  /**
+   * A client that sends its requests through {@code http}, a client made by {@link
+   * #http(Duration)}.
+   */
+  ProviderClient(HttpClient http, URI baseUri, Duration readTimeout, JsonMapper json) {
+    this.http = http;
     String base = baseUri.toString().replaceAll("/+$", "");
     this.charges = URI.create(base + "/v1/charges");
     this.refunds = URI.create(base + "/v1/refunds");
     this.readTimeout = readTimeout;
     this.json = json;
+  }
+
+  /** The HTTP client for the provider: HTTP/1.1, no redirects, {@code connectTimeout}. */
+  static HttpClient http(Duration connectTimeout) {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(connectTimeout)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
   }
 
   /** Charges {@code amount} for the payment {@code reference}. */

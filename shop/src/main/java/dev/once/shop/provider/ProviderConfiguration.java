@@ -3,9 +3,11 @@ package dev.once.shop.provider;
 import dev.once.psp.PspSettings;
 import dev.once.psp.PspSimulator;
 import java.net.URI;
+import java.net.http.HttpClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -32,9 +34,20 @@ class ProviderConfiguration {
     return simulator;
   }
 
+  /**
+   * The HTTP client of the provider calls, a bean of its own so that it is configured in one place.
+   */
+  @Bean
+  HttpClient providerHttpClient(ProviderProperties properties) {
+    return ProviderClient.http(properties.connectTimeout());
+  }
+
   @Bean
   ProviderClient providerClient(
-      ProviderProperties properties, ObjectProvider<PspSimulator> inProcess, JsonMapper json) {
+      ProviderProperties properties,
+      ObjectProvider<PspSimulator> inProcess,
+      @Qualifier("providerHttpClient") HttpClient http,
+      JsonMapper json) {
     URI base;
     if (properties.url() != null) {
       base = properties.url();
@@ -47,6 +60,6 @@ class ProviderConfiguration {
     } else {
       base = inProcess.getObject().baseUri();
     }
-    return new ProviderClient(base, properties.connectTimeout(), properties.readTimeout(), json);
+    return new ProviderClient(http, base, properties.readTimeout(), json);
   }
 }

@@ -11,7 +11,6 @@ import dev.once.shop.web.NotFoundException;
 import dev.once.spring.outbox.OutboxHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.core.JacksonException;
@@ -32,12 +31,8 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>no final answer (time-out, broken connection, 5xx, 409, 429): retried with backoff;
  *   <li>the provider rejects the request itself (another 4xx): dead at once, with an error log.
  * </ul>
- *
- * <p>{@link BrokenMode} ({@value BrokenMode#PROPERTY}) breaks this on purpose, for {@code
- * once-verify}'s self-test only.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(BrokenMode.Setting.class)
 class ProviderHandlers {
   private static final Logger log = LoggerFactory.getLogger(ProviderHandlers.class);
 
@@ -48,22 +43,15 @@ class ProviderHandlers {
   static final String REFUND_KEY_PREFIX = "shop-refund-";
 
   @Bean
-  BrokenMode brokenMode(BrokenMode.Setting setting) {
-    BrokenMode mode = setting.mode();
-    mode.announce();
-    return mode;
-  }
-
-  @Bean
   OutboxHandler providerChargeHandler(
-      ProviderClient provider, PaymentService payments, JsonMapper json, BrokenMode broken) {
+      ProviderClient provider, PaymentService payments, JsonMapper json) {
     return handler(
         PaymentService.PROVIDER_CHARGE,
         (row, completion) -> {
           ChargeMessage charge = json.readValue(row.payloadJson(), ChargeMessage.class);
           ProviderAnswer answer =
               provider.charge(
-                  broken.key(CHARGE_KEY_PREFIX + charge.paymentId()),
+                  CHARGE_KEY_PREFIX + charge.paymentId(),
                   charge.paymentId(),
                   charge.amount(),
                   charge.currency());
@@ -71,21 +59,20 @@ class ProviderHandlers {
               row,
               answer,
               outcome -> payments.settle(charge.paymentId(), outcome, completion),
-              "payment " + charge.paymentId(),
-              broken);
+              "payment " + charge.paymentId());
         });
   }
 
   @Bean
   OutboxHandler providerRefundHandler(
-      ProviderClient provider, PaymentService payments, JsonMapper json, BrokenMode broken) {
+      ProviderClient provider, PaymentService payments, JsonMapper json) {
     return handler(
         PaymentService.PROVIDER_REFUND,
         (row, completion) -> {
           RefundMessage refund = json.readValue(row.payloadJson(), RefundMessage.class);
           ProviderAnswer answer =
               provider.refund(
-                  broken.key(REFUND_KEY_PREFIX + refund.refundId()),
+                  REFUND_KEY_PREFIX + refund.refundId(),
                   refund.refundId(),
                   refund.paymentId(),
                   refund.amount(),
@@ -95,8 +82,7 @@ class ProviderHandlers {
                 row,
                 answer,
                 outcome -> payments.settleRefund(refund.refundId(), outcome, completion),
-                "refund " + refund.refundId(),
-                broken);
+                "refund " + refund.refundId());
           } catch (RefundReversalException e) {
             // Only a refund credited at request time, before the shop's V6: a refund accepted
             // since then has credited nothing when the provider refuses it.
@@ -108,17 +94,12 @@ class ProviderHandlers {
 
   /** Records a final answer through {@code settle}; decides what the row becomes. */
   private static Delivery record(
-      OutboxRecord row, ProviderAnswer answer, Settlement settle, String what, BrokenMode broken) {
+      OutboxRecord row, ProviderAnswer answer, Settlement settle, String what) {
     if (answer instanceof ProviderAnswer.Succeeded) {
       return settled(row, settle, PaymentStatus.SUCCEEDED, what);
     }
     if (answer instanceof ProviderAnswer.Declined) {
       return settled(row, settle, PaymentStatus.FAILED, what);
-    }
-    if (broken == BrokenMode.MARK_DELIVERED_BEFORE_CALL) {
-      // Broken on purpose: no final answer or a rejection, yet the row is done and the payment or
-      // refund stays pending.
-      return Delivery.done();
     }
     if (answer instanceof ProviderAnswer.Unavailable unavailable) {
       return Delivery.retry("provider: " + unavailable.reason());

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.once.psp.Faults;
+import dev.once.shop.broken.BrokenMode;
 import dev.once.shop.payments.PaymentService;
 import dev.once.shop.support.TestClient;
 import java.time.Duration;

@@ -17,8 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
 class ProviderClientTest {
   private final ProviderClient client =
       new ProviderClient(
+          ProviderClient.http(Duration.ofMillis(100)),
           URI.create("http://127.0.0.1:1"),
-          Duration.ofMillis(100),
           Duration.ofMillis(100),
           JsonMapper.builder().build());
 

@@ -2,6 +2,7 @@ package dev.once.shop.provider;
 
 import dev.once.psp.Faults;
 import dev.once.psp.PspSimulator;
+import dev.once.shop.broken.BrokenMode;
 import dev.once.shop.support.ShopIntegrationTest;
 import org.junit.jupiter.api.AfterEach;
 import org.springframework.beans.factory.annotation.Autowired;

@@ -1,8 +1,7 @@
-package dev.once.shop.events;
+package dev.once.shop.broken;
 
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.spring.InboxListenerCustomizer;
-import dev.once.shop.provider.BrokenMode;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -11,14 +10,12 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.RecordInterceptor;
-import org.springframework.stereotype.Component;
 
 /**
  * The broken mode {@link BrokenMode#COMMIT_OFFSET_BEFORE_TRANSACTION}, for {@code once-verify chaos
  * --kafka}'s self-test only: commits each record's offset before the inbox transaction runs, so a
  * kill between the two loses the record. Does nothing in any other mode.
  */
-@Component
 class OffsetsCommittedFirst implements InboxListenerCustomizer {
   /** How long each record waits between its early offset commit and its transaction. */
   static final Duration WINDOW = Duration.ofMillis(500);

@@ -1,7 +1,6 @@
-package dev.once.shop.provider;
+package dev.once.shop.broken;
 
 import java.util.Arrays;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,15 +8,19 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * A deliberately broken mode of the provider handlers ({@value #PROPERTY}, {@code
- * SHOP_TESTING_BROKEN_MODE}). It exists only so that {@code once-verify chaos} can be shown to
- * catch a real violation: each mode other than {@link #NONE} switches off one of Once's guarantees
- * on purpose. Never set it in production: a mode other than {@code none} stops the start unless a
- * second switch, {@value #ALLOW_PROPERTY}{@code =true} ({@code SHOP_TESTING_ALLOW_BROKEN_MODE}), is
- * set as well, so one stray variable in a production environment cannot switch a guarantee off.
+ * A deliberately broken mode of the shop ({@value #PROPERTY}, {@code SHOP_TESTING_BROKEN_MODE}). It
+ * exists only so that {@code once-verify chaos} can be shown to catch a real violation: each mode
+ * other than {@link #NONE} switches off one of Once's guarantees on purpose.
+ *
+ * <p>It is test code: it lives in the shop's test sources and reaches a running shop only in {@code
+ * shop/target/shop-broken-modes.jar}, which {@code once-verify chaos --broken-mode} adds to the
+ * shop's class path ({@code loader.path}). A production shop has no such class, so the setting does
+ * nothing there. Even with the jar, a mode other than {@code none} stops the start unless a second
+ * switch, {@value #ALLOW_PROPERTY}{@code =true} ({@code SHOP_TESTING_ALLOW_BROKEN_MODE}), is set as
+ * well.
  */
 public enum BrokenMode {
-  /** The default: the handlers behave as documented in {@link ProviderHandlers}. */
+  /** The default: the shop behaves as documented. */
   NONE("none"),
 
   /**
@@ -78,11 +81,6 @@ public enum BrokenMode {
             + ", but was '"
             + value
             + "'.");
-  }
-
-  /** The Idempotency-Key to send for one call: {@code key}, unless keys are broken. */
-  String key(String key) {
-    return this == PROVIDER_KEY_PER_ATTEMPT ? key + "-attempt-" + UUID.randomUUID() : key;
   }
 
   /** Logs one loud ERROR line when this mode is broken. */

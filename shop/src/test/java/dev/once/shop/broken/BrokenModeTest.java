@@ -1,16 +1,16 @@
-package dev.once.shop.provider;
+package dev.once.shop.broken;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.shop.support.LogCapture;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.util.Map;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
@@ -19,7 +19,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  */
 class BrokenModeTest {
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner().withUserConfiguration(Setting.class);
+      new ApplicationContextRunner().withUserConfiguration(BrokenModeConfiguration.class);
 
   @Test
   void noneIsTheDefault() {
@@ -127,22 +127,26 @@ class BrokenModeTest {
   }
 
   @Test
-  void onlyTheKeyPerAttemptModeChangesTheKey() {
-    assertThat(BrokenMode.NONE.key("shop-charge-1")).isEqualTo("shop-charge-1");
-    assertThat(BrokenMode.MARK_DELIVERED_BEFORE_CALL.key("shop-charge-1"))
-        .isEqualTo("shop-charge-1");
-    String first = BrokenMode.PROVIDER_KEY_PER_ATTEMPT.key("shop-charge-1");
-    assertThat(first).startsWith("shop-charge-1-attempt-").hasSizeLessThanOrEqualTo(255);
-    assertThat(BrokenMode.PROVIDER_KEY_PER_ATTEMPT.key("shop-charge-1")).isNotEqualTo(first);
-  }
+  void theKeyPerAttemptClientSendsEachRequestWithAKeyOfItsOwnAndKeepsTheRest() {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:1/v1/charges"))
+            .header("Idempotency-Key", "shop-charge-1")
+            .header("Accept", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString("{}"))
+            .build();
 
-  /** The setting and the mode bean, as {@link ProviderHandlers} declares them. */
-  @Configuration(proxyBeanMethods = false)
-  @EnableConfigurationProperties(BrokenMode.Setting.class)
-  static class Setting {
-    @Bean
-    BrokenMode brokenMode(BrokenMode.Setting setting) {
-      return new ProviderHandlers().brokenMode(setting);
-    }
+    HttpRequest first = KeyPerAttemptHttpClient.withFreshKey(request);
+    HttpRequest second = KeyPerAttemptHttpClient.withFreshKey(request);
+
+    assertThat(first.headers().allValues("Idempotency-Key"))
+        .singleElement(InstanceOfAssertFactories.STRING)
+        .startsWith("shop-charge-1-attempt-")
+        .hasSizeLessThanOrEqualTo(255)
+        .isNotEqualTo(second.headers().firstValue("Idempotency-Key").orElseThrow());
+    assertThat(first.headers().firstValue("Accept")).contains("application/json");
+    assertThat(first.uri()).isEqualTo(request.uri());
+    assertThat(first.method()).isEqualTo("POST");
+    HttpRequest keyless = HttpRequest.newBuilder(request.uri()).GET().build();
+    assertThat(KeyPerAttemptHttpClient.withFreshKey(keyless)).isSameAs(keyless);
   }
 }
