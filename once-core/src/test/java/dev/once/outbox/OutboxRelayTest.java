@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The relay's threads: wake-ups, the purge, failures of the database, closing, settings. */
 class OutboxRelayTest {
@@ -52,12 +53,16 @@ class OutboxRelayTest {
   }
 
   @Test
+  @Timeout(30)
   void wakeUpNeverBlocksEvenWhenNothingListens() {
     OutboxRelay relay = builder(store).build();
+    // Nothing runs the loop: a wake-up that waited for a listener would block here for ever.
     for (int i = 0; i < 10_000; i++) {
       relay.wakeUp();
     }
+    assertThat(relay.isRunning()).isFalse();
     relay.close();
+    assertThat(relay.isRunning()).isFalse();
   }
 
   @Test
@@ -207,15 +212,19 @@ class OutboxRelayTest {
   }
 
   @Test
+  @Timeout(30)
   void startIsIdempotentAndCloseWithoutStartIsFine() {
     OutboxRelay relay = builder(store).build();
     relay.close();
     relay.close();
+    assertThat(relay.isRunning()).isFalse();
     OutboxRelay started = builder(store).build();
     started.start();
     started.start();
+    assertThat(started.isRunning()).isTrue();
     started.close();
     started.close();
+    assertThat(started.isRunning()).isFalse();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.once.spring;
 
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
@@ -12,7 +13,7 @@ class OncePropertiesTest {
 
   @Test
   void defaultsAreValid() {
-    new OnceProperties().validate();
+    assertThatCode(() -> new OnceProperties().validate()).doesNotThrowAnyException();
   }
 
   @Test
