@@ -59,7 +59,7 @@ import org.springframework.core.env.Environment;
  * sorts before every other, so a waiting transaction holds no other product's lock and the other
  * orders keep being reserved around it.
  */
-class OrderCrashTest extends ShopIntegrationTest {
+class OrderCrashIT extends ShopIntegrationTest {
   /** Sorts before the others: an order that waits for it holds no other product's lock. */
   private static final String HOT = "A0-HOT";
 
@@ -91,7 +91,7 @@ class OrderCrashTest extends ShopIntegrationTest {
           // Delivered rows stay for the assertions that count them.
           "--once.outbox.relay.delivered-retention=1h");
 
-  private static final Logger log = LoggerFactory.getLogger(OrderCrashTest.class);
+  private static final Logger log = LoggerFactory.getLogger(OrderCrashIT.class);
 
   @Autowired private Environment environment;
 

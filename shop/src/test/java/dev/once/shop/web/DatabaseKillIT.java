@@ -46,13 +46,13 @@ import org.springframework.test.annotation.DirtiesContext;
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
       "shop.embedded-postgres.clean=true",
-      "shop.embedded-postgres.data-dir=" + DatabaseKillTest.DATA_DIR,
-      "shop.admin-token=" + DatabaseKillTest.ADMIN_TOKEN,
+      "shop.embedded-postgres.data-dir=" + DatabaseKillIT.DATA_DIR,
+      "shop.admin-token=" + DatabaseKillIT.ADMIN_TOKEN,
       "spring.datasource.hikari.connection-timeout=250",
       "once.idempotency.purge.enabled=false"
     })
 @DirtiesContext
-class DatabaseKillTest {
+class DatabaseKillIT {
   static final String DATA_DIR = "target/embedded-pg-kill";
   static final String ADMIN_TOKEN = "kill-test-admin-token-0123456789abcdef";
 
@@ -182,7 +182,7 @@ class DatabaseKillTest {
       String key = answer.phase().name().toLowerCase() + " kill " + answer.response().status();
       counts.merge(key, 1, Integer::sum);
     }
-    System.out.println("DatabaseKillTest answers by status: " + counts);
+    System.out.println("DatabaseKillIT answers by status: " + counts);
 
     assertThat(outageSeen).as("the outage was seen by some request").isTrue();
     List<String> wrong = new ArrayList<>();

@@ -27,7 +27,7 @@ import org.springframework.core.env.Environment;
  * another, and when it resumes its late outcome is refused by the claim's fence.
  */
 @Timeout(600)
-class RelayKillTest extends ShopIntegrationTest {
+class RelayKillIT extends ShopIntegrationTest {
   /** The shop's default: once.outbox.relay.lease. */
   private static final Duration LEASE = Duration.ofSeconds(10);
 

@@ -24,7 +24,7 @@ import org.springframework.core.env.Environment;
  * inside its transaction. Nothing of the payment may be committed, the key may not be stuck, and
  * the retry (served by this JVM's shop) must pay exactly once.
  */
-class ShopCrashTest extends ShopIntegrationTest {
+class ShopCrashIT extends ShopIntegrationTest {
   private static final ExecutorService THREADS = Executors.newCachedThreadPool();
 
   @Autowired Environment environment;

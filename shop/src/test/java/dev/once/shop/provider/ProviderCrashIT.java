@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
  * delivers the row again, under the same Idempotency-Key, so the provider, which runs outside both
  * shops and counts its effects, has still applied the charge exactly once, and the payment settles.
  */
-class ProviderCrashTest extends ShopIntegrationTest {
+class ProviderCrashIT extends ShopIntegrationTest {
   @Autowired private Environment environment;
 
   @Test

@@ -38,7 +38,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * aggregate.
  */
 @Timeout(240)
-class ConsumerKilledAfterCommitTest {
+class ConsumerKilledAfterCommitIT {
   @TempDir Path dir;
 
   @Test
