@@ -1,6 +1,6 @@
 package dev.once.shop.clients;
 
-import dev.once.postgres.TransientFailures;
+import dev.once.failures.TransientFailures;
 import dev.once.shop.web.DatabaseUnavailable;
 import dev.once.shop.web.ProblemResponses;
 import dev.once.shop.web.ShopProblem;

@@ -1,6 +1,6 @@
 package dev.once.shop.persistence;
 
-import dev.once.postgres.TransientFailures;
+import dev.once.failures.TransientFailures;
 import dev.once.shop.web.ShopProblem;
 import java.sql.SQLException;
 import java.util.Optional;

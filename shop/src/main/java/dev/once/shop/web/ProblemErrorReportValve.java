@@ -1,6 +1,6 @@
 package dev.once.shop.web;
 
-import dev.once.postgres.TransientFailures;
+import dev.once.failures.TransientFailures;
 import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.connector.Request;

@@ -1,7 +1,7 @@
 package dev.once.shop.web;
 
+import dev.once.failures.TransientFailures;
 import dev.once.outbox.OutboxOverloadedException;
-import dev.once.postgres.TransientFailures;
 import dev.once.shop.persistence.DatabaseErrors;
 import jakarta.validation.ConstraintViolation;
 import java.lang.reflect.ParameterizedType;
