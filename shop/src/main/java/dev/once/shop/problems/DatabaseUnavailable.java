@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.problems;
 
 import dev.once.failures.TransientFailures;
 import dev.once.log.ThrottledLog;

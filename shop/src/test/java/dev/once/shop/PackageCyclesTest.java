@@ -1,0 +1,23 @@
+package dev.once.shop;
+
+import static dev.once.testing.PackageCycles.NO_PACKAGE_CYCLES;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.once.testing.PackageCycles;
+import org.junit.jupiter.api.Test;
+
+/** No package of the shop uses, directly or through others, a package that uses it back. */
+class PackageCyclesTest {
+  @Test
+  void shopHasNoPackageCycle() {
+    NO_PACKAGE_CYCLES.check(PackageCycles.mainClassesOf(ShopApplication.class));
+  }
+
+  @Test
+  void theRuleRefusesACycle() {
+    assertThatThrownBy(() -> NO_PACKAGE_CYCLES.check(PackageCycles.twoPackagesInACycle()))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("dev.once.testing.cycle.a -> ")
+        .hasMessageContaining("dev.once.testing.cycle.b -> ");
+  }
+}
