@@ -6,8 +6,8 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import dev.once.testing.cycle.a.A;
-import dev.once.testing.cycle.b.B;
+import dev.once.testing.cycle.Parent;
+import dev.once.testing.cycle.child.Child;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 
@@ -44,9 +44,12 @@ public final class PackageCycles {
     return classes;
   }
 
-  /** {@link A} and {@link B}, in two packages that use each other. */
+  /**
+   * {@link Parent} and {@link Child}, in a package and its subpackage that use each other: the
+   * cycle that a rule with one slice per top-level package would miss.
+   */
   public static JavaClasses twoPackagesInACycle() {
-    return new ClassFileImporter().importClasses(A.class, B.class);
+    return new ClassFileImporter().importClasses(Parent.class, Child.class);
   }
 
   private static Path home(Class<?> member) {

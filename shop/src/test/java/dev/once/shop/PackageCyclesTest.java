@@ -17,7 +17,7 @@ class PackageCyclesTest {
   void theRuleRefusesACycle() {
     assertThatThrownBy(() -> NO_PACKAGE_CYCLES.check(PackageCycles.twoPackagesInACycle()))
         .isInstanceOf(AssertionError.class)
-        .hasMessageContaining("dev.once.testing.cycle.a -> ")
-        .hasMessageContaining("dev.once.testing.cycle.b -> ");
+        .hasMessageContaining("Cycle detected: dev.once.testing.cycle -> ")
+        .hasMessageContaining("dev.once.testing.cycle.child -> ");
   }
 }
