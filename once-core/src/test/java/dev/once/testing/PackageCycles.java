@@ -1,6 +1,7 @@
 package dev.once.testing;
 
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -10,21 +11,42 @@ import dev.once.testing.cycle.Parent;
 import dev.once.testing.cycle.child.Child;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 
 /**
- * The rule that no package of a module uses, directly or through others, a package that uses it
- * back, and the classes it is checked on. Every package is a slice of its own, named by its full
- * name, so a parent and its subpackage ({@code dev.once.spring} and {@code dev.once.spring.inbox})
- * are two slices and a cycle between them counts. Each module's {@code PackageCyclesTest} checks
- * its own main classes with it, and shows once with {@link #twoPackagesInACycle} that it refuses a
- * cycle.
+ * No package of a module uses, directly or through others, a package that uses it back. Every
+ * package is a slice of its own, named by its full name, so a parent and its subpackage ({@code
+ * dev.once.spring} and {@code dev.once.spring.inbox}) are two slices and a cycle between them
+ * counts. Each module's {@code PackageCyclesTest} extends this class with one of its main classes:
+ * it checks that module's own main classes with {@link #NO_PACKAGE_CYCLES}, and shows that the rule
+ * refuses a cycle, between {@link Parent} and {@link Child}.
  */
-public final class PackageCycles {
+public abstract class PackageCycles {
   /** No cycle between packages. */
   public static final ArchRule NO_PACKAGE_CYCLES =
       slices().matching("(**)").namingSlices("$1").should().beFreeOfCycles();
 
-  private PackageCycles() {}
+  private final Class<?> member;
+
+  /** The test of the module that holds {@code member}, one of its main classes. */
+  protected PackageCycles(Class<?> member) {
+    this.member = member;
+  }
+
+  @Test
+  public void theModuleHasNoPackageCycle() {
+    NO_PACKAGE_CYCLES.check(mainClassesOf(member));
+  }
+
+  @Test
+  public void theRuleRefusesACycle() {
+    JavaClasses parentAndChild = new ClassFileImporter().importClasses(Parent.class, Child.class);
+
+    assertThatThrownBy(() -> NO_PACKAGE_CYCLES.check(parentAndChild))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Cycle detected: dev.once.testing.cycle -> ")
+        .hasMessageContaining("dev.once.testing.cycle.child -> ");
+  }
 
   /**
    * The main classes of the module that holds {@code member}: only its own output directory, never
@@ -42,14 +64,6 @@ public final class PackageCycles {
           member.getName() + " is not a main class in a directory: " + home(member));
     }
     return classes;
-  }
-
-  /**
-   * {@link Parent} and {@link Child}, in a package and its subpackage that use each other: the
-   * cycle that a rule with one slice per top-level package would miss.
-   */
-  public static JavaClasses twoPackagesInACycle() {
-    return new ClassFileImporter().importClasses(Parent.class, Child.class);
   }
 
   private static Path home(Class<?> member) {
