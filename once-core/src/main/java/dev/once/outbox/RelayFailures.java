@@ -1,7 +1,7 @@
 package dev.once.outbox;
 
+import dev.once.failures.TransientFailures;
 import dev.once.log.ThrottledLog;
-import dev.once.postgres.TransientFailures;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.LoggerFactory;

@@ -1,9 +1,9 @@
 package dev.once.kafka;
 
 import dev.once.events.EventTransport;
+import dev.once.failures.TransientFailures;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
-import dev.once.postgres.TransientFailures;
 import dev.once.postgres.WalFlush;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;

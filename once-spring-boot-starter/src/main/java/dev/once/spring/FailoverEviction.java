@@ -2,7 +2,7 @@ package dev.once.spring;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.SQLExceptionOverride;
-import dev.once.postgres.TransientFailures;
+import dev.once.failures.TransientFailures;
 import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

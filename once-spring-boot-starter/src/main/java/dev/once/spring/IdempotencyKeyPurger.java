@@ -1,6 +1,7 @@
 package dev.once.spring;
 
 import dev.once.idempotency.IdempotencyEngine;
+import dev.once.spring.scheduling.PeriodicTask;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.once.kafka.spring;
 
+import dev.once.failures.TransientFailures;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InvalidRecordException;
 import dev.once.kafka.OnceHeaders;
-import dev.once.postgres.TransientFailures;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeaders;

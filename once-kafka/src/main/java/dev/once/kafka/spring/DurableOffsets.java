@@ -1,6 +1,6 @@
 package dev.once.kafka.spring;
 
-import dev.once.postgres.TransientFailures;
+import dev.once.failures.TransientFailures;
 import dev.once.postgres.WalFlush;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

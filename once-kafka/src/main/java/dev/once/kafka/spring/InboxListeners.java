@@ -1,10 +1,10 @@
 package dev.once.kafka.spring;
 
+import dev.once.failures.TransientFailures;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
-import dev.once.postgres.TransientFailures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package dev.once.spring.inbox;
 
 import dev.once.inbox.Inbox;
-import dev.once.spring.PeriodicTask;
+import dev.once.spring.scheduling.PeriodicTask;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -3,7 +3,7 @@ package dev.once.spring.outbox;
 import dev.once.log.ThrottledLog;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxOverloadedException;
-import dev.once.spring.PeriodicTask;
+import dev.once.spring.scheduling.PeriodicTask;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;

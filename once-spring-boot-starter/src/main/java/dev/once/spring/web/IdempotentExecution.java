@@ -1,5 +1,6 @@
 package dev.once.spring.web;
 
+import dev.once.failures.TransientFailures;
 import dev.once.idempotency.ClaimResult;
 import dev.once.idempotency.Fingerprint;
 import dev.once.idempotency.IdempotencyEngine;
@@ -7,7 +8,6 @@ import dev.once.idempotency.IdempotencyScope;
 import dev.once.idempotency.KeyTakenException;
 import dev.once.idempotency.StoredResponse;
 import dev.once.log.ThrottledLog;
-import dev.once.postgres.TransientFailures;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.metrics.IdempotencyMetrics.Outcome;
 import jakarta.servlet.FilterChain;

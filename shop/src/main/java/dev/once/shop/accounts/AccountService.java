@@ -2,9 +2,9 @@ package dev.once.shop.accounts;
 
 import dev.once.shop.persistence.Ids;
 import dev.once.shop.persistence.Timestamps;
-import dev.once.shop.web.InvalidRequestException;
-import dev.once.shop.web.NotFoundException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.InvalidRequestException;
+import dev.once.shop.problems.NotFoundException;
+import dev.once.shop.problems.ShopProblem;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.once.shop.accounts;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /** An amount in one currency was aimed at an account in another; nothing was written. */
 public final class CurrencyMismatchException extends ShopException {

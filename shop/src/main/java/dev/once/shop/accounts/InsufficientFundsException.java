@@ -1,7 +1,7 @@
 package dev.once.shop.accounts;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /** A debit would take the account's balance below zero; nothing was written. */
 public final class InsufficientFundsException extends ShopException {

@@ -1,7 +1,8 @@
 package dev.once.shop.accounts;
 
-import dev.once.shop.web.InvalidRequestException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.openapi.SchemaPattern;
+import dev.once.shop.problems.InvalidRequestException;
+import dev.once.shop.problems.ShopProblem;
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
@@ -131,6 +132,7 @@ public final class Money {
   /** A request field that holds a currency code; refused with {@code invalid-currency}. */
   @Documented
   @Constraint(validatedBy = Currency.Validator.class)
+  @SchemaPattern("^[A-Z]{3}$")
   @Target(ElementType.FIELD)
   @Retention(RetentionPolicy.RUNTIME)
   public @interface Currency {

@@ -1,7 +1,7 @@
 package dev.once.shop.clients;
 
-import dev.once.shop.web.ProblemResponses;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ProblemResponses;
+import dev.once.shop.problems.ShopProblem;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,9 +1,9 @@
 package dev.once.shop.clients;
 
-import dev.once.postgres.TransientFailures;
-import dev.once.shop.web.DatabaseUnavailable;
-import dev.once.shop.web.ProblemResponses;
-import dev.once.shop.web.ShopProblem;
+import dev.once.failures.TransientFailures;
+import dev.once.shop.problems.DatabaseUnavailable;
+import dev.once.shop.problems.ProblemResponses;
+import dev.once.shop.problems.ShopProblem;
 import dev.once.spring.web.IdempotencyClientResolver;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;

@@ -1,7 +1,7 @@
 package dev.once.shop.clients;
 
 import dev.once.log.ThrottledLog;
-import dev.once.shop.web.DatabaseUnavailable;
+import dev.once.shop.problems.DatabaseUnavailable;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.once.shop.clients;
 
 import com.zaxxer.hikari.HikariConfigMXBean;
-import dev.once.shop.web.DatabaseUnavailable;
-import dev.once.shop.web.ProblemResponses;
+import dev.once.shop.problems.DatabaseUnavailable;
+import dev.once.shop.problems.ProblemResponses;
 import dev.once.spring.web.IdempotencyClientResolver;
 import java.sql.SQLException;
 import java.time.Clock;

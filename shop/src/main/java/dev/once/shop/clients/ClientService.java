@@ -2,8 +2,8 @@ package dev.once.shop.clients;
 
 import dev.once.shop.persistence.Ids;
 import dev.once.shop.persistence.Timestamps;
-import dev.once.shop.web.NotFoundException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.NotFoundException;
+import dev.once.shop.problems.ShopProblem;
 import java.time.Clock;
 import java.util.Optional;
 import org.springframework.stereotype.Service;

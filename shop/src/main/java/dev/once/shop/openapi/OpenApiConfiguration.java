@@ -1,7 +1,6 @@
 package dev.once.shop.openapi;
 
-import dev.once.shop.accounts.Money;
-import dev.once.shop.web.Text;
+import dev.once.shop.persistence.Text;
 import dev.once.spring.OnceProperties;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.ExternalDocumentation;
@@ -132,10 +131,11 @@ public class OpenApiConfiguration {
   }
 
   /**
-   * Documents the constraints springdoc does not read itself: the limit of a {@link Text} field and
-   * the pattern of a constraint composed with {@link Pattern} (the money formats), anchored, since
-   * a JSON Schema pattern matches anywhere in the value while Bean Validation matches all of it.
-   * Keeps a string's example as written: swagger reads {@code "4.20"} as the number 4.2.
+   * Documents the constraints springdoc does not read itself: the limit of a {@link Text} field,
+   * the pattern a constraint states with {@link SchemaPattern} (the currency code), and the pattern
+   * of a constraint composed with {@link Pattern} (the money formats), anchored, since a JSON
+   * Schema pattern matches anywhere in the value while Bean Validation matches all of it. Keeps a
+   * string's example as written: swagger reads {@code "4.20"} as the number 4.2.
    */
   @Bean
   PropertyCustomizer composedConstraints() {
@@ -144,8 +144,10 @@ public class OpenApiConfiguration {
         if (annotation instanceof Text text) {
           schema.maxLength(text.max());
         }
-        if (annotation instanceof Money.Currency) {
-          schema.pattern("^[A-Z]{3}$");
+        SchemaPattern documentedPattern =
+            annotation.annotationType().getAnnotation(SchemaPattern.class);
+        if (documentedPattern != null) {
+          schema.pattern(documentedPattern.value());
         }
         if (annotation instanceof io.swagger.v3.oas.annotations.media.Schema documented
             && !documented.example().isEmpty()

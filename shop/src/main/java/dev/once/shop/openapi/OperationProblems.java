@@ -1,6 +1,6 @@
 package dev.once.shop.openapi;
 
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopProblem;
 import dev.once.spring.web.OnceProblem;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.headers.Header;

@@ -1,6 +1,6 @@
 package dev.once.shop.openapi;
 
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopProblem;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

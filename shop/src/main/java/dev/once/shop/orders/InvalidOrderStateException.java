@@ -1,7 +1,7 @@
 package dev.once.shop.orders;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /** A change the order's state machine does not allow from its current state; nothing written. */
 public final class InvalidOrderStateException extends ShopException {

@@ -1,7 +1,7 @@
 package dev.once.shop.outbox;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /**
  * A requeue of a dead row appended longer ago than the inbox retention, without {@code force}: a

@@ -1,7 +1,7 @@
 package dev.once.shop.payments;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /** A status change the payment state machine does not allow from the payment's current status. */
 public final class IllegalPaymentTransitionException extends ShopException {

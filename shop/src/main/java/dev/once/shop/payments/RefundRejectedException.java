@@ -1,7 +1,7 @@
 package dev.once.shop.payments;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /** A refund the payment does not allow; nothing was written. */
 public final class RefundRejectedException extends ShopException {

@@ -1,7 +1,7 @@
 package dev.once.shop.persistence;
 
-import dev.once.postgres.TransientFailures;
-import dev.once.shop.web.ShopProblem;
+import dev.once.failures.TransientFailures;
+import dev.once.shop.problems.ShopProblem;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.postgresql.util.PSQLException;

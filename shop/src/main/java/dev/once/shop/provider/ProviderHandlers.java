@@ -7,7 +7,7 @@ import dev.once.shop.payments.IllegalPaymentTransitionException;
 import dev.once.shop.payments.PaymentService;
 import dev.once.shop.payments.PaymentStatus;
 import dev.once.shop.payments.RefundReversalException;
-import dev.once.shop.web.NotFoundException;
+import dev.once.shop.problems.NotFoundException;
 import dev.once.spring.outbox.OutboxHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,7 +1,7 @@
 package dev.once.shop.stock;
 
-import dev.once.shop.web.ShopException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 
 /** The client already has a product with this code; nothing was written. */
 public final class ProductExistsException extends ShopException {

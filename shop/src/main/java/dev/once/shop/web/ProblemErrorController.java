@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.shop.problems.ProblemResponses;
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,6 +1,7 @@
 package dev.once.shop.web;
 
-import dev.once.postgres.TransientFailures;
+import dev.once.failures.TransientFailures;
+import dev.once.shop.problems.ProblemResponses;
 import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.catalina.connector.Request;

@@ -1,8 +1,13 @@
 package dev.once.shop.web;
 
+import dev.once.failures.TransientFailures;
 import dev.once.outbox.OutboxOverloadedException;
-import dev.once.postgres.TransientFailures;
 import dev.once.shop.persistence.DatabaseErrors;
+import dev.once.shop.problems.DatabaseUnavailable;
+import dev.once.shop.problems.InvalidRequestException;
+import dev.once.shop.problems.ProblemResponses;
+import dev.once.shop.problems.ShopException;
+import dev.once.shop.problems.ShopProblem;
 import jakarta.validation.ConstraintViolation;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;

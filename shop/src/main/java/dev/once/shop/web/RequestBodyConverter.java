@@ -1,5 +1,7 @@
 package dev.once.shop.web;
 
+import dev.once.shop.problems.InvalidRequestException;
+import dev.once.shop.problems.ShopProblem;
 import dev.once.spring.OnceProperties;
 import jakarta.validation.Validator;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.once.shop.web;
 
+import dev.once.shop.problems.ProblemResponses;
 import org.apache.catalina.Container;
 import org.apache.catalina.Pipeline;
 import org.apache.catalina.Valve;

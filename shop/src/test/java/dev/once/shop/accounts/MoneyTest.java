@@ -3,8 +3,8 @@ package dev.once.shop.accounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.once.shop.web.InvalidRequestException;
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.InvalidRequestException;
+import dev.once.shop.problems.ShopProblem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;

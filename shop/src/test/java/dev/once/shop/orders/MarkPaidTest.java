@@ -12,12 +12,12 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.shop.events.ShopEvents;
 import dev.once.shop.payments.PaymentService;
 import dev.once.shop.payments.PaymentStatus;
+import dev.once.shop.problems.ShopProblem;
 import dev.once.shop.support.EventDelivery;
 import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.OrderFixture.Stock;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
-import dev.once.shop.web.ShopProblem;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -177,7 +177,7 @@ class MarkPaidTest extends ShopIntegrationTest {
         new String[][] {{client.id(), "ord_unknown0000000000000"}, {stranger.id(), order}}) {
       assertThatThrownBy(() -> orders.markPaid(call[0], call[1], payment))
           .isInstanceOfSatisfying(
-              dev.once.shop.web.NotFoundException.class,
+              dev.once.shop.problems.NotFoundException.class,
               e -> assertThat(e.problem()).isEqualTo(ShopProblem.ORDER_NOT_FOUND));
     }
     assertThat(shop.status(order)).isEqualTo("reserved");

@@ -3,7 +3,7 @@ package dev.once.shop.orders;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopProblem;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.once.shop.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.shop.web.ShopProblem;
+import dev.once.shop.problems.ShopProblem;
 import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

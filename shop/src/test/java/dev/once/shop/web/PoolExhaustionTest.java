@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import dev.once.shop.problems.DatabaseUnavailable;
 import dev.once.shop.support.Concurrently;
 import dev.once.shop.support.LogCapture;
 import dev.once.shop.support.ShopResponse;

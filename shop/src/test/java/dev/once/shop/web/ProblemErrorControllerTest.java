@@ -2,6 +2,8 @@ package dev.once.shop.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.problems.DatabaseUnavailable;
+import dev.once.shop.problems.ProblemResponses;
 import dev.once.spring.OnceProperties;
 import jakarta.servlet.RequestDispatcher;
 import java.sql.SQLTransientConnectionException;

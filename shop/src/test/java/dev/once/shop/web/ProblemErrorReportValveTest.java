@@ -2,6 +2,7 @@ package dev.once.shop.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.shop.problems.ProblemResponses;
 import dev.once.spring.OnceProperties;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
 import dev.once.shop.accounts.Money;
+import dev.once.shop.problems.InvalidRequestException;
+import dev.once.shop.problems.ShopProblem;
 import dev.once.spring.OnceProperties;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;

@@ -1,4 +1,4 @@
-package dev.once.postgres;
+package dev.once.failures;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxException;
 import dev.once.outbox.OutboxMessage;
+import dev.once.postgres.PostgresStores;
 import dev.once.testing.TestDatabase;
 import java.io.EOFException;
 import java.io.IOException;

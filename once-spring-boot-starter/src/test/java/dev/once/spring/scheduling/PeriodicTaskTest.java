@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.problems;
 
 import org.springframework.web.ErrorResponseException;
 

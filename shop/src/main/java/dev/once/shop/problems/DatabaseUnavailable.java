@@ -1,7 +1,7 @@
-package dev.once.shop.web;
+package dev.once.shop.problems;
 
+import dev.once.failures.TransientFailures;
 import dev.once.log.ThrottledLog;
-import dev.once.postgres.TransientFailures;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;

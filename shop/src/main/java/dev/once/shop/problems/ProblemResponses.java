@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.problems;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
@@ -31,7 +31,7 @@ public class ProblemResponses {
    * {@code Retry-After} of every 503: the conditions behind it (a full pool, a cancelled statement,
    * a restarting database) pass in about that time, and Once's filter suggests the same.
    */
-  static final String RETRY_AFTER_SECONDS = "1";
+  public static final String RETRY_AFTER_SECONDS = "1";
 
   private static final String CANNOT_BE_PROCESSED = "The request cannot be processed.";
   private static final String INTERNAL =
@@ -71,7 +71,7 @@ public class ProblemResponses {
    * for that status, {@code internal-error} for any other 5xx, {@code http-<status>} for any other
    * 4xx, and a generic sentence that names nothing internal.
    */
-  ProblemDetail forStatus(int status) {
+  public ProblemDetail forStatus(int status) {
     ProblemDetail body =
         switch (status) {
           case 400 -> of(ShopProblem.BAD_REQUEST, "The request is not valid.");
@@ -148,7 +148,7 @@ public class ProblemResponses {
   }
 
   /** {@code body} as JSON in ASCII, members in the order Spring MVC writes them. */
-  static String json(ProblemDetail body) {
+  public static String json(ProblemDetail body) {
     return JSON.writeValueAsString(body);
   }
 

@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.persistence;
 
 import jakarta.validation.Constraint;
 import jakarta.validation.ConstraintValidator;

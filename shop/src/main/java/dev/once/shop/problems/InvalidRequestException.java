@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.problems;
 
 /**
  * The request itself is unacceptable (syntax, size, a field's type or format, a query parameter);

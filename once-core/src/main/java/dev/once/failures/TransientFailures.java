@@ -1,4 +1,4 @@
-package dev.once.postgres;
+package dev.once.failures;
 
 import java.io.IOException;
 import java.sql.SQLException;

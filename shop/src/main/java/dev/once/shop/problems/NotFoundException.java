@@ -1,4 +1,4 @@
-package dev.once.shop.web;
+package dev.once.shop.problems;
 
 /**
  * The resource does not exist or belongs to another client; both are answered alike so that a

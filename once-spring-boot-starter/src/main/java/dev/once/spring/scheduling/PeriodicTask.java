@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.scheduling;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;
