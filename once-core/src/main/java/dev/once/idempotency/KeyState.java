@@ -1,9 +1,13 @@
 package dev.once.idempotency;
 
 /**
- * The life of a stored key. Legal transitions: {@code IN_PROGRESS → COMPLETED} (the request's
- * answer is stored) and, once a completed key has expired, {@code COMPLETED → IN_PROGRESS} (a new
- * request reclaims it). A rolled-back claim leaves no row at all.
+ * The state column of a stored key. Since the V6 migration a key's row is written once, {@code
+ * COMPLETED} with its answer, at the end of the transaction that claimed it; the claim itself
+ * writes nothing (the transaction's advisory lock on the scope marks the key in flight), so a
+ * rolled-back request leaves no row at all. A completed row whose retention has run out is replaced
+ * by the next completed request under that key, never changed back. This version never writes
+ * {@code IN_PROGRESS}: older versions wrote it inside the claiming transaction, where only that
+ * transaction sees it, and the database refuses to commit a row still in that state.
  */
 public enum KeyState {
   IN_PROGRESS("in_progress"),

@@ -41,8 +41,8 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Jackson's exceptions are mapped by type (and a wrongly typed member by its record component's
  * constraint) into {@link InvalidRequestException}s, the shop's own refusals, rather than left to
  * Spring as an {@code HttpMessageNotReadableException}: Once stores the application's own refusals
- * under the key like any other answer of the endpoint, but not Spring's (PRODUCT.md: never an error
- * raised before the handler). Thread-safe.
+ * under the key like any other answer of the endpoint, but not Spring's (never an error raised
+ * before the handler: docs/idempotency.md, "Which answers are the handler's"). Thread-safe.
  */
 public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
   private static final int MAX_NAME_IN_DETAIL = 64;
