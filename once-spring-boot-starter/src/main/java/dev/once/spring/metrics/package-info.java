@@ -1,0 +1,21 @@
+/**
+ * Once's metrics. {@link dev.once.spring.metrics.IdempotencyMetrics} learns how each idempotent
+ * request ended ({@link dev.once.spring.metrics.IdempotencyMetrics.Outcome}); with Micrometer and a
+ * {@code MeterRegistry} the starter counts the outcomes as {@code once.idempotency.requests}
+ * ({@link dev.once.spring.metrics.MicrometerIdempotencyMetrics}), the relay's outcomes tagged
+ * {@code type} ({@link dev.once.spring.metrics.MicrometerRelayListener}), the outbox's backlog,
+ * oldest due age and dead rows as gauges ({@link dev.once.spring.metrics.OutboxGauges}), the
+ * relay's own counters ({@link dev.once.spring.metrics.RelayMeters}) and the inbox's skipped
+ * redeliveries tagged {@code consumer} ({@link dev.once.spring.metrics.MicrometerInboxDuplicates}).
+ * Another sink implements {@link dev.once.spring.metrics.IdempotencyMetrics} as a bean.
+ *
+ * <p>What a scrape costs: nothing in the database. The gauges are read by one query on a background
+ * thread every 5 s, never on a scrape, and the relay's counters come from memory; tags are bounded
+ * (an outcome, a registered message type, a consumer's name). Hooks are called on request and relay
+ * threads and are fast and thread-safe.
+ *
+ * <p>Depends on {@code dev.once.outbox}, {@code dev.once.inbox}, {@code dev.once.spring.inbox} and
+ * {@code dev.once.spring.scheduling}; the auto-configuration and {@code dev.once.spring.web} use
+ * it.
+ */
+package dev.once.spring.metrics;

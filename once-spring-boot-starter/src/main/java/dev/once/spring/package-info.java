@@ -1,0 +1,25 @@
+/**
+ * Spring Boot auto-configuration of Once on the application's {@code DataSource} and transaction
+ * manager. {@link dev.once.spring.OnceAutoConfiguration} sets up the idempotency engine and its
+ * PostgreSQL store, the {@code Idempotency-Key} servlet filter, the transactional outbox and its
+ * relay (running every {@link dev.once.spring.outbox.OutboxHandler} bean and delivering events to
+ * every {@link dev.once.inbox.InboxConsumer} bean through the inbox), the purges of expired keys
+ * ({@link dev.once.spring.IdempotencyKeyPurger}) and old inbox records, their metrics, and the
+ * migration of Once's tables ({@link dev.once.spring.OnceSchemaMigration}). Configured by {@link
+ * dev.once.spring.OnceProperties} under {@code once.*}.
+ *
+ * <p>What an application can rely on: every property is validated at start, and a bad value stops
+ * the start with the property's name; the start also fails if the inbox retention is not longer
+ * than the longest retry span of any message type. Once's tables live in schema {@code once} with a
+ * Flyway history of their own, migrated with the application's Flyway data source (with {@code
+ * spring.flyway.user} set, the schema owner's), and the application's role ({@link
+ * dev.once.spring.ApplicationRole}) gets only row access to them. By default the relay runs its
+ * claims, heartbeats, outcomes and its handlers' transactions on a small pool of its own, so
+ * requests and relay work never take each other's connections; every Hikari pool drops a connection
+ * that a failover left read-only, unless the application set an exception override of its own.
+ *
+ * <p>Depends on the core's packages and on the starter's capability packages ({@code web}, {@code
+ * outbox}, {@code inbox}, {@code metrics}, {@code scheduling}), none of which depends on it;
+ * applications and {@code once-kafka}'s auto-configuration use it.
+ */
+package dev.once.spring;

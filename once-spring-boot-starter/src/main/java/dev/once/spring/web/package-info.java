@@ -1,0 +1,30 @@
+/**
+ * The HTTP idempotency contract for Spring MVC. {@link dev.once.spring.web.IdempotencyFilter} takes
+ * the requests that {@link dev.once.spring.web.IdempotentEndpoints} marks (by method and path),
+ * names their client with an {@link dev.once.spring.web.IdempotencyClientResolver}, checks the key,
+ * the body and the client's caps ({@link dev.once.spring.web.ClientCaps}), and hands the request to
+ * {@link dev.once.spring.web.IdempotentExecution}, which claims the key, runs the handler and
+ * stores its answer in one transaction. {@link dev.once.spring.web.OnceProblem} is the vocabulary
+ * of the RFC 9457 problems it answers; {@link dev.once.spring.web.OutboxOverloadedAnswer} answers
+ * load shedding's refusal.
+ *
+ * <p>Guarantees: a request takes effect at most once per (client, key). A retry of a completed
+ * request with the same fingerprint gets the stored status, body, {@code Content-Type} and {@code
+ * Location} with {@code Idempotent-Replayed: true}, and executes nothing; the same key with another
+ * request gets 422 {@code idempotency-key-reused}; a duplicate while the first still runs gets 409
+ * {@code idempotency-key-in-use} with {@code Retry-After} at once, never waiting on a lock. The key
+ * claim, the handler's writes that join the Spring transaction and the stored answer commit
+ * together, and the answer is sent only after the commit. Stored are 2xx, 3xx but 304, and the
+ * handler's own 4xx except 401, 403, 405, 406, 408, 409, 413, 415, 425 and 429; never a 5xx, an
+ * exception, Spring MVC's own refusals or an answer larger than the limit, whose key stays free.
+ * The checks before the claim (no client 401, a bad key 400, a body too large 413, malformed or too
+ * deep JSON 400, a client over its caps 429) are never stored; a database failure answers 503 with
+ * {@code Retry-After}, and the request takes effect at most once (nothing committed, or a retry
+ * replays the committed answer).
+ *
+ * <p>Depends on {@code dev.once.idempotency}, {@code dev.once.json}, {@code dev.once.outbox} (the
+ * overload exception), {@code dev.once.failures}, {@code dev.once.log} and {@code
+ * dev.once.spring.metrics}; the auto-configuration and applications use it. Details:
+ * docs/idempotency.md.
+ */
+package dev.once.spring.web;
