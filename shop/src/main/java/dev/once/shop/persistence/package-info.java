@@ -4,6 +4,7 @@
  * {@code timestamptz} columns ({@link dev.once.shop.persistence.Timestamps}), and the reading of a
  * failed statement into the problem a client sees ({@link
  * dev.once.shop.persistence.DatabaseErrors}). Named for the database rows it serves, not for the
- * HTTP layer that used to hold it; the embedded server itself is {@code dev.once.shop.database}.
+ * HTTP layer that used to hold it; the embedded server itself is the once-embedded-postgres
+ * module's ({@code dev.once.embedded}).
  */
 package dev.once.shop.persistence;
