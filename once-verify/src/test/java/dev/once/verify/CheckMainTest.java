@@ -37,7 +37,7 @@ class CheckMainTest {
             "--user",
             ShopSchemaDatabase.APPLICATION,
             "--password",
-            ShopSchemaDatabase.APPLICATION,
+            db.applicationPassword(),
             "--report",
             report.toString());
     assertEquals(0, run.exit, run.toString());
@@ -59,7 +59,7 @@ class CheckMainTest {
   @Test
   void readsThePasswordFromAFile() throws Exception {
     Path password =
-        Files.writeString(folder.resolve("app.password"), ShopSchemaDatabase.APPLICATION + "\n");
+        Files.writeString(folder.resolve("app.password"), db.applicationPassword() + "\n");
     Run run =
         run(
             "check",
@@ -82,7 +82,17 @@ class CheckMainTest {
       s.execute("UPDATE account SET balance = balance + 1 WHERE id = 'acc-1'");
     }
     Path report = folder.resolve("check.json");
-    Run run = run("check", "--jdbc-url", url, "--user", "postgres", "--report", report.toString());
+    Run run =
+        run(
+            "check",
+            "--jdbc-url",
+            url,
+            "--user",
+            "postgres",
+            "--password",
+            db.superuserPassword(),
+            "--report",
+            report.toString());
     assertEquals(1, run.exit, run.toString());
     assertTrue(run.out.matches("(?s).*\naccount-balance\\s+FAIL\\s+2\\s+1\\s+acc-1\n.*"), run.out);
     assertTrue(run.out.contains("FAIL: 1 of 12 invariants violated"), run.out);
@@ -101,11 +111,21 @@ class CheckMainTest {
               + " next_attempt_at, created_at) VALUES (gen_random_uuid(), 'poison', 'x', '{}',"
               + " 'dead', 5, now(), now())");
     }
-    Run strict = run("check", "--jdbc-url", url, "--user", "postgres");
+    Run strict =
+        run("check", "--jdbc-url", url, "--user", "postgres", "--password", db.superuserPassword());
     assertEquals(1, strict.exit, strict.toString());
     assertTrue(strict.out.matches("(?s).*\noutbox-no-dead\\s+FAIL\\s+4\\s+1\\s+4\n.*"), strict.out);
 
-    Run allowed = run("check", "--jdbc-url", url, "--user", "postgres", "--allow-dead");
+    Run allowed =
+        run(
+            "check",
+            "--jdbc-url",
+            url,
+            "--user",
+            "postgres",
+            "--password",
+            db.superuserPassword(),
+            "--allow-dead");
     assertEquals(0, allowed.exit, allowed.toString());
     assertTrue(
         allowed.out.matches("(?s).*\noutbox-no-dead\\s+WARN\\s+4\\s+1\\s+4\n.*"), allowed.out);
