@@ -29,6 +29,29 @@ class EmbeddedPostgresSettingsTest {
   }
 
   @Test
+  void environmentVariablesOfBothNamesWork() {
+    StandardEnvironment earlier = environment(Map.of());
+    earlier
+        .getPropertySources()
+        .addFirst(
+            new SystemEnvironmentPropertySource(
+                "env", Map.of("SHOP_EMBEDDED_POSTGRES_PORT", "15434")));
+    StandardEnvironment both = environment(Map.of());
+    both.getPropertySources()
+        .addFirst(
+            new SystemEnvironmentPropertySource(
+                "env",
+                Map.of(
+                    "SHOP_EMBEDDED_POSTGRES_PORT",
+                    "15434",
+                    "ONCE_EMBEDDED_POSTGRES_PORT",
+                    "15435")));
+
+    assertThat(EmbeddedPostgresSettings.of(earlier).port()).isEqualTo(15434);
+    assertThat(EmbeddedPostgresSettings.of(both).port()).isEqualTo(15435);
+  }
+
+  @Test
   void theShopsEarlierNamesStillWorkAndTheNewOnesWin() {
     EmbeddedPostgresSettings earlier =
         settings(
