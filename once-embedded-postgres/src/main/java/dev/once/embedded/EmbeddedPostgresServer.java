@@ -363,20 +363,24 @@ public record EmbeddedPostgresServer(
 
   /**
    * Stops the server now (fast shutdown: open transactions roll back) and forgets it, so that the
-   * next {@link #acquire} on its data directory starts it again. Does nothing if it is stopped.
+   * next {@link #acquire} on its data directory starts it again; returns once its postmaster has
+   * exited (60 s at most), so that the data directory may be deleted then, also when zonky's
+   * shutdown hook was stopping it at the same time. Does nothing more if it is stopped.
    *
    * @throws UncheckedIOException if it cannot be stopped
    */
   public void stop() {
+    Optional<ProcessHandle> postmaster = postmaster();
     synchronized (SERVERS) {
-      if (SERVERS.remove(dataDirectory, this)) {
-        try {
-          postgres.close();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+      SERVERS.remove(dataDirectory, this);
+      try {
+        postgres.close(); // once: a second call, or one while zonky's hook runs, returns at once
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     }
+    // pg_ctl stop returns once the pid file is gone, a moment before the postmaster ends.
+    postmaster.ifPresent(p -> p.onExit().completeOnTimeout(p, 60, TimeUnit.SECONDS).join());
   }
 
   /**

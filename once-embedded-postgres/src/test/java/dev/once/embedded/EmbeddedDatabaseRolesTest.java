@@ -37,9 +37,9 @@ class EmbeddedDatabaseRolesTest {
     dataDirectory = temp.resolve("pg");
     EmbeddedPostgresServer server = TestServers.obtain(dataDirectory, false);
 
-    EmbeddedDatabase database = server.database("app", log);
+    EmbeddedDatabase database = server.database("app", log.log());
     // Idempotent: a second start finds everything in place, with the same passwords.
-    EmbeddedDatabase again = server.database("app", log);
+    EmbeddedDatabase again = server.database("app", log.log());
 
     assertThat(again).isEqualTo(database);
     assertThat(database.jdbcUrl()).isEqualTo(server.jdbcUrl("app"));
@@ -77,10 +77,10 @@ class EmbeddedDatabaseRolesTest {
                   "SELECT pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'app_more'"))
           .containsExactly("app_owner");
     }
-    assertThatThrownBy(() -> server.database("Robert'); DROP", log))
+    assertThatThrownBy(() -> server.database("Robert'); DROP", log.log()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining(EmbeddedPostgresProperties.DATABASE);
-    assertThatThrownBy(() -> server.database("postgres", log))
+    assertThatThrownBy(() -> server.database("postgres", log.log()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -104,8 +104,8 @@ class EmbeddedDatabaseRolesTest {
       s.execute("INSERT INTO operation (amount) VALUES (12.5)");
     }
 
-    EmbeddedDatabase shop = server.database("shop", log);
-    server.database("shop", log); // a second start finds everything in place
+    EmbeddedDatabase shop = server.database("shop", log.log());
+    server.database("shop", log.log()); // a second start finds everything in place
 
     assertThat(log.lines())
         .filteredOn(line -> line.contains("Upgraded the embedded database"))

@@ -59,7 +59,7 @@ class PostgresBinariesTest {
     // As zonky leaves its working folder (setWritable(true, false)), or as opened by hand.
     Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
     RecordingLog logs = new RecordingLog();
-    assertThat(EmbeddedPostgresServer.cache(cacheHome, logs)).isEqualTo(cache);
+    assertThat(EmbeddedPostgresServer.cache(cacheHome, logs.log())).isEqualTo(cache);
     assertThat(logs.lines()).anySatisfy(line -> assertThat(line).contains("now rwx------"));
     assertThat(permissions(cache)).isEqualTo("rwx------");
   }

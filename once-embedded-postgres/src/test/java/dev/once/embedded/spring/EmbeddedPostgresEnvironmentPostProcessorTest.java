@@ -28,7 +28,7 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
   private final RecordingLog log = new RecordingLog();
 
   private final EmbeddedPostgresEnvironmentPostProcessor postProcessor =
-      new EmbeddedPostgresEnvironmentPostProcessor(destination -> log);
+      new EmbeddedPostgresEnvironmentPostProcessor(destination -> log.log());
 
   @AfterAll
   static void stopServer() {

@@ -41,7 +41,7 @@ class EmbeddedPostgresSupervisorIT {
                 true, dataDirectory.toString(), 0, "app", Duration.ofSeconds(2)),
             events::add,
             exit::complete,
-            log);
+            log.log());
     try {
       supervisor.start();
       // PostgreSQL reads PG_VERSION only when it starts: the restart will be refused.

@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.once.embedded.EmbeddedPostgresServer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The bench's database: the module's server and roles, a second database, and a clean close. */
@@ -43,7 +45,10 @@ class BenchDatabaseTest {
       db.close();
     }
     db.close(); // twice is fine
-    assertFalse(ProcessHandle.of(postmaster).map(ProcessHandle::isAlive).orElse(false));
+    // pg_ctl stop returns once the pid file is gone, a moment before the process ends.
+    ProcessHandle.of(postmaster)
+        .ifPresent(p -> p.onExit().completeOnTimeout(p, 10, TimeUnit.SECONDS).join());
+    assertFalse(ProcessHandle.of(postmaster).map(EmbeddedPostgresServer::isRunning).orElse(false));
   }
 
   private static String one(Connection c, String sql) throws SQLException {
