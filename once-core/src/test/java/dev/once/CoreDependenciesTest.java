@@ -1,12 +1,15 @@
 package dev.once;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.once.postgres.OnceSchema;
 import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 
@@ -25,11 +28,27 @@ class CoreDependenciesTest {
 
   @Test
   void coreUsesOnlyTheJdkJdbcAndSlf4j() {
-    JavaClasses core =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.once");
+    JavaClasses core = coreMainClasses();
+    assertThat(core.contain(OnceSchema.class)).isTrue();
+    assertThat(core.stream().map(JavaClass::getPackageName))
+        .as("only core's own classes: no test fixture, no class of once-embedded-postgres")
+        .noneMatch(
+            name -> name.startsWith("dev.once.embedded") || name.startsWith("dev.once.testing"));
     ONLY_JDK_JDBC_AND_SLF4J.check(core);
+  }
+
+  /**
+   * The classes of once-core's main output only: {@code importPackages("dev.once")} alone would
+   * also import the test classes and whatever else on the test classpath has a {@code dev.once}
+   * package (once-embedded-postgres, a jar in a full build, a classes folder in the reactor).
+   */
+  static JavaClasses coreMainClasses() {
+    String main = OnceSchema.class.getProtectionDomain().getCodeSource().getLocation().toString();
+    return new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+        .withImportOption(location -> location.asURI().toString().startsWith(main))
+        .importPackages("dev.once");
   }
 
   /** A class that uses a JDK package outside the list, as a core class must not. */

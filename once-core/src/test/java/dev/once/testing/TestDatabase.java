@@ -1,37 +1,58 @@
 package dev.once.testing;
 
+import dev.once.embedded.EmbeddedPostgresServer;
+import dev.once.embedded.Login;
 import dev.once.postgres.OnceSchema;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * One real embedded PostgreSQL per test JVM, for once-core's tests and, through once-core's
- * test-jar, the starter's. The server has two databases: {@code postgres}, left empty for tests
- * that migrate Once's schema themselves (the starter's, with Flyway), and one with Once's schema
- * applied from its scripts, for tests of the stores. Tests isolate themselves by using distinct
- * client ids and keys, never by wiping shared tables.
+ * test-jar, the starter's and once-kafka's: the once-embedded-postgres module's server (private,
+ * password on every connection), in a temporary data directory that is deleted when the JVM exits.
+ * The server has two databases: {@code postgres}, left empty for tests that migrate Once's schema
+ * themselves (the starter's, with Flyway), and one with Once's schema applied from its scripts, for
+ * tests of the stores. Tests isolate themselves by using distinct client ids and keys, never by
+ * wiping shared tables. Every connection is the superuser's.
  */
 public final class TestDatabase {
   private static final String WITH_ONCE_SCHEMA = "once_core";
-  private static final EmbeddedPostgres SERVER = start();
-  private static final DataSource WITH_SCHEMA = SERVER.getDatabase("postgres", WITH_ONCE_SCHEMA);
+  private static final Log LOG = LogFactory.getLog(TestDatabase.class);
+  private static final EmbeddedPostgresServer SERVER = start();
+  private static final DataSource WITH_SCHEMA = dataSource(WITH_ONCE_SCHEMA);
 
   private TestDatabase() {}
 
-  private static EmbeddedPostgres start() {
+  private static EmbeddedPostgresServer start() {
     try {
-      EmbeddedPostgres server =
-          EmbeddedPostgres.builder().setServerConfig("max_connections", "200").start();
-      try (Connection c = server.getPostgresDatabase().getConnection();
+      Path data = Files.createTempDirectory("once-test-postgres");
+      EmbeddedPostgresServer server =
+          EmbeddedPostgresServer.acquire(data, 0, Map.of("max_connections", "200"), LOG).server();
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(() -> stopAndDelete(server), "test-database-stop"));
+      Login superuser = server.superuser();
+      try (Connection c =
+              DriverManager.getConnection(
+                  server.jdbcUrl("postgres"), superuser.user(), superuser.password());
           Statement s = c.createStatement()) {
         s.execute("CREATE DATABASE " + WITH_ONCE_SCHEMA);
       }
-      try (Connection c = server.getDatabase("postgres", WITH_ONCE_SCHEMA).getConnection();
+      try (Connection c =
+              DriverManager.getConnection(
+                  server.jdbcUrl(WITH_ONCE_SCHEMA), superuser.user(), superuser.password());
           Statement s = c.createStatement()) {
         s.execute("CREATE SCHEMA " + OnceSchema.SCHEMA);
         for (String script : OnceSchema.SCRIPTS) {
@@ -46,12 +67,36 @@ public final class TestDatabase {
     }
   }
 
+  private static void stopAndDelete(EmbeddedPostgresServer server) {
+    server.stop();
+    try (Stream<Path> tree = Files.walk(server.dataDirectory())) {
+      for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("could not delete " + server.dataDirectory() + ": " + e);
+    }
+  }
+
+  private static DataSource dataSource(String database) {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setUrl(SERVER.jdbcUrl(database));
+    dataSource.setUser(SERVER.superuser().user());
+    dataSource.setPassword(SERVER.superuser().password());
+    return dataSource;
+  }
+
   /**
-   * JDBC URL of the empty {@code postgres} database, as the superuser {@code postgres} (named in
-   * the URL).
+   * JDBC URL of the empty {@code postgres} database, as the superuser {@code postgres}, whose name
+   * and password are in the URL (so it needs no other credentials).
    */
   public static String jdbcUrl() {
-    return SERVER.getJdbcUrl("postgres", "postgres");
+    Login superuser = SERVER.superuser();
+    return SERVER.jdbcUrl("postgres")
+        + "?user="
+        + superuser.user()
+        + "&password="
+        + superuser.password(); // URL-safe Base64: no escaping needed
   }
 
   /** The database with Once's schema. */

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +39,7 @@ class CheckMainTest {
             "--user",
             ShopSchemaDatabase.APPLICATION,
             "--password",
-            ShopSchemaDatabase.APPLICATION,
+            db.applicationPassword(),
             "--report",
             report.toString());
     assertEquals(0, run.exit, run.toString());
@@ -59,7 +61,7 @@ class CheckMainTest {
   @Test
   void readsThePasswordFromAFile() throws Exception {
     Path password =
-        Files.writeString(folder.resolve("app.password"), ShopSchemaDatabase.APPLICATION + "\n");
+        Files.writeString(folder.resolve("app.password"), db.applicationPassword() + "\n");
     Run run =
         run(
             "check",
@@ -82,7 +84,7 @@ class CheckMainTest {
       s.execute("UPDATE account SET balance = balance + 1 WHERE id = 'acc-1'");
     }
     Path report = folder.resolve("check.json");
-    Run run = run("check", "--jdbc-url", url, "--user", "postgres", "--report", report.toString());
+    Run run = checkAsSuperuser(url, "--report", report.toString());
     assertEquals(1, run.exit, run.toString());
     assertTrue(run.out.matches("(?s).*\naccount-balance\\s+FAIL\\s+2\\s+1\\s+acc-1\n.*"), run.out);
     assertTrue(run.out.contains("FAIL: 1 of 12 invariants violated"), run.out);
@@ -101,11 +103,11 @@ class CheckMainTest {
               + " next_attempt_at, created_at) VALUES (gen_random_uuid(), 'poison', 'x', '{}',"
               + " 'dead', 5, now(), now())");
     }
-    Run strict = run("check", "--jdbc-url", url, "--user", "postgres");
+    Run strict = checkAsSuperuser(url);
     assertEquals(1, strict.exit, strict.toString());
     assertTrue(strict.out.matches("(?s).*\noutbox-no-dead\\s+FAIL\\s+4\\s+1\\s+4\n.*"), strict.out);
 
-    Run allowed = run("check", "--jdbc-url", url, "--user", "postgres", "--allow-dead");
+    Run allowed = checkAsSuperuser(url, "--allow-dead");
     assertEquals(0, allowed.exit, allowed.toString());
     assertTrue(
         allowed.out.matches("(?s).*\noutbox-no-dead\\s+WARN\\s+4\\s+1\\s+4\n.*"), allowed.out);
@@ -140,6 +142,22 @@ class CheckMainTest {
   }
 
   private record Run(int exit, String out, String err) {}
+
+  /** {@code check} on {@code url} as the superuser {@code postgres}, then {@code more}. */
+  private static Run checkAsSuperuser(String url, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "check",
+                "--jdbc-url",
+                url,
+                "--user",
+                "postgres",
+                "--password",
+                db.superuserPassword()));
+    args.addAll(List.of(more));
+    return run(args.toArray(String[]::new));
+  }
 
   private static Run run(String... args) {
     PrintStream out = System.out;

@@ -1,73 +1,63 @@
 package dev.once.verify.bench;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.once.embedded.EmbeddedDatabase;
+import dev.once.embedded.EmbeddedPostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Base64;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.apache.commons.logging.LogFactory;
 
 /**
- * One embedded PostgreSQL for the whole run, in a fresh temporary folder, with durable commits
- * ({@code fsync} and {@code synchronous_commit} on; zonky turns the latter off by default) and
- * PostgreSQL's defaults otherwise. It holds database {@code shop} with the two roles of
+ * One embedded PostgreSQL for the whole run, in a fresh temporary folder: the
+ * once-embedded-postgres module's server (durable commits, {@code fsync} and {@code
+ * synchronous_commit} on, PostgreSQL's defaults otherwise; localhost only, a password on every
+ * connection). It holds database {@code shop} with the module's two roles, those of
  * docs/security.md "An external PostgreSQL": {@code shop_owner} (owner, runs the migrations) and
  * {@code shop_app} (the application), and, for the orders scenario, database {@code shop_orders} of
- * the same owner, so the relay that scenario needs never sees the payments' outbox. It listens on
- * localhost only; zonky's cluster trusts local connections, acceptable for a throw-away benchmark
- * database.
+ * the same owner, so the relay that scenario needs never sees the payments' outbox.
  */
 public final class BenchDatabase implements AutoCloseable {
   /** The database the shop runs on. */
   public static final String DATABASE = "shop";
 
   static final String ORDERS_DATABASE = "shop_orders";
-  static final String OWNER = "shop_owner";
-  static final String APPLICATION = "shop_app";
 
   private final Path folder;
-  private final EmbeddedPostgres postgres;
-  private final String ownerPassword = secret();
-  private final String appPassword = secret();
+  private final EmbeddedDatabase database;
   private boolean closed;
 
-  private BenchDatabase(Path folder, EmbeddedPostgres postgres) {
+  private BenchDatabase(Path folder, EmbeddedDatabase database) {
     this.folder = folder;
-    this.postgres = postgres;
+    this.database = database;
   }
 
   /** Starts the server and creates the roles and the database. */
   public static BenchDatabase start() throws IOException, SQLException {
     Path folder = Files.createTempDirectory("once-verify-");
-    EmbeddedPostgres postgres =
-        EmbeddedPostgres.builder()
-            .setOverrideWorkingDirectory(folder.resolve("work").toFile())
-            .setDataDirectory(folder.resolve("data"))
-            .setCleanDataDirectory(false) // close() deletes the whole folder
-            .setServerConfig("listen_addresses", "localhost")
-            .setServerConfig("fsync", "on")
-            .setServerConfig("synchronous_commit", "on")
-            .start();
-    BenchDatabase db = new BenchDatabase(folder, postgres);
+    EmbeddedPostgresServer server;
     try {
-      try (Connection c = postgres.getPostgresDatabase().getConnection();
-          Statement s = c.createStatement()) {
-        s.execute("CREATE ROLE " + OWNER + " LOGIN PASSWORD '" + db.ownerPassword + "'");
-        s.execute("CREATE ROLE " + APPLICATION + " LOGIN PASSWORD '" + db.appPassword + "'");
-      }
-      db.createDatabase(DATABASE);
-    } catch (SQLException | RuntimeException e) {
-      db.close();
+      server =
+          EmbeddedPostgresServer.acquire(
+                  folder.resolve("data"), 0, LogFactory.getLog(BenchDatabase.class))
+              .server();
+    } catch (RuntimeException e) {
+      delete(folder);
       throw e;
     }
-    return db;
+    try {
+      return new BenchDatabase(
+          folder, server.database(DATABASE, LogFactory.getLog(BenchDatabase.class)));
+    } catch (RuntimeException e) {
+      server.stop();
+      delete(folder);
+      throw e;
+    }
   }
 
   /**
@@ -75,12 +65,7 @@ public final class BenchDatabase implements AutoCloseable {
    * to.
    */
   public void createDatabase(String name) throws SQLException {
-    try (Connection c = postgres.getPostgresDatabase().getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("CREATE DATABASE " + name + " OWNER " + OWNER);
-      s.execute("REVOKE ALL ON DATABASE " + name + " FROM PUBLIC");
-      s.execute("GRANT CONNECT ON DATABASE " + name + " TO " + APPLICATION);
-    }
+    database.createDatabase(name);
   }
 
   /** JDBC URL of database {@code shop}. */
@@ -90,39 +75,42 @@ public final class BenchDatabase implements AutoCloseable {
 
   /** JDBC URL of database {@code database}. */
   public String jdbcUrl(String database) {
-    return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
+    return this.database.server().jdbcUrl(database);
   }
 
   /**
    * How a shop logs in to {@code database}: as {@code shop_app}, migrating as {@code shop_owner}.
    */
   public ShopLogin login(String database) {
-    return new ShopLogin(jdbcUrl(database), APPLICATION, appPassword, OWNER, ownerPassword);
+    return new ShopLogin(
+        jdbcUrl(database),
+        this.database.application().user(),
+        appPassword(),
+        this.database.owner().user(),
+        ownerPassword());
   }
 
   public String ownerPassword() {
-    return ownerPassword;
+    return database.owner().password();
   }
 
   public String appPassword() {
-    return appPassword;
+    return database.application().password();
   }
 
   /** A new connection to {@code shop} as the application's role, as the shop connects. */
   public Connection connectAsApplication() throws SQLException {
-    return DriverManager.getConnection(
-        jdbcUrl() + "?user=" + APPLICATION + "&password=" + appPassword);
+    return database.connect(DATABASE, database.application());
   }
 
   /** A new connection to {@code database} as its owner, who may read every table of the shop. */
   public Connection connectAsOwner(String database) throws SQLException {
-    return DriverManager.getConnection(
-        jdbcUrl(database) + "?user=" + OWNER + "&password=" + ownerPassword);
+    return this.database.connect(database, this.database.owner());
   }
 
   /** For example {@code 17.7}. */
   public String serverVersion() throws SQLException {
-    try (Connection c = postgres.getPostgresDatabase().getConnection();
+    try (Connection c = database.connect("postgres", database.server().superuser());
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW server_version")) {
       rs.next();
@@ -130,13 +118,9 @@ public final class BenchDatabase implements AutoCloseable {
     }
   }
 
-  /** The postmaster's process id, from {@code postmaster.pid}, or -1 if unreadable. */
+  /** The postmaster's process id, or -1 if none runs. */
   public long postmasterPid() {
-    try (Stream<String> lines = Files.lines(folder.resolve("data").resolve("postmaster.pid"))) {
-      return lines.findFirst().map(String::trim).map(Long::parseLong).orElse(-1L);
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
+    return database.server().postmaster().map(ProcessHandle::pid).orElse(-1L);
   }
 
   /** Stops the server and deletes its folder. Safe to call more than once. */
@@ -147,20 +131,18 @@ public final class BenchDatabase implements AutoCloseable {
     }
     closed = true;
     try {
-      postgres.close();
-    } catch (IOException e) {
+      database.server().stop();
+    } catch (RuntimeException e) {
       System.err.println("could not stop PostgreSQL cleanly: " + e);
     }
+    delete(folder);
+  }
+
+  private static void delete(Path folder) {
     try (Stream<Path> paths = Files.walk(folder)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       System.err.println("could not delete " + folder + ": " + e);
     }
-  }
-
-  private static String secret() {
-    byte[] bytes = new byte[24];
-    new SecureRandom().nextBytes(bytes);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 }

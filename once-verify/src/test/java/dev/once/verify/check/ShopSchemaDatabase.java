@@ -1,9 +1,11 @@
 package dev.once.verify.check;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import dev.once.embedded.EmbeddedDatabase;
+import dev.once.embedded.EmbeddedPostgresServer;
+import dev.once.embedded.Login;
+import dev.once.postgres.OnceSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -11,33 +13,37 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
-import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.flywaydb.core.Flyway;
 
 /**
- * An embedded PostgreSQL holding the shop's real schema, made from the migration files themselves
- * rather than a copy: Once's scripts (schema {@code once}, as the starter's Flyway run makes it)
- * and the shop's, each in version order, with Flyway's placeholder {@code ${flyway:defaultSchema}}
- * set to {@code public}, each history followed by its {@code afterMigrate.sql} callback with {@code
- * ${application_role}} set to {@link #APPLICATION}, as the shop's Flyway runs do: so the
- * application role has exactly the shop's grants, and a test can check the checker needs no more.
- * The corruptions connect as the superuser {@code postgres} (to disable the ledger's guard triggers
- * and drop constraints).
+ * An embedded PostgreSQL (the once-embedded-postgres module's: database {@code shop} with its owner
+ * {@code shop_owner} and the application's role {@link #APPLICATION}) holding the shop's real
+ * schema, made by Flyway from the migrations themselves rather than a copy, as the shop's start
+ * makes it: Once's scripts in schema {@code once} with history {@code once_schema_history} (as the
+ * starter's {@code OnceSchemaMigration} runs them), then the shop's in schema {@code public}, both
+ * as the owner, each followed by its {@code afterMigrate.sql} callback with the shop's placeholder
+ * {@code application_role} set to {@link #APPLICATION}: so the application role has exactly the
+ * shop's grants, and a test can check the checker needs no more. The shop's scripts are its own
+ * {@code src/main/resources/db/migration}, copied by this module's pom onto the test classpath as
+ * {@value #SHOP_MIGRATIONS}. The corruptions connect as the superuser {@code postgres} (to disable
+ * the ledger's guard triggers and drop constraints).
  *
  * <p>The schema and a consistent data set ({@link #SEED}) go into a template database once; {@link
  * #newDatabase} copies it, so each test gets its own database in a few milliseconds.
  */
 public final class ShopSchemaDatabase implements AutoCloseable {
-  private static final Path SHOP_MIGRATIONS = Path.of("../shop/src/main/resources/db/migration");
-  private static final Path ONCE_MIGRATIONS =
-      Path.of("../once-core/src/main/resources/dev/once/postgres/migration");
-  private static final Pattern VERSION = Pattern.compile("V(\\d+)__.*\\.sql");
-  private static final String TEMPLATE = "shop_template";
+  /** Where this module's pom puts the shop's migrations on the test classpath. */
+  static final String SHOP_MIGRATIONS = "classpath:shop/db/migration";
 
-  /** The application role, with the grants of both afterMigrate callbacks; its password too. */
+  private static final String TEMPLATE = "shop_template";
+  private static final Log LOG = LogFactory.getLog(ShopSchemaDatabase.class);
+
+  /** The application role, with the grants of both afterMigrate callbacks. */
   public static final String APPLICATION = "shop_app";
 
   /**
@@ -133,33 +139,26 @@ public final class ShopSchemaDatabase implements AutoCloseable {
               'application/json', '{}', now(), now(), now() + interval '1 day');
       """;
 
-  private final EmbeddedPostgres postgres;
+  private final Path folder;
+  private final EmbeddedDatabase shop;
   private final AtomicInteger databases = new AtomicInteger();
 
-  private ShopSchemaDatabase(EmbeddedPostgres postgres) {
-    this.postgres = postgres;
+  private ShopSchemaDatabase(Path folder, EmbeddedDatabase shop) {
+    this.folder = folder;
+    this.shop = shop;
   }
 
   private static ShopSchemaDatabase shared;
 
   /**
-   * The test JVM's one instance, started on first use and stopped when the JVM exits; tests take
-   * fresh copies of its template ({@link #newDatabase}), so they never see each other's rows.
+   * The test JVM's one instance, started on first use and stopped (its folder deleted) when the JVM
+   * exits; tests take fresh copies of its template ({@link #newDatabase}), so they never see each
+   * other's rows.
    */
   public static synchronized ShopSchemaDatabase shared() throws IOException, SQLException {
     if (shared == null) {
       ShopSchemaDatabase db = start();
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    try {
-                      db.close();
-                    } catch (IOException e) {
-                      System.err.println("could not stop the test PostgreSQL: " + e);
-                    }
-                  },
-                  "shop-schema-database-stop"));
+      Runtime.getRuntime().addShutdownHook(new Thread(db::close, "shop-schema-database-stop"));
       shared = db;
     }
     return shared;
@@ -167,28 +166,39 @@ public final class ShopSchemaDatabase implements AutoCloseable {
 
   /** Starts PostgreSQL and builds the template: schema from the migrations, then {@link #SEED}. */
   private static ShopSchemaDatabase start() throws IOException, SQLException {
-    EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-    ShopSchemaDatabase db = new ShopSchemaDatabase(postgres);
+    Path folder = Files.createTempDirectory("once-verify-shop-schema");
+    EmbeddedPostgresServer server =
+        EmbeddedPostgresServer.acquire(folder.resolve("data"), 0, LOG).server();
+    ShopSchemaDatabase db = new ShopSchemaDatabase(folder, server.database("shop", LOG));
     try {
-      try (Connection c = postgres.getPostgresDatabase().getConnection();
-          Statement s = c.createStatement()) {
-        s.execute("CREATE DATABASE " + TEMPLATE);
-        s.execute("CREATE ROLE " + APPLICATION + " LOGIN PASSWORD '" + APPLICATION + "'");
+      if (!db.shop.application().user().equals(APPLICATION)) {
+        throw new IllegalStateException("the module names the roles otherwise: " + db.shop);
       }
+      String template = db.shop.createDatabase(TEMPLATE);
+      Login owner = db.shop.owner();
+      // The shop's placeholder value (ApplicationRole.placeholderValue: quotes doubled; none here).
+      Map<String, String> placeholders = Map.of("application_role", APPLICATION);
+      Flyway.configure(ShopSchemaDatabase.class.getClassLoader())
+          .dataSource(template, owner.user(), owner.password())
+          .placeholders(placeholders)
+          .schemas(OnceSchema.SCHEMA)
+          .createSchemas(true)
+          .table("once_schema_history")
+          .locations(OnceSchema.LOCATION)
+          .load()
+          .migrate();
+      Flyway.configure(ShopSchemaDatabase.class.getClassLoader())
+          .dataSource(template, owner.user(), owner.password())
+          .placeholders(placeholders)
+          .locations(SHOP_MIGRATIONS)
+          .failOnMissingLocations(true)
+          .load()
+          .migrate();
       try (Connection c = db.connect(TEMPLATE);
           Statement s = c.createStatement()) {
-        s.execute("CREATE SCHEMA once");
-        for (Path script : migrations(ONCE_MIGRATIONS)) {
-          run(s, script);
-        }
-        run(s, ONCE_MIGRATIONS.resolve("afterMigrate.sql"));
-        for (Path script : migrations(SHOP_MIGRATIONS)) {
-          run(s, script);
-        }
-        run(s, SHOP_MIGRATIONS.resolve("afterMigrate.sql"));
         s.execute(SEED);
       }
-    } catch (IOException | SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException e) {
       db.close();
       throw e;
     }
@@ -198,7 +208,7 @@ public final class ShopSchemaDatabase implements AutoCloseable {
   /** A fresh copy of the seeded template; returns its JDBC URL (user {@code postgres}). */
   public String newDatabase() throws SQLException {
     String name = "shop_" + databases.incrementAndGet();
-    try (Connection c = postgres.getPostgresDatabase().getConnection();
+    try (Connection c = connect("postgres");
         Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE " + name + " TEMPLATE " + TEMPLATE);
     }
@@ -206,68 +216,53 @@ public final class ShopSchemaDatabase implements AutoCloseable {
   }
 
   public String jdbcUrl(String database) {
-    return "jdbc:postgresql://localhost:" + postgres.getPort() + "/" + database;
+    return shop.server().jdbcUrl(database);
+  }
+
+  /** The password of {@link #APPLICATION}, random, from its file in the data directory. */
+  public String applicationPassword() {
+    return shop.application().password();
+  }
+
+  /** The password of the superuser {@code postgres}, random, from its file. */
+  public String superuserPassword() {
+    return shop.server().superuser().password();
   }
 
   /** A connection as the superuser {@code postgres}, which may corrupt anything. */
   public Connection connect(String database) throws SQLException {
-    return DriverManager.getConnection(jdbcUrl(database), "postgres", "");
+    return shop.connect(database, shop.server().superuser());
   }
 
   /** A connection as {@link #APPLICATION}, with the shop's grants only. */
   public static Connection connectAsApplication(String jdbcUrl) throws SQLException {
-    return DriverManager.getConnection(jdbcUrl, APPLICATION, APPLICATION);
+    Login application = running().shop.application();
+    return DriverManager.getConnection(jdbcUrl, application.user(), application.password());
   }
 
   /** A connection as the superuser, by URL. */
   public static Connection connectUrl(String jdbcUrl) throws SQLException {
-    return DriverManager.getConnection(jdbcUrl, "postgres", "");
+    Login superuser = running().shop.server().superuser();
+    return DriverManager.getConnection(jdbcUrl, superuser.user(), superuser.password());
   }
 
+  private static synchronized ShopSchemaDatabase running() {
+    if (shared == null) {
+      throw new IllegalStateException("ShopSchemaDatabase.shared() was not called");
+    }
+    return shared;
+  }
+
+  /** Stops the server and deletes its folder. */
   @Override
-  public void close() throws IOException {
-    postgres.close();
-  }
-
-  /** The {@code V<n>__*.sql} files of a folder in version order (not name order: V10 > V9). */
-  static List<Path> migrations(Path folder) throws IOException {
-    if (!Files.isDirectory(folder)) {
-      throw new IOException(
-          "no migrations at " + folder.toAbsolutePath() + " (tests run from once-verify/)");
-    }
-    try (Stream<Path> files = Files.list(folder)) {
-      return files
-          .filter(p -> VERSION.matcher(p.getFileName().toString()).matches())
-          .sorted(Comparator.comparingInt(ShopSchemaDatabase::version))
-          .toList();
-    }
-  }
-
-  private static int version(Path script) {
-    Matcher m = VERSION.matcher(script.getFileName().toString());
-    if (!m.matches()) {
-      throw new IllegalArgumentException(script.toString());
-    }
-    return Integer.parseInt(m.group(1));
-  }
-
-  private static void run(Statement s, Path script) throws SQLException {
-    String sql;
-    try {
-      sql = Files.readString(script, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    sql =
-        sql.replace("${flyway:defaultSchema}", "public")
-            .replace("${application_role}", APPLICATION);
-    if (sql.contains("${")) {
-      throw new IllegalStateException(script + " has a placeholder this runner does not know");
-    }
-    try {
-      s.execute(sql);
-    } catch (SQLException e) {
-      throw new SQLException(script.getFileName() + ": " + e.getMessage(), e.getSQLState(), e);
+  public void close() {
+    shop.server().stop();
+    try (Stream<Path> tree = Files.walk(folder)) {
+      for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("could not delete " + folder + ": " + e);
     }
   }
 }

@@ -1,7 +1,7 @@
 package dev.once.shop.clients;
 
+import dev.once.embedded.secrets.SecretFile;
 import dev.once.shop.persistence.Ids;
-import dev.once.shop.secrets.SecretFile;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.Base64;

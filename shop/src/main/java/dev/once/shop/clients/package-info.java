@@ -16,8 +16,8 @@
  * are all busy, so keys that work keep their connections; a key created here works at once.
  *
  * <p>Depends on {@code dev.once.shop.problems}, {@code dev.once.shop.persistence}, {@code
- * dev.once.shop.openapi}, {@code dev.once.shop.secrets} (the token file), the starter's {@code
- * dev.once.spring.web}, {@code dev.once.failures} and {@code dev.once.log}; accounts, payments,
- * stock and orders use it.
+ * dev.once.shop.openapi}, {@code dev.once.embedded.secrets} (the token file, from
+ * once-embedded-postgres), the starter's {@code dev.once.spring.web}, {@code dev.once.failures} and
+ * {@code dev.once.log}; accounts, payments, stock and orders use it.
  */
 package dev.once.shop.clients;

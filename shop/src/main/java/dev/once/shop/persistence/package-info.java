@@ -6,6 +6,7 @@
  * a 422 and never a database error), and the reading of a failed statement into the problem a
  * client sees ({@link dev.once.shop.persistence.DatabaseErrors}, in the vocabulary of {@code
  * dev.once.shop.problems}). Named for the database rows it serves, not for the HTTP layer, which it
- * never uses; the embedded server itself is {@code dev.once.shop.database}.
+ * never uses; the embedded server itself is the once-embedded-postgres module's ({@code
+ * dev.once.embedded}).
  */
 package dev.once.shop.persistence;

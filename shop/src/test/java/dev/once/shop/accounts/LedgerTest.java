@@ -3,9 +3,9 @@ package dev.once.shop.accounts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.once.shop.database.DatabaseLogins;
 import dev.once.shop.persistence.DatabaseErrors;
 import dev.once.shop.support.BlockedBackends;
+import dev.once.shop.support.DatabaseLogins;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
 import java.nio.file.Path;

@@ -19,7 +19,7 @@ final class InProcessShop {
                 "--server.port=0",
                 "--shop.admin-token=" + adminToken,
                 "--shop.admin-token-file=" + data.resolve("admin-token"),
-                "--shop.embedded-postgres.data-dir=" + data.resolve("pg"),
+                "--once.embedded-postgres.data-dir=" + data.resolve("pg"),
                 "--logging.level.root=WARN",
                 "--spring.main.banner-mode=off"));
     args.addAll(List.of(more));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.once.shop.database.DatabaseLogins;
+import dev.once.shop.support.DatabaseLogins;
 import dev.once.shop.support.LogCapture;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;

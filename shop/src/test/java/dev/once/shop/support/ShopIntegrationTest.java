@@ -1,6 +1,5 @@
 package dev.once.shop.support;
 
-import dev.once.shop.database.DatabaseLogins;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;

@@ -22,8 +22,8 @@ import org.springframework.boot.test.context.SpringBootTest;
     classes = ShopApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "shop.embedded-postgres.clean=true",
-      "shop.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR,
+      "once.embedded-postgres.clean=true",
+      "once.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR,
       // Payments stay pending unless a test drives the provider itself or turns the relay on
       // (ProviderRelayTest), so no test races a relay it did not ask for.
       "once.outbox.relay.enabled=false",

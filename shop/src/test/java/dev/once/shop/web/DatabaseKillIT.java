@@ -2,8 +2,8 @@ package dev.once.shop.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.embedded.EmbeddedPostgresServer;
 import dev.once.shop.ShopApplication;
-import dev.once.shop.database.TestServers;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
@@ -45,8 +45,8 @@ import org.springframework.test.annotation.DirtiesContext;
     classes = ShopApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "shop.embedded-postgres.clean=true",
-      "shop.embedded-postgres.data-dir=" + DatabaseKillIT.DATA_DIR,
+      "once.embedded-postgres.clean=true",
+      "once.embedded-postgres.data-dir=" + DatabaseKillIT.DATA_DIR,
       "shop.admin-token=" + DatabaseKillIT.ADMIN_TOKEN,
       "spring.datasource.hikari.connection-timeout=250",
       "once.idempotency.purge.enabled=false"
@@ -131,7 +131,11 @@ class DatabaseKillIT {
 
     ProcessHandle postmaster =
         ProcessHandle.of(
-                TestServers.postmasterPid(TestServers.find(Path.of(DATA_DIR)).orElseThrow()))
+                EmbeddedPostgresServer.find(Path.of(DATA_DIR))
+                    .orElseThrow()
+                    .postmaster()
+                    .orElseThrow()
+                    .pid())
             .orElseThrow();
     AtomicBoolean killed = new AtomicBoolean();
     AtomicBoolean outageSeen = new AtomicBoolean();
