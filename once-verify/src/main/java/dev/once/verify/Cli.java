@@ -1,8 +1,10 @@
 package dev.once.verify;
 
+import java.time.Duration;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /** What the subcommands' picocli {@code @Command}s share: parsing alone, and the flags given. */
@@ -23,6 +25,43 @@ public final class Cli {
     } catch (ParameterException e) {
       throw new UsageException(e.getMessage());
     }
+  }
+
+  /** {@code -h} and {@code --help}, the same in every subcommand: {@code @Mixin Cli.Help help}. */
+  public static final class Help {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "these flags")
+    boolean help;
+  }
+
+  /**
+   * A duration flag: {@code 500ms}, {@code 90s}, {@code 2m}, {@code 1h} or a plain number of
+   * seconds; never negative, and zero only where {@code zeroAllowed}.
+   */
+  public static Duration duration(String flag, String text, boolean zeroAllowed)
+      throws UsageException {
+    Duration d;
+    try {
+      if (text.endsWith("ms")) {
+        d = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+      } else if (text.endsWith("s")) {
+        d = Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
+      } else if (text.endsWith("m")) {
+        d = Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
+      } else if (text.endsWith("h")) {
+        d = Duration.ofHours(Long.parseLong(text.substring(0, text.length() - 1)));
+      } else {
+        d = Duration.ofSeconds(Long.parseLong(text));
+      }
+    } catch (NumberFormatException e) {
+      throw new UsageException(flag + ": not a duration (e.g. 500ms, 90s, 2m): " + text);
+    }
+    if (d.isNegative() || (d.isZero() && !zeroAllowed)) {
+      throw new UsageException(flag + ": must be positive: " + text);
+    }
+    return d;
   }
 
   /** A command whose usage ends with lines that its annotation cannot hold (computed ones). */

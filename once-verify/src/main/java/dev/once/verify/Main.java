@@ -11,7 +11,7 @@ import java.sql.SQLException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
@@ -41,11 +41,7 @@ import picocli.CommandLine.ParseResult;
       "Exit: 0 done, 1 the run failed or saw unexpected answers, 2 wrong command line."
     })
 public final class Main implements Callable<Integer> {
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "this help")
-  boolean help;
+  @Mixin Cli.Help help;
 
   private Main() {}
 

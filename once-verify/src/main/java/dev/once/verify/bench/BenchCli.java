@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -31,11 +32,7 @@ import picocli.CommandLine.Spec;
 public final class BenchCli implements Callable<Integer>, Cli.Footer {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "these flags")
-  boolean help;
+  @Mixin Cli.Help help;
 
   @Option(
       names = "--shop-jar",
@@ -156,26 +153,9 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
             .format(ZonedDateTime.now(ZoneOffset.UTC));
   }
 
-  /** Parses {@code 500ms}, {@code 20s}, {@code 2m} or a plain number of seconds. */
-  static Duration duration(String flag, String text) throws UsageException {
-    try {
-      Duration d;
-      if (text.endsWith("ms")) {
-        d = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-      } else if (text.endsWith("s")) {
-        d = Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
-      } else if (text.endsWith("m")) {
-        d = Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
-      } else {
-        d = Duration.ofSeconds(Long.parseLong(text));
-      }
-      if (d.isNegative() || (flag.equals("--duration") && d.isZero())) {
-        throw new UsageException(flag + " must be positive, was " + text);
-      }
-      return d;
-    } catch (NumberFormatException e) {
-      throw new UsageException(flag + ": not a duration: " + text + " (e.g. 500ms, 20s, 2m)");
-    }
+  /** The measured window must be positive; a warm-up may be zero. */
+  private static Duration duration(String flag, String text) throws UsageException {
+    return Cli.duration(flag, text, !flag.equals("--duration"));
   }
 
   private static int positive(String flag, String text) throws UsageException {

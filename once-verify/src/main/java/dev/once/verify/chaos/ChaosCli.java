@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -39,11 +40,7 @@ import picocli.CommandLine.Spec;
 public final class ChaosCli implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "these flags")
-  boolean help;
+  @Mixin Cli.Help help;
 
   @Option(
       names = "--shop-jar",
@@ -320,27 +317,7 @@ public final class ChaosCli implements Callable<Integer> {
     return value.endsWith("/") ? value.substring(0, value.length() - 1) : value;
   }
 
-  /** {@code 500ms}, {@code 90s}, {@code 2m}, {@code 1h} or a plain number of seconds, positive. */
-  static Duration duration(String name, String value) throws UsageException {
-    try {
-      Duration d;
-      if (value.endsWith("ms")) {
-        d = Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
-      } else if (value.endsWith("s")) {
-        d = Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)));
-      } else if (value.endsWith("m")) {
-        d = Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 1)));
-      } else if (value.endsWith("h")) {
-        d = Duration.ofHours(Long.parseLong(value.substring(0, value.length() - 1)));
-      } else {
-        d = Duration.ofSeconds(Long.parseLong(value));
-      }
-      if (d.isNegative() || d.isZero()) {
-        throw new UsageException(name + ": must be positive: " + value);
-      }
-      return d;
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + ": not a duration (e.g. 90s, 2m): " + value);
-    }
+  private static Duration duration(String name, String value) throws UsageException {
+    return Cli.duration(name, value, false);
   }
 }

@@ -1,5 +1,6 @@
 package dev.once.verify.check;
 
+import dev.once.verify.Cli;
 import dev.once.verify.SecretFile;
 import dev.once.verify.UsageException;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.sql.SQLException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code check}'s command line: the shop's database, how to log in, where to write the report. */
@@ -18,11 +20,7 @@ import picocli.CommandLine.Option;
     description = "Evaluates the shop's invariants on its PostgreSQL database (read-only).",
     footer = "Exit: 0 every invariant holds, 1 a violation (or no connection), 2 wrong flags.")
 public final class CheckCli implements Callable<Integer> {
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "these flags")
-  boolean help;
+  @Mixin Cli.Help help;
 
   @Option(
       names = "--jdbc-url",

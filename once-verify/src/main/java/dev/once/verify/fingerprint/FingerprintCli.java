@@ -1,11 +1,13 @@
 package dev.once.verify.fingerprint;
 
 import dev.once.json.JsonCanonicalizer;
+import dev.once.verify.Cli;
 import dev.once.verify.UsageException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -27,11 +29,7 @@ import picocli.CommandLine.Parameters;
 public final class FingerprintCli implements Callable<Integer> {
   private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "these flags")
-  boolean help;
+  @Mixin Cli.Help help;
 
   @Parameters(index = "0", paramLabel = "METHOD", description = "the request's method, e.g. POST")
   String method;

@@ -1,9 +1,11 @@
 package dev.once.verify.kafka;
 
+import dev.once.verify.Cli;
 import dev.once.verify.UsageException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code kafka}'s command line: a single-node broker's storage, host and ports. */
@@ -21,11 +23,7 @@ import picocli.CommandLine.Option;
       "Topics are created on first use with 6 partitions; replication factor 1."
     })
 public final class KafkaCli implements Callable<Integer> {
-  @Option(
-      names = {"-h", "--help"},
-      usageHelp = true,
-      description = "these flags")
-  boolean help;
+  @Mixin Cli.Help help;
 
   @Option(
       names = "--data",
