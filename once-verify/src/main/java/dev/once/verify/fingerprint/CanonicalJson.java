@@ -2,7 +2,9 @@ package dev.once.verify.fingerprint;
 
 import dev.once.json.JsonCanonicalizer;
 import dev.once.verify.json.Json;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,53 +25,58 @@ final class CanonicalJson {
 
   private static final JsonCanonicalizer STRINGS = JsonCanonicalizer.create();
 
-  private final JsonParser parser;
-
-  private CanonicalJson(JsonParser parser) {
-    this.parser = parser;
-  }
+  private CanonicalJson() {}
 
   /**
    * The tree of {@code canonical}: a {@code Map<String, Object>} for an object (member names
-   * decoded), a {@code List<Object>} for an array, a {@link Leaf} otherwise.
+   * decoded), a {@code List<Object>} for an array, a {@link Leaf} otherwise. Read without
+   * recursion, so that the deepest body Once takes ({@code --max-depth} 10000) reads too.
    */
   static Object parse(String canonical) {
     try (JsonParser parser = Json.mapper().createParser(canonical)) {
-      CanonicalJson reader = new CanonicalJson(parser);
-      Object value = reader.value(parser.nextToken());
-      if (parser.nextToken() != null) {
-        throw new IllegalArgumentException("not canonical JSON: content after the value");
+      Deque<Object> open = new ArrayDeque<>();
+      Deque<String> names = new ArrayDeque<>();
+      Object[] root = new Object[1];
+      for (JsonToken t = parser.nextToken(); t != null; t = parser.nextToken()) {
+        switch (t) {
+          case PROPERTY_NAME -> names.push(parser.currentName());
+          case START_OBJECT, START_ARRAY -> {
+            Object container =
+                t == JsonToken.START_OBJECT ? new LinkedHashMap<>() : new ArrayList<>();
+            add(open, names, root, container);
+            open.push(container);
+          }
+          case END_OBJECT, END_ARRAY -> open.pop();
+          default -> add(open, names, root, leaf(parser, t));
+        }
+        if (open.isEmpty()) {
+          if (parser.nextToken() != null) {
+            throw new IllegalArgumentException("not canonical JSON: content after the value");
+          }
+          return root[0];
+        }
       }
-      return value;
+      throw new IllegalArgumentException("not canonical JSON: no value");
     }
   }
 
-  private Object value(JsonToken token) {
-    if (token == null) {
-      throw new IllegalArgumentException("not canonical JSON: no value");
+  @SuppressWarnings("unchecked")
+  private static void add(Deque<Object> open, Deque<String> names, Object[] root, Object value) {
+    Object parent = open.peek();
+    if (parent == null) {
+      root[0] = value;
+    } else if (parent instanceof Map<?, ?> members) {
+      ((Map<String, Object>) members).put(names.pop(), value);
+    } else {
+      ((List<Object>) parent).add(value);
     }
-    switch (token) {
-      case START_OBJECT -> {
-        Map<String, Object> members = new LinkedHashMap<>();
-        for (JsonToken t = parser.nextToken(); t != JsonToken.END_OBJECT; t = parser.nextToken()) {
-          String name = parser.currentName();
-          members.put(name, value(parser.nextToken()));
-        }
-        return members;
-      }
-      case START_ARRAY -> {
-        List<Object> items = new ArrayList<>();
-        for (JsonToken t = parser.nextToken(); t != JsonToken.END_ARRAY; t = parser.nextToken()) {
-          items.add(value(t));
-        }
-        return items;
-      }
-      case VALUE_STRING -> {
-        return new Leaf(STRINGS.canonicalize(Json.mapper().writeValueAsString(parser.getString())));
-      }
-      default -> {
-        return new Leaf(parser.getString());
-      }
+  }
+
+  /** A number keeps the text Jackson read; a string is spelled canonically again. */
+  private static Leaf leaf(JsonParser parser, JsonToken token) {
+    if (token == JsonToken.VALUE_STRING) {
+      return new Leaf(STRINGS.canonicalize(Json.mapper().writeValueAsString(parser.getString())));
     }
+    return new Leaf(parser.getString());
   }
 }
