@@ -173,7 +173,11 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
   private static List<Integer> positives(String flag, String text) throws UsageException {
     List<Integer> values = new ArrayList<>();
     for (String value : text.split(",", -1)) {
-      values.add(positive(flag, value.trim()));
+      try {
+        values.add(positive(flag, value.trim()));
+      } catch (UsageException e) {
+        throw new UsageException(flag + " must be positive integers, comma-separated, was " + text);
+      }
     }
     return List.copyOf(values);
   }

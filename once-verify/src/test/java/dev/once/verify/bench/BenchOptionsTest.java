@@ -72,6 +72,33 @@ class BenchOptionsTest {
   }
 
   @Test
+  void aBadValueIsAUsageErrorThatNamesTheFlagAndTheValue() {
+    String[][] cases = {
+      {"--duration", "soon"},
+      {"--duration", "0"},
+      {"--warmup", "-1s"},
+      {"--connections", "x"},
+      {"--rounds", "0"},
+      {"--order-connections", "50,"},
+      {"--scenarios", "nope"},
+      {"--bogus", "1"},
+    };
+    for (String[] flag : cases) {
+      String[] args = {"--shop-jar", "s", flag[0], flag[1]};
+      assertThatExceptionOfType(UsageException.class)
+          .as(String.join(" ", args))
+          .isThrownBy(() -> BenchOptions.parse(args))
+          .withMessageContaining(flag[0].equals("--scenarios") ? "scenario" : flag[0])
+          .withMessageContaining(flag[1]);
+    }
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                BenchOptions.parse(new String[] {"--shop-jar", "s", "--rounds", "2", "--rounds=3"}))
+        .withMessageContaining("--rounds");
+  }
+
+  @Test
   void refusesWhatItDoesNotKnow() {
     assertThatExceptionOfType(UsageException.class)
         .isThrownBy(() -> BenchOptions.parse(new String[] {}));

@@ -39,19 +39,26 @@ class ChaosOptionsTest {
   }
 
   @Test
-  void badFlagsAreUsageErrors() {
+  void badFlagsAreUsageErrorsThatNameTheFlagAndTheValue() {
+    String[][] cases = {
+      {"--kills", "-1"},
+      {"--provider-faults", "101"},
+      {"--duration", "2x"},
+      {"--seed", "a"},
+      {"--nope", "1"},
+      {"--quiet-timeout", "0s"},
+      {"--clients", "0"},
+    };
+    for (String[] args : cases) {
+      assertThatExceptionOfType(UsageException.class)
+          .as(String.join(" ", args))
+          .isThrownBy(() -> ChaosOptions.parse(args))
+          .withMessageContaining(args[0])
+          .withMessageContaining(args[1]);
+    }
     assertThatExceptionOfType(UsageException.class)
-        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--kills", "-1"}));
-    assertThatExceptionOfType(UsageException.class)
-        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--provider-faults", "101"}));
-    assertThatExceptionOfType(UsageException.class)
-        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--duration", "2x"}));
-    assertThatExceptionOfType(UsageException.class)
-        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--seed", "a"}));
-    assertThatExceptionOfType(UsageException.class)
-        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--nope", "1"}));
-    assertThatExceptionOfType(UsageException.class)
-        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--kills"}));
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--kills"}))
+        .withMessageContaining("--kills");
   }
 
   @Test
