@@ -70,6 +70,9 @@ public final class BenchCommand {
   private String admin;
   private int round;
   private Tenant orderTenant;
+  private CpuClock pgCpu;
+  private CpuClock machineCpu;
+  private boolean replayKeysMade;
 
   public BenchCommand(BenchOptions options) {
     this.options = options;
@@ -103,111 +106,139 @@ public final class BenchCommand {
     }
   }
 
+  /**
+   * The measurement, phase by phase: start PostgreSQL, set the payments' shop up, run every round's
+   * scenarios (SQL floor and HTTP with Once on, HTTP with Once off, orders), then report.
+   */
   private int measure() throws Exception {
     Files.createDirectories(options.out());
     progress("results in " + options.out());
+    String pgVersion = startDatabase();
+    Tenant payer = setUpPayments();
+    byte[] keyHash =
+        MessageDigest.getInstance("SHA-256")
+            .digest(payer.apiKey().getBytes(StandardCharsets.UTF_8));
+    SqlFloor sql = new SqlFloor(db, keyHash, payer.accounts());
+    machineCpu = MachineCpu.clock();
+    for (int round = 1; round <= options.rounds(); round++) {
+      this.round = round;
+      if (payments()) {
+        onceOn(payer, sql);
+      }
+      if (options.runs(Scenario.HTTP_OFF)) {
+        onceOff(payer);
+      }
+      if (options.runs(Scenario.ORDERS)) {
+        for (int connections : options.orderConnections()) {
+          orders(machineCpu, pgCpu, connections);
+        }
+      }
+    }
+    return report(pgVersion);
+  }
+
+  /** The orders scenario alone needs neither the payments' shop nor their client. */
+  private boolean payments() {
+    return options.scenarios().stream().anyMatch(s -> s != Scenario.ORDERS);
+  }
+
+  /** Start: the embedded PostgreSQL and its CPU clock; returns its version. */
+  private String startDatabase() throws Exception {
     progress("starting embedded PostgreSQL (fsync=on, synchronous_commit=on)");
     db = BenchDatabase.start();
     String pgVersion = db.serverVersion();
     long postmaster = db.postmasterPid();
-    CpuClock pgCpu = postmaster > 0 ? ProcessCpu.withChildren(postmaster) : CpuClock.NONE;
+    pgCpu = postmaster > 0 ? ProcessCpu.withChildren(postmaster) : CpuClock.NONE;
     admin = secret();
+    return pgVersion;
+  }
 
-    // The orders scenario alone needs neither the payments' shop nor their client.
-    boolean payments = options.scenarios().stream().anyMatch(s -> s != Scenario.ORDERS);
-    String apiKey = "";
-    List<String> accounts = new ArrayList<>();
-    if (payments) {
-      progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");
-      shop = startShop("shop-once-on.log", List.of());
+  /** Set-up: the shop with Once on, a client and its funded accounts (none for orders alone). */
+  private Tenant setUpPayments() throws Exception {
+    if (!payments()) {
+      return new Tenant("", new ArrayList<>());
+    }
+    progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");
+    shop = startShop("shop-once-on.log", List.of());
+    try (ShopApi api = new ShopApi(shop.port())) {
+      return setUp(api, "bench");
+    }
+  }
+
+  /** Once on: the SQL floor, new payments, replays and a GET, on the shop with Once's filter. */
+  private void onceOn(Tenant payer, SqlFloor sql) throws Exception {
+    if (shop == null) {
+      shop = startShop("shop-once-on-" + round + ".log", List.of());
+      firstRequest(payer.apiKey(), payer.accounts());
+    }
+    LoadRunner runner = runner(machineCpu, shop.cpu(), pgCpu);
+    LoadRunner inProcess =
+        new LoadRunner(
+            options.warmup(),
+            options.duration(),
+            CpuClock.NONE,
+            pgCpu,
+            MachineCpu.others(machineCpu, ProcessCpu.self(), shop.cpu(), pgCpu));
+    if (options.runs(Scenario.SQL_ONCE)) {
+      scenario(inProcess, Scenario.SQL_ONCE, options.threads(), sql.withOnce(tag("sql")));
+    }
+    if (options.runs(Scenario.SQL_PLAIN)) {
+      scenario(inProcess, Scenario.SQL_PLAIN, options.threads(), sql.plain());
+    }
+    HttpScenarios http = new HttpScenarios(shop.port(), payer.apiKey(), payer.accounts());
+    if (options.runs(Scenario.HTTP_ONCE)) {
+      scenario(runner, Scenario.HTTP_ONCE, options.connections(), http.newPayments(tag("on")));
+    }
+    if (options.runs(Scenario.REPLAY)) {
+      replay(runner, http, payer.apiKey());
+    }
+    if (options.runs(Scenario.GET)) {
+      scenario(runner, Scenario.GET, options.connections(), http.getAccount());
+    }
+    rememberMemory("Once on");
+    shop.close();
+    shop = null;
+  }
+
+  /** Replays: {@value #REPLAY_KEYS} keys completed once (first round), then replayed in turn. */
+  private void replay(LoadRunner runner, HttpScenarios http, String apiKey) throws Exception {
+    String prefix = "replay-" + run;
+    if (!replayKeysMade) {
+      progress("completing " + REPLAY_KEYS + " keys to replay");
       try (ShopApi api = new ShopApi(shop.port())) {
-        Tenant tenant = setUp(api, "bench");
-        apiKey = tenant.apiKey();
-        accounts = tenant.accounts();
-      }
-    }
-    byte[] keyHash =
-        MessageDigest.getInstance("SHA-256").digest(apiKey.getBytes(StandardCharsets.UTF_8));
-    SqlFloor sql = new SqlFloor(db, keyHash, accounts);
-    CpuClock machine = MachineCpu.clock();
-    boolean replayKeysMade = false;
-    for (int round = 1; round <= options.rounds(); round++) {
-      this.round = round;
-      if (payments && shop == null) {
-        shop = startShop("shop-once-on-" + round + ".log", List.of());
-        firstRequest(apiKey, accounts);
-      }
-      LoadRunner runner = payments ? runner(machine, shop.cpu(), pgCpu) : null;
-      LoadRunner inProcess =
-          !payments
-              ? null
-              : new LoadRunner(
-                  options.warmup(),
-                  options.duration(),
-                  CpuClock.NONE,
-                  pgCpu,
-                  MachineCpu.others(machine, ProcessCpu.self(), shop.cpu(), pgCpu));
-      if (options.runs(Scenario.SQL_ONCE)) {
-        scenario(inProcess, Scenario.SQL_ONCE, options.threads(), sql.withOnce(tag("sql")));
-      }
-      if (options.runs(Scenario.SQL_PLAIN)) {
-        scenario(inProcess, Scenario.SQL_PLAIN, options.threads(), sql.plain());
-      }
-      HttpScenarios http = payments ? new HttpScenarios(shop.port(), apiKey, accounts) : null;
-      if (options.runs(Scenario.HTTP_ONCE)) {
-        scenario(runner, Scenario.HTTP_ONCE, options.connections(), http.newPayments(tag("on")));
-      }
-      if (options.runs(Scenario.REPLAY)) {
-        String prefix = "replay-" + run;
-        if (!replayKeysMade) {
-          progress("completing " + REPLAY_KEYS + " keys to replay");
-          try (ShopApi api = new ShopApi(shop.port())) {
-            for (int i = 0; i < REPLAY_KEYS; i++) {
-              api.pay(apiKey, prefix + "-" + i, http.replayBody(i));
-            }
-          }
-          replayKeysMade = true;
-        }
-        scenario(
-            runner,
-            Scenario.REPLAY,
-            options.connections(),
-            http.replays(prefix, REPLAY_KEYS, options.connections()));
-      }
-      if (options.runs(Scenario.GET)) {
-        scenario(runner, Scenario.GET, options.connections(), http.getAccount());
-      }
-      if (payments) {
-        rememberMemory("Once on");
-        shop.close();
-        shop = null;
-      }
-
-      if (options.runs(Scenario.HTTP_OFF)) {
-        progress("restarting the shop with --once.idempotency.http.enabled=false");
-        shop =
-            startShop(
-                "shop-once-off-" + round + ".log",
-                List.of("--once.idempotency.http.enabled=false"));
-        firstRequest(apiKey, accounts);
-        HttpScenarios off = new HttpScenarios(shop.port(), apiKey, accounts);
-        scenario(
-            runner(machine, shop.cpu(), pgCpu),
-            Scenario.HTTP_OFF,
-            options.connections(),
-            off.newPayments(tag("off")));
-        rememberMemory("Once off");
-        shop.close();
-        shop = null;
-      }
-
-      if (options.runs(Scenario.ORDERS)) {
-        for (int connections : options.orderConnections()) {
-          orders(machine, pgCpu, connections);
+        for (int i = 0; i < REPLAY_KEYS; i++) {
+          api.pay(apiKey, prefix + "-" + i, http.replayBody(i));
         }
       }
+      replayKeysMade = true;
     }
+    scenario(
+        runner,
+        Scenario.REPLAY,
+        options.connections(),
+        http.replays(prefix, REPLAY_KEYS, options.connections()));
+  }
 
+  /** Once off: the shop restarted with Once's filter off, new payments. */
+  private void onceOff(Tenant payer) throws Exception {
+    progress("restarting the shop with --once.idempotency.http.enabled=false");
+    shop =
+        startShop(
+            "shop-once-off-" + round + ".log", List.of("--once.idempotency.http.enabled=false"));
+    firstRequest(payer.apiKey(), payer.accounts());
+    HttpScenarios off = new HttpScenarios(shop.port(), payer.apiKey(), payer.accounts());
+    scenario(
+        runner(machineCpu, shop.cpu(), pgCpu),
+        Scenario.HTTP_OFF,
+        options.connections(),
+        off.newPayments(tag("off")));
+    rememberMemory("Once off");
+    shop.close();
+    shop = null;
+  }
+
+  /** Report: results.md, results.json and chart.svg, the table; 0 if every answer was expected. */
+  private int report(String pgVersion) throws IOException {
     BenchReport report =
         new BenchReport(machine(pgVersion), results, goals(), memory, notes(), orders);
     MarkdownWriter.writeAll(report, options.out());

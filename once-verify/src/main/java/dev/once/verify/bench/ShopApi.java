@@ -4,9 +4,8 @@ import dev.once.verify.http.HttpConnection;
 import dev.once.verify.http.HttpRequest;
 import dev.once.verify.http.HttpResponse;
 import dev.once.verify.http.RequestBytes;
+import dev.once.verify.json.Json;
 import java.io.IOException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Set-up requests to the shop over one keep-alive connection: a client, accounts, deposits,
@@ -104,11 +103,10 @@ final class ShopApi implements AutoCloseable {
 
   /** The string value of a top-level field of a JSON answer. */
   static String field(String json, String name) throws IOException {
-    Matcher m =
-        Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*\"([^\"]*)\"").matcher(json);
-    if (!m.find()) {
+    String value = Json.string(json, name);
+    if (value == null) {
       throw new IOException("no \"" + name + "\" in " + json);
     }
-    return m.group(1);
+    return value;
   }
 }

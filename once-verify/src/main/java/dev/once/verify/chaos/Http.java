@@ -1,5 +1,6 @@
 package dev.once.verify.chaos;
 
+import dev.once.verify.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -8,8 +9,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Small JSON-over-HTTP helper: one java.net.http client, answers as status and body text. Given
@@ -103,19 +102,13 @@ final class Http {
     return new Answer(r.statusCode(), r.body(), replayed, retryAfter);
   }
 
-  /** The string value of the first member {@code name} of a JSON text, or null. */
+  /** The string value of the top-level member {@code name} of a JSON text, or null. */
   static String field(String json, String name) {
-    Matcher m =
-        Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*\"((?:[^\"\\\\]|\\\\.)*)\"")
-            .matcher(json);
-    return m.find() ? m.group(1) : null;
+    return Json.string(json, name);
   }
 
-  /** The number value of the first member {@code name} of a JSON text, or null. */
+  /** The number value of the top-level member {@code name} of a JSON text, as text, or null. */
   static String number(String json, String name) {
-    Matcher m =
-        Pattern.compile("\"" + Pattern.quote(name) + "\"\\s*:\\s*(-?[0-9][0-9.eE+-]*)")
-            .matcher(json);
-    return m.find() ? m.group(1) : null;
+    return Json.number(json, name);
   }
 }

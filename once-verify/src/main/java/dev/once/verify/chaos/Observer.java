@@ -3,6 +3,7 @@ package dev.once.verify.chaos;
 import dev.once.verify.chaos.Observations.AccountState;
 import dev.once.verify.chaos.Observations.JournalRow;
 import dev.once.verify.check.Invariants;
+import dev.once.verify.json.Json;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -15,8 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Reads the end state of a quiet run, for the checks: each account's balance and journal through
@@ -24,8 +24,6 @@ import java.util.regex.Pattern;
  * the keys, the orders' side ({@link OrderObserver}), and {@code check}'s database invariants.
  */
 final class Observer {
-  private static final Pattern ITEMS = Pattern.compile("\\{[^{}]*\\}");
-
   private Observer() {}
 
   private static List<String> ids(ChaosDatabase db, String table) throws SQLException {
@@ -63,17 +61,13 @@ final class Observer {
         if (page.status() != 200) {
           throw new IOException("GET operations of " + account + ": " + page.status());
         }
-        String body = page.body();
-        int itemsAt = body.indexOf("\"items\"");
-        int end = body.indexOf(']', itemsAt);
-        Matcher m = ITEMS.matcher(body.substring(itemsAt, end < 0 ? body.length() : end));
-        while (m.find()) {
-          String item = m.group();
+        JsonNode body = Json.tree(page.body());
+        for (JsonNode item : body.path("items")) {
           journal.add(
               new JournalRow(
-                  Http.field(item, "id"), Http.field(item, "kind"), Http.field(item, "amount")));
+                  Json.string(item, "id"), Json.string(item, "kind"), Json.string(item, "amount")));
         }
-        after = Http.field(body.substring(end < 0 ? 0 : end), "next");
+        after = Json.string(body, "next");
       } while (after != null);
       accounts.add(new AccountState(account, balance, journal));
     }

@@ -1,6 +1,5 @@
 package dev.once.verify.check;
 
-import dev.once.verify.UsageException;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,25 +28,6 @@ public final class CheckCommand {
   CheckCommand(CheckOptions options, PrintStream out) {
     this.options = options;
     this.out = out;
-  }
-
-  /**
-   * Parses the flags after {@code check} and runs it: Main's one line for this subcommand. {@code
-   * check --help} prints the flags; a database that cannot be reached or read is exit 1, with the
-   * driver's message.
-   */
-  public static int run(String[] args) throws UsageException, IOException {
-    if (args.length == 1 && (args[0].equals("--help") || args[0].equals("-h"))) {
-      System.out.print(CheckOptions.usage());
-      return 0;
-    }
-    CheckOptions options = CheckOptions.parse(args);
-    try {
-      return new CheckCommand(options).run();
-    } catch (SQLException e) {
-      System.err.println("once-verify: check: cannot read the database: " + e.getMessage());
-      return 1;
-    }
   }
 
   public int run() throws SQLException, IOException {

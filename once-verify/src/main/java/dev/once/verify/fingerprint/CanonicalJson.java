@@ -1,115 +1,82 @@
 package dev.once.verify.fingerprint;
 
+import dev.once.json.JsonCanonicalizer;
+import dev.once.verify.json.Json;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 
 /**
  * A tree of the canonical JSON that {@link dev.once.json.JsonCanonicalizer} writes: compact,
  * members sorted, one spelling per value. Because the spelling is canonical, two leaves are equal
  * exactly when their text is: {@code 1}, {@code 1.0} and {@code 10e-1} are all written {@code 1},
- * and two numbers that differ in value are never written alike. Reads only that output, which is
- * well-formed by construction.
+ * and two numbers that differ in value are never written alike. Read with Jackson's streaming
+ * parser, which keeps each number's text as written; a string leaf's text is its canonical spelling
+ * again (RFC 8785's escapes), as Once's canonicalizer writes it.
  */
 final class CanonicalJson {
   /** A string, number, {@code true}, {@code false} or {@code null}, as its canonical text. */
   record Leaf(String text) {}
 
-  private final String json;
-  private int at;
+  private static final JsonCanonicalizer STRINGS = JsonCanonicalizer.create();
 
-  private CanonicalJson(String json) {
-    this.json = json;
-  }
+  private CanonicalJson() {}
 
   /**
    * The tree of {@code canonical}: a {@code Map<String, Object>} for an object (member names
-   * decoded), a {@code List<Object>} for an array, a {@link Leaf} otherwise.
+   * decoded), a {@code List<Object>} for an array, a {@link Leaf} otherwise. Read without
+   * recursion, so that the deepest body Once takes ({@code --max-depth} 10000) reads too.
    */
   static Object parse(String canonical) {
-    CanonicalJson reader = new CanonicalJson(canonical);
-    Object value = reader.value();
-    if (reader.at != canonical.length()) {
-      throw new IllegalArgumentException("not canonical JSON: content after the value");
+    try (JsonParser parser = Json.mapper().createParser(canonical)) {
+      Deque<Object> open = new ArrayDeque<>();
+      Deque<String> names = new ArrayDeque<>();
+      Object[] root = new Object[1];
+      for (JsonToken t = parser.nextToken(); t != null; t = parser.nextToken()) {
+        switch (t) {
+          case PROPERTY_NAME -> names.push(parser.currentName());
+          case START_OBJECT, START_ARRAY -> {
+            Object container =
+                t == JsonToken.START_OBJECT ? new LinkedHashMap<>() : new ArrayList<>();
+            add(open, names, root, container);
+            open.push(container);
+          }
+          case END_OBJECT, END_ARRAY -> open.pop();
+          default -> add(open, names, root, leaf(parser, t));
+        }
+        if (open.isEmpty()) {
+          if (parser.nextToken() != null) {
+            throw new IllegalArgumentException("not canonical JSON: content after the value");
+          }
+          return root[0];
+        }
+      }
+      throw new IllegalArgumentException("not canonical JSON: no value");
     }
-    return value;
   }
 
-  private Object value() {
-    char c = json.charAt(at);
-    if (c == '{') {
-      Map<String, Object> members = new LinkedHashMap<>();
-      at++;
-      while (json.charAt(at) != '}') {
-        int start = at;
-        skipString();
-        String name = decode(json.substring(start + 1, at - 1));
-        at++; // ':'
-        members.put(name, value());
-        if (json.charAt(at) == ',') {
-          at++;
-        }
-      }
-      at++;
-      return members;
-    }
-    if (c == '[') {
-      List<Object> items = new ArrayList<>();
-      at++;
-      while (json.charAt(at) != ']') {
-        items.add(value());
-        if (json.charAt(at) == ',') {
-          at++;
-        }
-      }
-      at++;
-      return items;
-    }
-    int start = at;
-    if (c == '"') {
-      skipString();
+  @SuppressWarnings("unchecked")
+  private static void add(Deque<Object> open, Deque<String> names, Object[] root, Object value) {
+    Object parent = open.peek();
+    if (parent == null) {
+      root[0] = value;
+    } else if (parent instanceof Map<?, ?> members) {
+      ((Map<String, Object>) members).put(names.pop(), value);
     } else {
-      while (at < json.length() && ",]}".indexOf(json.charAt(at)) < 0) {
-        at++;
-      }
+      ((List<Object>) parent).add(value);
     }
-    return new Leaf(json.substring(start, at));
   }
 
-  private void skipString() {
-    at++;
-    while (json.charAt(at) != '"') {
-      at += json.charAt(at) == '\\' ? 2 : 1;
+  /** A number keeps the text Jackson read; a string is spelled canonically again. */
+  private static Leaf leaf(JsonParser parser, JsonToken token) {
+    if (token == JsonToken.VALUE_STRING) {
+      return new Leaf(STRINGS.canonicalize(Json.mapper().writeValueAsString(parser.getString())));
     }
-    at++;
-  }
-
-  /**
-   * The text of a canonical string's content: RFC 8785 escapes only {@code " \ b f n r t uXXXX}.
-   */
-  private static String decode(String escaped) {
-    StringBuilder out = new StringBuilder(escaped.length());
-    for (int i = 0; i < escaped.length(); i++) {
-      char c = escaped.charAt(i);
-      if (c != '\\') {
-        out.append(c);
-        continue;
-      }
-      char e = escaped.charAt(++i);
-      switch (e) {
-        case 'b' -> out.append('\b');
-        case 'f' -> out.append('\f');
-        case 'n' -> out.append('\n');
-        case 'r' -> out.append('\r');
-        case 't' -> out.append('\t');
-        case 'u' -> {
-          out.append((char) Integer.parseInt(escaped.substring(i + 1, i + 5), 16));
-          i += 4;
-        }
-        default -> out.append(e);
-      }
-    }
-    return out.toString();
+    return new Leaf(parser.getString());
   }
 }

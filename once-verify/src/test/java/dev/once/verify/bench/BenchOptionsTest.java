@@ -1,9 +1,7 @@
 package dev.once.verify.bench;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.once.verify.UsageException;
 import java.nio.file.Path;
@@ -17,17 +15,17 @@ class BenchOptionsTest {
   @Test
   void defaults() throws UsageException {
     BenchOptions o = BenchOptions.parse(new String[] {"--shop-jar", "shop.jar"});
-    assertEquals(Path.of("shop.jar"), o.shopJar());
-    assertEquals(Duration.ofSeconds(20), o.duration());
-    assertEquals(Duration.ofSeconds(15), o.warmup());
-    assertEquals(16, o.connections());
-    assertEquals(16, o.threads());
-    assertEquals(List.of(50, 8), o.orderConnections());
-    assertEquals(64, o.accounts());
-    assertEquals(Set.of(Scenario.values()), o.scenarios());
-    assertEquals(List.of(), o.shopJvmOptions());
-    assertEquals(1, o.rounds());
-    assertTrue(o.out().startsWith("bench-results"));
+    assertThat(o.shopJar()).isEqualTo(Path.of("shop.jar"));
+    assertThat(o.duration()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(o.warmup()).isEqualTo(Duration.ofSeconds(15));
+    assertThat(o.connections()).isEqualTo(16);
+    assertThat(o.threads()).isEqualTo(16);
+    assertThat(o.orderConnections()).isEqualTo(List.of(50, 8));
+    assertThat(o.accounts()).isEqualTo(64);
+    assertThat(o.scenarios()).isEqualTo(Set.of(Scenario.values()));
+    assertThat(o.shopJvmOptions()).isEqualTo(List.of());
+    assertThat(o.rounds()).isEqualTo(1);
+    assertThat(o.out()).startsWithRaw(Path.of("bench-results"));
   }
 
   @Test
@@ -51,14 +49,14 @@ class BenchOptionsTest {
               "--out",
               "x"
             });
-    assertEquals(Duration.ofMillis(500), o.duration());
-    assertEquals(Duration.ofMinutes(2), o.warmup());
-    assertEquals(8, o.threads());
-    assertEquals(Set.of(Scenario.GET, Scenario.REPLAY), o.scenarios());
-    assertEquals(List.of("-XX:+UseSerialGC", "-Xss512k"), o.shopJvmOptions());
-    assertEquals(3, o.rounds());
-    assertFalse(o.runs(Scenario.HTTP_ONCE));
-    assertFalse(o.runs(Scenario.ORDERS));
+    assertThat(o.duration()).isEqualTo(Duration.ofMillis(500));
+    assertThat(o.warmup()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(o.threads()).isEqualTo(8);
+    assertThat(o.scenarios()).isEqualTo(Set.of(Scenario.GET, Scenario.REPLAY));
+    assertThat(o.shopJvmOptions()).isEqualTo(List.of("-XX:+UseSerialGC", "-Xss512k"));
+    assertThat(o.rounds()).isEqualTo(3);
+    assertThat(o.runs(Scenario.HTTP_ONCE)).isFalse();
+    assertThat(o.runs(Scenario.ORDERS)).isFalse();
   }
 
   @Test
@@ -66,46 +64,73 @@ class BenchOptionsTest {
     BenchOptions o =
         BenchOptions.parse(
             new String[] {"--shop-jar", "s.jar", "--scenarios", "orders", "--order-connections=7"});
-    assertEquals(Set.of(Scenario.ORDERS), o.scenarios());
-    assertEquals(List.of(7), o.orderConnections());
-    assertEquals(16, o.connections());
-    assertTrue(BenchOptions.usage().contains("--order-connections"));
-    assertTrue(BenchOptions.usage().contains("orders "));
+    assertThat(o.scenarios()).isEqualTo(Set.of(Scenario.ORDERS));
+    assertThat(o.orderConnections()).isEqualTo(List.of(7));
+    assertThat(o.connections()).isEqualTo(16);
+    assertThat(BenchOptions.usage()).contains("--order-connections");
+    assertThat(BenchOptions.usage()).contains("orders ");
+  }
+
+  @Test
+  void aBadValueIsAUsageErrorThatNamesTheFlagAndTheValue() {
+    String[][] cases = {
+      {"--duration", "soon"},
+      {"--duration", "0"},
+      {"--warmup", "-1s"},
+      {"--connections", "x"},
+      {"--rounds", "0"},
+      {"--order-connections", "50,"},
+      {"--scenarios", "nope"},
+      {"--bogus", "1"},
+    };
+    for (String[] flag : cases) {
+      String[] args = {"--shop-jar", "s", flag[0], flag[1]};
+      assertThatExceptionOfType(UsageException.class)
+          .as(String.join(" ", args))
+          .isThrownBy(() -> BenchOptions.parse(args))
+          .withMessageContaining(flag[0].equals("--scenarios") ? "scenario" : flag[0])
+          .withMessageContaining(flag[1]);
+    }
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                BenchOptions.parse(new String[] {"--shop-jar", "s", "--rounds", "2", "--rounds=3"}))
+        .withMessageContaining("--rounds");
   }
 
   @Test
   void refusesWhatItDoesNotKnow() {
-    assertThrows(UsageException.class, () -> BenchOptions.parse(new String[] {}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--bogus", "1"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--duration", "soon"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--scenarios", "nope"}));
-    assertThrows(
-        UsageException.class, () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--out"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--shop-jvm", "Xmx1g"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--rounds", "0"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "0"}));
-    assertThrows(
-        UsageException.class,
-        () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "50,"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> BenchOptions.parse(new String[] {}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--bogus", "1"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--duration", "soon"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--scenarios", "nope"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--out"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--shop-jvm", "Xmx1g"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--rounds", "0"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "0"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "50,"}));
   }
 
   @Test
   void theOrdersScenarioRunsOncePerConnectionCount() throws Exception {
-    assertEquals(
-        List.of(50, 8, 2),
-        BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "50, 8,2"})
-            .orderConnections());
+    assertThat(
+            BenchOptions.parse(new String[] {"--shop-jar", "s", "--order-connections", "50, 8,2"})
+                .orderConnections())
+        .isEqualTo(List.of(50, 8, 2));
   }
 }

@@ -1,24 +1,21 @@
 package dev.once.verify.bench;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.once.json.JsonCanonicalizer;
 import dev.once.verify.http.RequestBytes;
+import dev.once.verify.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class OrderBodiesTest {
-  private static final Pattern ITEM =
-      Pattern.compile("\\{\"sku\":\"(hot-\\d)\",\"quantity\":(\\d+)\\}");
   private static final List<String> SKUS =
       List.of(
           "hot-0", "hot-1", "hot-2", "hot-3", "hot-4", "hot-5", "hot-6", "hot-7", "hot-8", "hot-9");
@@ -36,25 +33,30 @@ class OrderBodiesTest {
       RequestBytes out = new RequestBytes();
       bodies.write(out, i, random);
       String text = new String(out.toByteArray(), StandardCharsets.UTF_8);
-      assertTrue(text.startsWith("Content-Length: "), text);
-      int blank = text.indexOf("\r\n\r\n");
-      String body = text.substring(blank + 4);
-      assertEquals(
-          Integer.parseInt(text.substring("Content-Length: ".length(), blank)),
-          body.getBytes(StandardCharsets.UTF_8).length,
-          text);
+      assertThat(text).as(text).startsWith("Content-Length: ");
+      // The head is one Content-Length line, then the blank line: HTTP, not JSON.
+      String[] headAndBody = text.split("\r\n\r\n", 2);
+      String body = headAndBody[1];
+      assertThat(body.getBytes(StandardCharsets.UTF_8).length)
+          .as(text)
+          .isEqualTo(Integer.parseInt(headAndBody[0].substring("Content-Length: ".length())));
       json.canonicalize(body); // throws on malformed JSON
-      assertTrue(body.startsWith("{\"accountId\":\"" + (i % 2 == 0 ? "acc_a" : "acc_b")), body);
+      JsonNode order = Json.mapper().readTree(body);
+      assertThat(order.path("accountId").stringValue())
+          .as(body)
+          .isEqualTo(i % 2 == 0 ? "acc_a" : "acc_b");
+      assertThat(body).as("accountId comes first: " + body).startsWith("{\"accountId\":");
       List<String> drawn = new ArrayList<>();
-      Matcher m = ITEM.matcher(body);
-      while (m.find()) {
-        drawn.add(m.group(1));
-        int q = Integer.parseInt(m.group(2));
-        assertTrue(q >= 1 && q <= OrderBodies.MAX_QUANTITY, body);
+      for (JsonNode item : order.path("items")) {
+        assertThat(item.propertyNames()).as(body).containsExactly("sku", "quantity");
+        drawn.add(item.path("sku").stringValue());
+        assertThat(item.path("quantity").isInt()).as(body).isTrue();
+        int q = item.path("quantity").intValue();
+        assertThat(q >= 1 && q <= OrderBodies.MAX_QUANTITY).as(body).isTrue();
         quantities.add(q);
       }
-      assertTrue(drawn.size() >= 1 && drawn.size() <= OrderBodies.MAX_ITEMS, body);
-      assertEquals(drawn.size(), new HashSet<>(drawn).size(), "distinct SKUs: " + body);
+      assertThat(drawn.size() >= 1 && drawn.size() <= OrderBodies.MAX_ITEMS).as(body).isTrue();
+      assertThat(new HashSet<>(drawn).size()).as("distinct SKUs: " + body).isEqualTo(drawn.size());
       counts.add(drawn.size());
       skus.addAll(drawn);
       List<String> sorted = new ArrayList<>(drawn);
@@ -63,17 +65,16 @@ class OrderBodiesTest {
         unsorted++;
       }
     }
-    assertEquals(Set.of(1, 2, 3), counts);
-    assertEquals(Set.of(1, 2, 3), quantities);
-    assertEquals(new HashSet<>(SKUS), skus);
+    assertThat(counts).isEqualTo(Set.of(1, 2, 3));
+    assertThat(quantities).isEqualTo(Set.of(1, 2, 3));
+    assertThat(skus).isEqualTo(new HashSet<>(SKUS));
     // Unsorted orders are what exercise the shop's lock order: about half of the multi-SKU ones.
-    assertTrue(unsorted > 500, "unsorted: " + unsorted);
+    assertThat(unsorted > 500).as("unsorted: " + unsorted).isTrue();
   }
 
   @Test
   void needsEnoughSkusToDrawDistinctOnes() {
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> new OrderBodies(List.of("acc"), List.of("hot-0", "hot-1")));
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> new OrderBodies(List.of("acc"), List.of("hot-0", "hot-1")));
   }
 }

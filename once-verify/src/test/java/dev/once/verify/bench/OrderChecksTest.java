@@ -1,8 +1,6 @@
 package dev.once.verify.bench;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.verify.bench.OrderChecks.StockRow;
 import java.util.List;
@@ -16,14 +14,15 @@ class OrderChecksTest {
     for (int i = 0; i < 100; i++) {
       micros[i] = (100 - i) * 1_000L; // 100 ms down to 1 ms
     }
-    assertArrayEquals(new long[] {50_000_000L, 99_000_000L}, OrderChecks.percentilesNanos(micros));
-    assertEquals(100_000L, micros[0], "the input is left as it was");
-    assertArrayEquals(new long[] {7_000L, 7_000L}, OrderChecks.percentilesNanos(new long[] {7}));
+    assertThat(OrderChecks.percentilesNanos(micros))
+        .isEqualTo(new long[] {50_000_000L, 99_000_000L});
+    assertThat(micros[0]).as("the input is left as it was").isEqualTo(100_000L);
+    assertThat(OrderChecks.percentilesNanos(new long[] {7})).isEqualTo(new long[] {7_000L, 7_000L});
   }
 
   @Test
   void noSamplesNoPercentiles() {
-    assertArrayEquals(new long[] {-1, -1}, OrderChecks.percentilesNanos(new long[0]));
+    assertThat(OrderChecks.percentilesNanos(new long[0])).isEqualTo(new long[] {-1, -1});
   }
 
   @Test
@@ -32,7 +31,7 @@ class OrderChecksTest {
         List.of(
             new StockRow("hot-0", 1_000_000_000L, 0, 999_990_000L, 10_000, 10_000),
             new StockRow("hot-1", 100, 5, 105, 0, 0));
-    assertEquals(List.of(), OrderChecks.stockProblems(rows));
+    assertThat(OrderChecks.stockProblems(rows)).isEqualTo(List.of());
   }
 
   @Test
@@ -43,11 +42,11 @@ class OrderChecksTest {
                 new StockRow("lost", 100, 0, 90, 5, 5),
                 new StockRow("unheld", 100, 0, 90, 10, 7),
                 new StockRow("oversold", 0, 0, -2, 2, 2)));
-    assertEquals(3, problems.size(), problems.toString());
-    assertTrue(
-        problems.get(0).contains("lost: available 90 + reserved 5 != initial 100 + restocked 0"),
-        problems.get(0));
-    assertTrue(problems.get(1).contains("unheld: reserved 10 != 7 held"), problems.get(1));
-    assertTrue(problems.get(2).contains("oversold: negative"), problems.get(2));
+    assertThat(problems.size()).as(problems.toString()).isEqualTo(3);
+    assertThat(problems.get(0))
+        .as(problems.get(0))
+        .contains("lost: available 90 + reserved 5 != initial 100 + restocked 0");
+    assertThat(problems.get(1)).as(problems.get(1)).contains("unheld: reserved 10 != 7 held");
+    assertThat(problems.get(2)).as(problems.get(2)).contains("oversold: negative");
   }
 }

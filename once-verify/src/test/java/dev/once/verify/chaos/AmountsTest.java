@@ -1,9 +1,7 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.once.verify.chaos.Amounts.Kind;
 import java.util.HashSet;
@@ -13,11 +11,11 @@ import org.junit.jupiter.api.Test;
 class AmountsTest {
   @Test
   void amountsAsTheShopAnswersThem() {
-    assertEquals("20.0001", Amounts.amount(Kind.DEPOSIT, 1));
-    assertEquals("1.0042", Amounts.amount(Kind.PAYMENT, 42));
-    assertEquals("0.0007", Amounts.amount(Kind.REFUND, 7));
-    assertEquals("2.0000", Amounts.amount(Kind.PAYMENT, 10_000));
-    assertEquals("21.2345", Amounts.amount(Kind.DEPOSIT, 12_345));
+    assertThat(Amounts.amount(Kind.DEPOSIT, 1)).isEqualTo("20.0001");
+    assertThat(Amounts.amount(Kind.PAYMENT, 42)).isEqualTo("1.0042");
+    assertThat(Amounts.amount(Kind.REFUND, 7)).isEqualTo("0.0007");
+    assertThat(Amounts.amount(Kind.PAYMENT, 10_000)).isEqualTo("2.0000");
+    assertThat(Amounts.amount(Kind.DEPOSIT, 12_345)).isEqualTo("21.2345");
   }
 
   @Test
@@ -25,20 +23,20 @@ class AmountsTest {
     for (Kind kind : Kind.values()) {
       for (long n = 1; n < 30_000; n = Amounts.next(n)) {
         String amount = Amounts.amount(kind, n);
-        assertEquals(n, Amounts.decode(kind, amount), kind + " " + amount);
-        assertEquals(n, Amounts.decode(kind, "-" + amount));
+        assertThat(Amounts.decode(kind, amount)).as(kind + " " + amount).isEqualTo(n);
+        assertThat(Amounts.decode(kind, "-" + amount)).isEqualTo(n);
       }
     }
-    assertEquals(42, Amounts.decode(Kind.PAYMENT, "1.0042000"));
+    assertThat(Amounts.decode(Kind.PAYMENT, "1.0042000")).isEqualTo(42);
   }
 
   @Test
   void decodeRefusesWhatNoIntentHas() {
-    assertEquals(-1, Amounts.decode(Kind.PAYMENT, "1.00005"));
-    assertEquals(-1, Amounts.decode(Kind.PAYMENT, "1.0000"));
-    assertEquals(-1, Amounts.decode(Kind.PAYMENT, "0.5000"));
-    assertEquals(-1, Amounts.decode(Kind.PAYMENT, "1.5100"));
-    assertEquals(-1, Amounts.decode(Kind.DEPOSIT, "nonsense"));
+    assertThat(Amounts.decode(Kind.PAYMENT, "1.00005")).isEqualTo(-1);
+    assertThat(Amounts.decode(Kind.PAYMENT, "1.0000")).isEqualTo(-1);
+    assertThat(Amounts.decode(Kind.PAYMENT, "0.5000")).isEqualTo(-1);
+    assertThat(Amounts.decode(Kind.PAYMENT, "1.5100")).isEqualTo(-1);
+    assertThat(Amounts.decode(Kind.DEPOSIT, "nonsense")).isEqualTo(-1);
   }
 
   @Test
@@ -49,22 +47,23 @@ class AmountsTest {
       n = Amounts.next(n);
       String refund = Amounts.amount(Kind.REFUND, n);
       String payment = Amounts.amount(Kind.PAYMENT, n);
-      assertTrue(seen.add(refund), refund);
-      assertFalse(payment.endsWith(".5100") || payment.endsWith(".5200"), payment);
-      assertFalse(refund.endsWith(".5100") || refund.endsWith(".5200"), refund);
+      assertThat(seen.add(refund)).as(refund).isTrue();
+      assertThat(payment.endsWith(".5100") || payment.endsWith(".5200")).as(payment).isFalse();
+      assertThat(refund.endsWith(".5100") || refund.endsWith(".5200")).as(refund).isFalse();
     }
-    assertFalse(Amounts.usable(5_100));
-    assertFalse(Amounts.usable(15_200));
-    assertFalse(Amounts.usable(0));
-    assertEquals(5_101, Amounts.next(5_099));
-    assertThrows(IllegalArgumentException.class, () -> Amounts.amount(Kind.REFUND, 5_200));
+    assertThat(Amounts.usable(5_100)).isFalse();
+    assertThat(Amounts.usable(15_200)).isFalse();
+    assertThat(Amounts.usable(0)).isFalse();
+    assertThat(Amounts.next(5_099)).isEqualTo(5_101);
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> Amounts.amount(Kind.REFUND, 5_200));
   }
 
   @Test
   void journalKinds() {
-    assertEquals(Kind.PAYMENT, Kind.ofJournal("charge"));
-    assertEquals(Kind.DEPOSIT, Kind.ofJournal("deposit"));
-    assertEquals(Kind.REFUND, Kind.ofJournal("refund"));
-    assertEquals(null, Kind.ofJournal("reversal"));
+    assertThat(Kind.ofJournal("charge")).isEqualTo(Kind.PAYMENT);
+    assertThat(Kind.ofJournal("deposit")).isEqualTo(Kind.DEPOSIT);
+    assertThat(Kind.ofJournal("refund")).isEqualTo(Kind.REFUND);
+    assertThat(Kind.ofJournal("reversal")).isEqualTo(null);
   }
 }

@@ -1,9 +1,8 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.once.verify.UsageException;
 import java.nio.file.Files;
@@ -16,9 +15,9 @@ class ChaosOptionsTest {
   @Test
   void defaultsAndFlags() throws UsageException {
     ChaosOptions d = ChaosOptions.parse(new String[0]);
-    assertEquals(Duration.ofMinutes(2), d.duration());
-    assertEquals(3, d.kills());
-    assertTrue(d.out().startsWith("chaos-results"));
+    assertThat(d.duration()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(d.kills()).isEqualTo(3);
+    assertThat(d.out()).startsWithRaw(Path.of("chaos-results"));
     ChaosOptions o =
         ChaosOptions.parse(
             new String[] {
@@ -32,43 +31,57 @@ class ChaosOptionsTest {
               "--out",
               "x"
             });
-    assertEquals(Duration.ofSeconds(90), o.duration());
-    assertEquals(5, o.kills());
-    assertEquals(30, o.providerFaults());
-    assertEquals(42, o.seed());
-    assertEquals(Path.of("x"), o.out());
+    assertThat(o.duration()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(o.kills()).isEqualTo(5);
+    assertThat(o.providerFaults()).isEqualTo(30);
+    assertThat(o.seed()).isEqualTo(42);
+    assertThat(o.out()).isEqualTo(Path.of("x"));
   }
 
   @Test
-  void badFlagsAreUsageErrors() {
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--kills", "-1"}));
-    assertThrows(
-        UsageException.class, () -> ChaosOptions.parse(new String[] {"--provider-faults", "101"}));
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--duration", "2x"}));
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--seed", "a"}));
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--nope", "1"}));
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--kills"}));
+  void badFlagsAreUsageErrorsThatNameTheFlagAndTheValue() {
+    String[][] cases = {
+      {"--kills", "-1"},
+      {"--provider-faults", "101"},
+      {"--duration", "2x"},
+      {"--seed", "a"},
+      {"--nope", "1"},
+      {"--quiet-timeout", "0s"},
+      {"--clients", "0"},
+    };
+    for (String[] args : cases) {
+      assertThatExceptionOfType(UsageException.class)
+          .as(String.join(" ", args))
+          .isThrownBy(() -> ChaosOptions.parse(args))
+          .withMessageContaining(args[0])
+          .withMessageContaining(args[1]);
+    }
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--kills"}))
+        .withMessageContaining("--kills");
   }
 
   @Test
   void shopsSimulatorKillsAndBrokenMode() throws UsageException {
     ChaosOptions d = ChaosOptions.parse(new String[0]);
-    assertEquals(1, d.shops());
-    assertEquals(1, d.simulatorKills());
-    assertTrue(d.brokenMode().isEmpty());
-    assertTrue(d.startsProcesses());
+    assertThat(d.shops()).isEqualTo(1);
+    assertThat(d.simulatorKills()).isEqualTo(1);
+    assertThat(d.brokenMode()).isEmpty();
+    assertThat(d.startsProcesses()).isTrue();
     ChaosOptions o =
         ChaosOptions.parse(
             new String[] {
               "--shops", "2", "--simulator-kills", "4", "--broken-mode", "provider-key-per-attempt"
             });
-    assertEquals(2, o.shops());
-    assertEquals(4, o.simulatorKills());
-    assertEquals("provider-key-per-attempt", o.brokenMode().orElseThrow());
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--shops", "5"}));
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--shops", "0"}));
-    assertThrows(
-        UsageException.class, () -> ChaosOptions.parse(new String[] {"--broken-mode", "A;rm"}));
+    assertThat(o.shops()).isEqualTo(2);
+    assertThat(o.simulatorKills()).isEqualTo(4);
+    assertThat(o.brokenMode().orElseThrow()).isEqualTo("provider-key-per-attempt");
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--shops", "5"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--shops", "0"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--broken-mode", "A;rm"}));
   }
 
   @Test
@@ -86,11 +99,11 @@ class ChaosOptionsTest {
               "--db-app-password-file", app.toString()
             });
     ChaosOptions.ExternalDatabase db = o.database().orElseThrow();
-    assertEquals("shop_owner", db.ownerUser());
-    assertEquals("owner-secret", db.ownerPassword());
-    assertEquals("shop_app", db.appUser());
-    assertEquals("app-secret", db.appPassword());
-    assertFalse(o.toString().contains("secret"), o.toString());
+    assertThat(db.ownerUser()).isEqualTo("shop_owner");
+    assertThat(db.ownerPassword()).isEqualTo("owner-secret");
+    assertThat(db.appUser()).isEqualTo("shop_app");
+    assertThat(db.appPassword()).isEqualTo("app-secret");
+    assertThat(o.toString()).as(o.toString()).doesNotContain("secret");
     ChaosOptions ownerOnly =
         ChaosOptions.parse(
             new String[] {
@@ -98,22 +111,23 @@ class ChaosOptionsTest {
               "--db-user", "o",
               "--db-password-file", owner.toString()
             });
-    assertEquals("o", ownerOnly.database().orElseThrow().appUser());
-    assertThrows(
-        UsageException.class,
-        () -> ChaosOptions.parse(new String[] {"--jdbc-url", "jdbc:postgresql://db/shop"}));
-    assertThrows(
-        UsageException.class,
-        () ->
-            ChaosOptions.parse(
-                new String[] {
-                  "--jdbc-url", "jdbc:mysql://db/shop",
-                  "--db-user", "o",
-                  "--db-password-file", owner.toString()
-                }));
-    assertThrows(UsageException.class, () -> ChaosOptions.parse(new String[] {"--db-user", "o"}));
+    assertThat(ownerOnly.database().orElseThrow().appUser()).isEqualTo("o");
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> ChaosOptions.parse(new String[] {"--jdbc-url", "jdbc:postgresql://db/shop"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                ChaosOptions.parse(
+                    new String[] {
+                      "--jdbc-url", "jdbc:mysql://db/shop",
+                      "--db-user", "o",
+                      "--db-password-file", owner.toString()
+                    }));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--db-user", "o"}));
     UsageException missing =
-        assertThrows(
+        catchThrowableOfType(
             UsageException.class,
             () ->
                 ChaosOptions.parse(
@@ -125,7 +139,7 @@ class ChaosOptionsTest {
                       "--db-password-file",
                       dir.resolve("nope").toString()
                     }));
-    assertTrue(missing.getMessage().contains("--db-password-file"), missing.getMessage());
+    assertThat(missing.getMessage()).as(missing.getMessage()).contains("--db-password-file");
   }
 
   @Test
@@ -150,48 +164,54 @@ class ChaosOptionsTest {
       owner.toString()
     };
     ChaosOptions o = ChaosOptions.parse(base);
-    assertFalse(o.startsProcesses());
+    assertThat(o.startsProcesses()).isFalse();
     ChaosOptions.Attach a = o.attach().orElseThrow();
-    assertEquals(java.util.List.of("http://127.0.0.1:8080", "http://127.0.0.1:8081"), a.shopUrls());
-    assertEquals("t0ken-value", a.adminToken());
-    assertEquals(0, o.kills());
-    assertEquals(0, o.simulatorKills());
-    assertEquals(2, o.shops());
-    assertFalse(o.toString().contains("t0ken-value"), o.toString());
+    assertThat(a.shopUrls())
+        .isEqualTo(java.util.List.of("http://127.0.0.1:8080", "http://127.0.0.1:8081"));
+    assertThat(a.adminToken()).isEqualTo("t0ken-value");
+    assertThat(o.kills()).isEqualTo(0);
+    assertThat(o.simulatorKills()).isEqualTo(0);
+    assertThat(o.shops()).isEqualTo(2);
+    assertThat(o.toString()).as(o.toString()).doesNotContain("t0ken-value");
     for (String[] extra :
         new String[][] {{"--kills", "1"}, {"--simulator-kills", "2"}, {"--shops", "2"}}) {
       String[] args = java.util.Arrays.copyOf(base, base.length + 2);
       args[base.length] = extra[0];
       args[base.length + 1] = extra[1];
-      assertThrows(UsageException.class, () -> ChaosOptions.parse(args), extra[0]);
+      assertThatExceptionOfType(UsageException.class)
+          .as(extra[0])
+          .isThrownBy(() -> ChaosOptions.parse(args));
     }
-    assertThrows(
-        UsageException.class,
-        () -> ChaosOptions.parse(new String[] {"--attach", "--shop-url", "http://127.0.0.1:8080"}));
-    assertThrows(
-        UsageException.class,
-        () -> ChaosOptions.parse(new String[] {"--shop-url", "http://127.0.0.1:8080"}));
-    assertThrows(
-        UsageException.class,
-        () -> ChaosOptions.parse(new String[] {"--attach", "--shop-url", "127.0.0.1:8080"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                ChaosOptions.parse(
+                    new String[] {"--attach", "--shop-url", "http://127.0.0.1:8080"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--shop-url", "http://127.0.0.1:8080"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> ChaosOptions.parse(new String[] {"--attach", "--shop-url", "127.0.0.1:8080"}));
   }
 
   @Test
   void kafkaTakesBrokerKillsAndNotAttach() throws UsageException {
     ChaosOptions d = ChaosOptions.parse(new String[0]);
-    assertEquals(false, d.kafka());
-    assertEquals(0, d.brokerKills());
+    assertThat(d.kafka()).isEqualTo(false);
+    assertThat(d.brokerKills()).isEqualTo(0);
     ChaosOptions k = ChaosOptions.parse(new String[] {"--kafka"});
-    assertEquals(true, k.kafka());
-    assertEquals(1, k.brokerKills());
-    assertEquals(
-        3, ChaosOptions.parse(new String[] {"--kafka", "--broker-kills", "3"}).brokerKills());
-    assertThrows(
-        UsageException.class, () -> ChaosOptions.parse(new String[] {"--broker-kills", "1"}));
-    assertThrows(
-        UsageException.class,
-        () ->
-            ChaosOptions.parse(
-                new String[] {"--kafka", "--attach", "--jdbc-url", "jdbc:postgresql://db/shop"}));
+    assertThat(k.kafka()).isEqualTo(true);
+    assertThat(k.brokerKills()).isEqualTo(1);
+    assertThat(ChaosOptions.parse(new String[] {"--kafka", "--broker-kills", "3"}).brokerKills())
+        .isEqualTo(3);
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--broker-kills", "1"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                ChaosOptions.parse(
+                    new String[] {
+                      "--kafka", "--attach", "--jdbc-url", "jdbc:postgresql://db/shop"
+                    }));
   }
 }

@@ -1,20 +1,19 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Real chaos runs for tests: the real jars of the shop and psp-simulator, which {@code ./mvnw
- * verify} of the whole build packages before once-verify's tests. A test is skipped when they are
- * absent (once-verify built alone; build them with {@code ./mvnw -pl shop,psp-simulator -am package
- * -DskipTests}).
+ * verify} of the whole build packages before once-verify's integration tests. A test fails when
+ * they are absent, with a message that says how to build them ({@code ./mvnw -pl shop,psp-simulator
+ * -am package -DskipTests}): a chaos run that did not run proves nothing.
  */
 final class ChaosRuns {
   static final Path SHOP = Path.of("../shop/target/shop.jar");
@@ -25,9 +24,15 @@ final class ChaosRuns {
 
   private ChaosRuns() {}
 
-  static void assumeJars() {
-    assumeTrue(Files.isRegularFile(SHOP), "no " + SHOP + "; build the shop's jar first");
-    assumeTrue(Files.isRegularFile(SIMULATOR), "no " + SIMULATOR + "; build psp-simulator first");
+  private static final String BUILD =
+      "; build the jars first: ./mvnw -q -pl shop,psp-simulator -am package -DskipTests";
+
+  /** Fails the test unless both jars are there. */
+  static void requireJars() {
+    assertThat(SHOP).as("the shop's jar (" + SHOP.toAbsolutePath() + ")" + BUILD).isRegularFile();
+    assertThat(SIMULATOR)
+        .as("psp-simulator's jar (" + SIMULATOR.toAbsolutePath() + ")" + BUILD)
+        .isRegularFile();
   }
 
   /** Runs {@code chaos} with the jars and {@code args}, as the command line would. */

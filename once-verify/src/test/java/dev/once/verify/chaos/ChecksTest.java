@@ -1,8 +1,6 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.verify.chaos.Amounts.Kind;
 import dev.once.verify.chaos.Observations.AccountState;
@@ -215,15 +213,15 @@ class ChecksTest {
   void aCorrectRunPassesEveryCheck() {
     for (Check c : Checks.all()) {
       Verdict v = verdict(c, new Run());
-      assertTrue(v.pass(), v.toString());
-      assertEquals(0, v.violations());
+      assertThat(v.pass()).as(v.toString()).isTrue();
+      assertThat(v.violations()).isEqualTo(0);
     }
-    assertEquals(4, verdict(new Checks.AcknowledgedExactlyOnce(), new Run()).checked());
-    assertEquals(2, verdict(new Checks.TimedOutAtMostOnce(), new Run()).checked());
-    assertEquals(18, Checks.all().size());
-    assertEquals(10, verdict(new OrderChecks.PlacedExactlyOnce(), new Run()).checked());
-    assertEquals(2, verdict(new OrderChecks.AcknowledgedPays(), new Run()).checked());
-    assertEquals(1, verdict(new OrderChecks.AcknowledgedCancels(), new Run()).checked());
+    assertThat(verdict(new Checks.AcknowledgedExactlyOnce(), new Run()).checked()).isEqualTo(4);
+    assertThat(verdict(new Checks.TimedOutAtMostOnce(), new Run()).checked()).isEqualTo(2);
+    assertThat(Checks.all().size()).isEqualTo(18);
+    assertThat(verdict(new OrderChecks.PlacedExactlyOnce(), new Run()).checked()).isEqualTo(10);
+    assertThat(verdict(new OrderChecks.AcknowledgedPays(), new Run()).checked()).isEqualTo(2);
+    assertThat(verdict(new OrderChecks.AcknowledgedCancels(), new Run()).checked()).isEqualTo(1);
   }
 
   @Test
@@ -232,18 +230,17 @@ class ChecksTest {
     twice.journal.add(new JournalRow("op_9", "charge", "-1.0001"));
     twice.balance = "38.0002";
     Verdict v = verdict(new Checks.AcknowledgedExactlyOnce(), twice);
-    assertFalse(v.pass());
-    assertEquals(List.of("c0-2 (201, 2 effects)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("c0-2 (201, 2 effects)"));
 
     Run never = new Run();
     never.journal.remove(0);
-    assertFalse(verdict(new Checks.AcknowledgedExactlyOnce(), never).pass());
+    assertThat(verdict(new Checks.AcknowledgedExactlyOnce(), never).pass()).isFalse();
 
     Run refusedButApplied = new Run();
     refusedButApplied.journal.add(new JournalRow("op_9", "charge", "-1.0002"));
-    assertEquals(
-        List.of("c0-3 (422, 1 effects)"),
-        verdict(new Checks.AcknowledgedExactlyOnce(), refusedButApplied).examples());
+    assertThat(verdict(new Checks.AcknowledgedExactlyOnce(), refusedButApplied).examples())
+        .isEqualTo(List.of("c0-3 (422, 1 effects)"));
   }
 
   @Test
@@ -251,8 +248,8 @@ class ChecksTest {
     Run run = new Run();
     run.journal.add(new JournalRow("op_9", "deposit", "20.0002"));
     Verdict v = verdict(new Checks.TimedOutAtMostOnce(), run);
-    assertFalse(v.pass());
-    assertEquals(List.of("c0-5 (2 effects)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("c0-5 (2 effects)"));
   }
 
   @Test
@@ -262,9 +259,9 @@ class ChecksTest {
     run.journal.add(new JournalRow("op_10", "deposit", "13.0000"));
     run.journal.add(new JournalRow("op_11", "reversal", "1.0001")); // not an intent's own row
     Verdict v = verdict(new Checks.NoUnexplainedEffects(), run);
-    assertFalse(v.pass());
-    assertEquals(2, v.violations());
-    assertEquals(8, v.checked());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.violations()).isEqualTo(2);
+    assertThat(v.checked()).isEqualTo(8);
   }
 
   @Test
@@ -272,19 +269,19 @@ class ChecksTest {
     Run run = new Run();
     run.replays.add(new ReplayRecord("c0-2", false, "first 201, later 422"));
     Verdict v = verdict(new Checks.ReplaysEqual(), run);
-    assertFalse(v.pass());
-    assertEquals(2, v.checked());
-    assertEquals(List.of("c0-2 (first 201, later 422)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.checked()).isEqualTo(2);
+    assertThat(v.examples()).isEqualTo(List.of("c0-2 (first 201, later 422)"));
   }
 
   @Test
   void aReusedKeyThatIsNotRefusedFails() {
     Run run = new Run();
     run.reuses.add(new ReuseRecord("c0-4", 201, null));
-    assertFalse(verdict(new Checks.KeyReuseRefused(), run).pass());
+    assertThat(verdict(new Checks.KeyReuseRefused(), run).pass()).isFalse();
     Run other = new Run();
     other.reuses.add(new ReuseRecord("c0-4", 422, "insufficient-funds"));
-    assertFalse(verdict(new Checks.KeyReuseRefused(), other).pass());
+    assertThat(verdict(new Checks.KeyReuseRefused(), other).pass()).isFalse();
   }
 
   @Test
@@ -293,14 +290,14 @@ class ChecksTest {
     twice.effects.put("pay_1", 2L);
     twice.total = 5;
     Verdict v = verdict(new Checks.ProviderOncePerPaymentAndRefund(), twice);
-    assertFalse(v.pass());
-    assertEquals(List.of("pay_1 (2 effects)"), v.examples());
-    assertTrue(verdict(new Checks.ProviderNoStrayEffects(), twice).pass());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("pay_1 (2 effects)"));
+    assertThat(verdict(new Checks.ProviderNoStrayEffects(), twice).pass()).isTrue();
 
     Run never = new Run();
     never.effects.remove("ref_1");
     never.total = 3;
-    assertFalse(verdict(new Checks.ProviderOncePerPaymentAndRefund(), never).pass());
+    assertThat(verdict(new Checks.ProviderOncePerPaymentAndRefund(), never).pass()).isFalse();
   }
 
   @Test
@@ -309,37 +306,37 @@ class ChecksTest {
     run.effects.put("pay_ghost", 1L);
     run.total = 5;
     Verdict v = verdict(new Checks.ProviderNoStrayEffects(), run);
-    assertFalse(v.pass());
-    assertEquals(1, v.violations());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.violations()).isEqualTo(1);
   }
 
   @Test
   void aBalanceThatIsNotTheJournalSumOrWentNegativeFails() {
     Run off = new Run();
     off.balance = "39.0004";
-    assertFalse(verdict(new Checks.BalanceIsJournalSum(), off).pass());
+    assertThat(verdict(new Checks.BalanceIsJournalSum(), off).pass()).isFalse();
 
     Run negative = new Run();
     negative.journal.add(0, new JournalRow("op_0", "charge", "-5.0000"));
     negative.journal.add(new JournalRow("op_5", "deposit", "5.0000"));
     Verdict v = verdict(new Checks.BalanceIsJournalSum(), negative);
-    assertFalse(v.pass());
-    assertEquals(List.of("acc_A (negative after op_0)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("acc_A (negative after op_0)"));
   }
 
   @Test
   void anUndrainedOutboxOrDeadRowsFail() {
     Run backlog = new Run();
     backlog.backlog = 3;
-    assertFalse(verdict(new Checks.Quiet(), backlog).pass());
+    assertThat(verdict(new Checks.Quiet(), backlog).pass()).isFalse();
     Run pending = new Run();
     pending.pending = 1;
-    assertFalse(verdict(new Checks.Quiet(), pending).pass());
+    assertThat(verdict(new Checks.Quiet(), pending).pass()).isFalse();
     Run dead = new Run();
     dead.dead = 2;
     Verdict v = verdict(new Checks.NoDeadOutboxRows(), dead);
-    assertFalse(v.pass());
-    assertEquals(2, v.violations());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.violations()).isEqualTo(2);
   }
 
   @Test
@@ -347,8 +344,8 @@ class ChecksTest {
     Run run = new Run();
     run.keysInUse = 1;
     Verdict v = verdict(new Checks.NoKeyLeftInUse(), run);
-    assertFalse(v.pass());
-    assertEquals(8, v.checked());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.checked()).isEqualTo(8);
   }
 
   @Test
@@ -358,10 +355,10 @@ class ChecksTest {
       many.add("x" + i);
     }
     Verdict v = Verdict.of("n", 20, many);
-    assertEquals(12, v.violations());
-    assertEquals(5, v.examples().size());
-    assertFalse(v.pass());
-    assertTrue(Verdict.of("n", 20, List.of()).pass());
+    assertThat(v.violations()).isEqualTo(12);
+    assertThat(v.examples().size()).isEqualTo(5);
+    assertThat(v.pass()).isFalse();
+    assertThat(Verdict.of("n", 20, List.of()).pass()).isTrue();
   }
 
   @Test
@@ -371,8 +368,8 @@ class ChecksTest {
       verdicts.add(c.run(new Run().observations()));
     }
     String table = ChaosReport.table(verdicts);
-    assertEquals(20, table.lines().count(), "a header, 18 rows and the summary line");
-    assertTrue(table.contains("PASS: all 18 invariants hold"), table);
+    assertThat(table.lines().count()).as("a header, 18 rows and the summary line").isEqualTo(20);
+    assertThat(table).as(table).contains("PASS: all 18 invariants hold");
   }
 
   @Test
@@ -382,71 +379,66 @@ class ChecksTest {
         new OrderState(
             "ord_1b", ACC, "rejected", Map.of("C0-A", 2L, "C0-TAG", 1L), "4.0001", null, null));
     Verdict v = verdict(new OrderChecks.PlacedExactlyOnce(), twice);
-    assertFalse(v.pass());
-    assertEquals(List.of("c0-7 (201 ord_1, 2 orders)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("c0-7 (201 ord_1, 2 orders)"));
 
     Run never = new Run();
     never.orders.remove(0);
-    assertEquals(
-        List.of("c0-7 (201 ord_1, 0 orders)"),
-        verdict(new OrderChecks.PlacedExactlyOnce(), never).examples());
+    assertThat(verdict(new OrderChecks.PlacedExactlyOnce(), never).examples())
+        .isEqualTo(List.of("c0-7 (201 ord_1, 0 orders)"));
 
     Run timedOutOnce = new Run();
     timedOutOnce.orders.add(
         new OrderState(
             "ord_5", ACC, "rejected", Map.of("C0-A", 1L, "C0-TAG", 5L), "2.0005", null, null));
-    assertTrue(verdict(new OrderChecks.PlacedExactlyOnce(), timedOutOnce).pass());
+    assertThat(verdict(new OrderChecks.PlacedExactlyOnce(), timedOutOnce).pass()).isTrue();
     timedOutOnce.orders.add(
         new OrderState(
             "ord_5b", ACC, "rejected", Map.of("C0-A", 1L, "C0-TAG", 5L), "2.0005", null, null));
-    assertEquals(
-        List.of("c0-11 (timed out, 2 orders)"),
-        verdict(new OrderChecks.PlacedExactlyOnce(), timedOutOnce).examples());
+    assertThat(verdict(new OrderChecks.PlacedExactlyOnce(), timedOutOnce).examples())
+        .isEqualTo(List.of("c0-11 (timed out, 2 orders)"));
 
     Run reuse = new Run();
     reuse.orders.add(
         new OrderState(
             "ord_6", ACC, "rejected", Map.of("C0-A", 2L, "C0-TAG", 6L), "4.0006", null, null));
-    assertEquals(
-        List.of("c0-7-reuse (422, 1 orders)"),
-        verdict(new OrderChecks.PlacedExactlyOnce(), reuse).examples());
+    assertThat(verdict(new OrderChecks.PlacedExactlyOnce(), reuse).examples())
+        .isEqualTo(List.of("c0-7-reuse (422, 1 orders)"));
 
     Run stray = new Run();
     stray.orders.add(
         new OrderState(
             "ord_x", ACC, "rejected", Map.of("C0-A", 1L, "C0-TAG", 99L), "2.0099", null, null));
-    assertEquals(
-        List.of("ord_x (no intent)"),
-        verdict(new OrderChecks.PlacedExactlyOnce(), stray).examples());
+    assertThat(verdict(new OrderChecks.PlacedExactlyOnce(), stray).examples())
+        .isEqualTo(List.of("ord_x (no intent)"));
   }
 
   @Test
   void stockThatDoesNotAddUpFails() {
     Run withTimedOutRestock = new Run();
     withTimedOutRestock.product("C0-A", 9, 2); // the timed-out restock of 3 applied once
-    assertTrue(verdict(new OrderChecks.StockBalanced(), withTimedOutRestock).pass());
+    assertThat(verdict(new OrderChecks.StockBalanced(), withTimedOutRestock).pass()).isTrue();
 
     Run restockedTwice = new Run();
     restockedTwice.product("C0-A", 8, 2); // the acknowledged restock of 2 applied twice
     Verdict v = verdict(new OrderChecks.StockBalanced(), restockedTwice);
-    assertFalse(v.pass());
-    assertEquals(List.of("C0-A (8 + 2, expected [8, 11])"), v.examples());
-    assertEquals(4, v.checked());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("C0-A (8 + 2, expected [8, 11])"));
+    assertThat(v.checked()).isEqualTo(4);
 
     Run lost = new Run();
     lost.product("C0-B", 0, 3);
-    assertEquals(
-        List.of("C0-B (0 + 3, expected [4])"),
-        verdict(new OrderChecks.StockBalanced(), lost).examples());
+    assertThat(verdict(new OrderChecks.StockBalanced(), lost).examples())
+        .isEqualTo(List.of("C0-B (0 + 3, expected [4])"));
 
     Run negative = new Run();
     negative.product("C0-B", -1, 5);
-    assertFalse(verdict(new OrderChecks.StockBalanced(), negative).pass());
+    assertThat(verdict(new OrderChecks.StockBalanced(), negative).pass()).isFalse();
 
     Run missing = new Run();
     missing.products.remove(0);
-    assertEquals(
-        List.of("C0-A (missing)"), verdict(new OrderChecks.StockBalanced(), missing).examples());
+    assertThat(verdict(new OrderChecks.StockBalanced(), missing).examples())
+        .isEqualTo(List.of("C0-A (missing)"));
   }
 
   @Test
@@ -454,35 +446,33 @@ class ChecksTest {
     Run paidWithoutStock = new Run();
     paidWithoutStock.reservations.remove(0);
     Verdict v = verdict(new OrderChecks.HoldWhatWasOrdered(), paidWithoutStock);
-    assertFalse(v.pass());
-    assertEquals(List.of("ord_1 (paid, C0-A null)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("ord_1 (paid, C0-A null)"));
 
     Run cancelledButHeld = new Run();
     cancelledButHeld.reservations.set(7, new ReservationRow("ord_4", "C0-A", 1, "held"));
-    assertEquals(
-        List.of("ord_4 (cancelled, holds C0-A)"),
-        verdict(new OrderChecks.HoldWhatWasOrdered(), cancelledButHeld).examples());
+    assertThat(verdict(new OrderChecks.HoldWhatWasOrdered(), cancelledButHeld).examples())
+        .isEqualTo(List.of("ord_4 (cancelled, holds C0-A)"));
 
     Run rejectedButHeld = new Run();
     rejectedButHeld.reservations.set(5, new ReservationRow("ord_3", "C0-B", 2, "held"));
-    assertFalse(verdict(new OrderChecks.HoldWhatWasOrdered(), rejectedButHeld).pass());
+    assertThat(verdict(new OrderChecks.HoldWhatWasOrdered(), rejectedButHeld).pass()).isFalse();
 
     Run otherUnits = new Run();
     otherUnits.reservations.set(0, new ReservationRow("ord_1", "C0-A", 3, "held"));
-    assertFalse(verdict(new OrderChecks.HoldWhatWasOrdered(), otherUnits).pass());
+    assertThat(verdict(new OrderChecks.HoldWhatWasOrdered(), otherUnits).pass()).isFalse();
 
     Run otherItems = new Run();
     otherItems.orders.set(
         0,
         new OrderState(
             "ord_1", ACC, "paid", Map.of("C0-B", 2L, "C0-TAG", 1L), "6.0001", "pay_o1", null));
-    assertFalse(verdict(new OrderChecks.HoldWhatWasOrdered(), otherItems).pass());
+    assertThat(verdict(new OrderChecks.HoldWhatWasOrdered(), otherItems).pass()).isFalse();
 
     Run stillPlaced = new Run();
     stillPlaced.order("ord_3", "placed", null, null);
-    assertEquals(
-        List.of("ord_3 (still placed)"),
-        verdict(new OrderChecks.HoldWhatWasOrdered(), stillPlaced).examples());
+    assertThat(verdict(new OrderChecks.HoldWhatWasOrdered(), stillPlaced).examples())
+        .isEqualTo(List.of("ord_3 (still placed)"));
   }
 
   @Test
@@ -490,9 +480,9 @@ class ChecksTest {
     Run releasedTwice = new Run(); // ord_4's release applied to ord_1's units too
     releasedTwice.product("C0-A", 7, 1);
     Verdict v = verdict(new OrderChecks.ReservedIsLiveOrders(), releasedTwice);
-    assertFalse(v.pass());
-    assertEquals(List.of("C0-A (reserved 1, live orders 2)"), v.examples());
-    assertTrue(verdict(new OrderChecks.StockBalanced(), releasedTwice).pass());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("C0-A (reserved 1, live orders 2)"));
+    assertThat(verdict(new OrderChecks.StockBalanced(), releasedTwice).pass()).isTrue();
   }
 
   @Test
@@ -500,31 +490,30 @@ class ChecksTest {
     Run twice = new Run();
     twice.orderPayments.add(new OrderPayment("pay_o1b", "ord_1", "succeeded"));
     Verdict v = verdict(new OrderChecks.PaidOnce(), twice);
-    assertFalse(v.pass());
-    assertEquals(List.of("ord_1 (paid, succeeded payments [pay_o1, pay_o1b])"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples())
+        .isEqualTo(List.of("ord_1 (paid, succeeded payments [pay_o1, pay_o1b])"));
 
     Run rejectedAndPaid = new Run();
     rejectedAndPaid.orderPayments.add(new OrderPayment("pay_o3", "ord_3", "succeeded"));
-    assertEquals(
-        List.of("ord_3 (rejected, 1 payments)"),
-        verdict(new OrderChecks.PaidOnce(), rejectedAndPaid).examples());
+    assertThat(verdict(new OrderChecks.PaidOnce(), rejectedAndPaid).examples())
+        .isEqualTo(List.of("ord_3 (rejected, 1 payments)"));
 
     Run reservedButPaid = new Run();
     reservedButPaid.order("ord_1", "reserved", "pay_o1", null);
-    assertFalse(verdict(new OrderChecks.PaidOnce(), reservedButPaid).pass());
+    assertThat(verdict(new OrderChecks.PaidOnce(), reservedButPaid).pass()).isFalse();
 
     Run declinedSucceeded = new Run();
     declinedSucceeded.orderPayments.set(1, new OrderPayment("pay_o2", "ord_2", "succeeded"));
     declinedSucceeded.order("ord_2", "paid", "pay_o2", null);
-    assertEquals(
-        List.of("ord_2 (declined total, succeeded payments [pay_o2])"),
-        verdict(new OrderChecks.PaidOnce(), declinedSucceeded).examples());
+    assertThat(verdict(new OrderChecks.PaidOnce(), declinedSucceeded).examples())
+        .isEqualTo(List.of("ord_2 (declined total, succeeded payments [pay_o2])"));
 
     Run cancelledNotRefunded = new Run();
     cancelledNotRefunded.order("ord_1", "cancelled", "pay_o1", null);
-    assertFalse(verdict(new OrderChecks.PaidOnce(), cancelledNotRefunded).pass());
+    assertThat(verdict(new OrderChecks.PaidOnce(), cancelledNotRefunded).pass()).isFalse();
     cancelledNotRefunded.order("ord_1", "cancelled", "pay_o1", "ref_1");
-    assertTrue(verdict(new OrderChecks.PaidOnce(), cancelledNotRefunded).pass());
+    assertThat(verdict(new OrderChecks.PaidOnce(), cancelledNotRefunded).pass()).isTrue();
   }
 
   @Test
@@ -532,23 +521,22 @@ class ChecksTest {
     Run notPaid = new Run();
     notPaid.order("ord_1", "reserved", "pay_o1", null);
     Verdict v = verdict(new OrderChecks.AcknowledgedPays(), notPaid);
-    assertFalse(v.pass());
-    assertEquals(List.of("c0-12 (payment succeeded, order reserved)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("c0-12 (payment succeeded, order reserved)"));
 
     Run failed = new Run();
     failed.orderPayments.set(0, new OrderPayment("pay_o1", "ord_1", "failed"));
-    assertFalse(verdict(new OrderChecks.AcknowledgedPays(), failed).pass());
+    assertThat(verdict(new OrderChecks.AcknowledgedPays(), failed).pass()).isFalse();
 
     Run declinedButPaid = new Run();
     declinedButPaid.orderPayments.set(1, new OrderPayment("pay_o2", "ord_2", "succeeded"));
     declinedButPaid.order("ord_2", "paid", "pay_o2", null);
-    assertFalse(verdict(new OrderChecks.AcknowledgedPays(), declinedButPaid).pass());
+    assertThat(verdict(new OrderChecks.AcknowledgedPays(), declinedButPaid).pass()).isFalse();
 
     Run unknownPayment = new Run();
     unknownPayment.orderPayments.remove(0);
-    assertEquals(
-        List.of("c0-12 (payment pay_o1 of null)"),
-        verdict(new OrderChecks.AcknowledgedPays(), unknownPayment).examples());
+    assertThat(verdict(new OrderChecks.AcknowledgedPays(), unknownPayment).examples())
+        .isEqualTo(List.of("c0-12 (payment pay_o1 of null)"));
   }
 
   @Test
@@ -556,8 +544,8 @@ class ChecksTest {
     Run run = new Run();
     run.order("ord_4", "reserved", null, null);
     Verdict v = verdict(new OrderChecks.AcknowledgedCancels(), run);
-    assertFalse(v.pass());
-    assertEquals(List.of("c0-14 (answered cancelled, order reserved)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("c0-14 (answered cancelled, order reserved)"));
   }
 
   @Test
@@ -565,29 +553,27 @@ class ChecksTest {
     Run run = new Run();
     run.journal.add(new JournalRow("op_9", "charge", "-4.0002")); // no order's total
     Verdict v = verdict(new Checks.NoUnexplainedEffects(), run);
-    assertFalse(v.pass());
-    assertEquals(List.of("op_9 (charge -4.0002)"), v.examples());
+    assertThat(v.pass()).isFalse();
+    assertThat(v.examples()).isEqualTo(List.of("op_9 (charge -4.0002)"));
 
     Run chargedTwice = new Run(); // a second charge row for ord_1's one payment
     chargedTwice.journal.add(new JournalRow("op_10", "charge", "-4.0001"));
     chargedTwice.balance = "31.0001";
-    assertEquals(
-        List.of("op_10 (charge -4.0001, beyond its order's)"),
-        verdict(new Checks.NoUnexplainedEffects(), chargedTwice).examples());
-    assertTrue(verdict(new Checks.AcknowledgedExactlyOnce(), chargedTwice).pass());
+    assertThat(verdict(new Checks.NoUnexplainedEffects(), chargedTwice).examples())
+        .isEqualTo(List.of("op_10 (charge -4.0001, beyond its order's)"));
+    assertThat(verdict(new Checks.AcknowledgedExactlyOnce(), chargedTwice).pass()).isTrue();
 
     Run refundedUnasked = new Run(); // a refund of ord_1's total, though it was not cancelled
     refundedUnasked.journal.add(new JournalRow("op_10", "refund", "4.0001"));
     refundedUnasked.balance = "39.0003";
-    assertFalse(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass());
+    assertThat(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass()).isFalse();
     refundedUnasked.order("ord_1", "cancelled", "pay_o1", "ref_1");
-    assertTrue(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass());
+    assertThat(verdict(new Checks.NoUnexplainedEffects(), refundedUnasked).pass()).isTrue();
 
     Run twice = new Run(); // a second provider effect for the order's payment
     twice.effects.put("pay_o1", 2L);
     twice.total = 5;
-    assertEquals(
-        List.of("pay_o1 (2 effects)"),
-        verdict(new Checks.ProviderOncePerPaymentAndRefund(), twice).examples());
+    assertThat(verdict(new Checks.ProviderOncePerPaymentAndRefund(), twice).examples())
+        .isEqualTo(List.of("pay_o1 (2 effects)"));
   }
 }

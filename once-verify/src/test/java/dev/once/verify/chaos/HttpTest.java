@@ -1,7 +1,6 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
@@ -9,10 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Several shops behind no balancer: each request goes to the next one, so a retry moves on. */
+@Timeout(value = 1, unit = TimeUnit.MINUTES) // it reads from sockets
 class HttpTest {
   private final List<HttpServer> servers = new ArrayList<>();
 
@@ -48,15 +50,15 @@ class HttpTest {
       answered.add(http.get("/x", null).body());
     }
     answered.add(http.post("/x", "t", "k", "{}").body());
-    assertEquals(List.of("one", "two", "one", "two", "one"), answered);
+    assertThat(answered).isEqualTo(List.of("one", "two", "one", "two", "one"));
   }
 
   @Test
   void oneShopGetsEverythingAndTheReplayHeaderIsRead() throws Exception {
     Http http = new Http(server("only"), Duration.ofSeconds(5));
-    assertEquals("only", http.get("/x", null).body());
+    assertThat(http.get("/x", null).body()).isEqualTo("only");
     Http.Answer a = http.post("/x", null, "key-1", "{}");
-    assertEquals("only", a.body());
-    assertTrue(a.replayed());
+    assertThat(a.body()).isEqualTo("only");
+    assertThat(a.replayed()).isTrue();
   }
 }

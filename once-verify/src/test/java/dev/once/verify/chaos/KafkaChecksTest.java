@@ -1,7 +1,6 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.verify.chaos.KafkaChecks.Row;
 import dev.once.verify.chaos.KafkaChecks.Wire;
@@ -73,9 +72,10 @@ class KafkaChecksTest {
     KafkaChecks.Outcome o =
         KafkaChecks.evaluate(wire, Map.of(), rows, orders, payments, inbox, Map.of());
     for (Verdict v : o.verdicts()) {
-      assertTrue(v.pass(), v.toString());
+      assertThat(v.pass()).as(v.toString()).isTrue();
     }
-    assertEquals(1L, o.facts().get("kafka duplicates on the wire (at-least-once, allowed)"));
+    assertThat(o.facts().get("kafka duplicates on the wire (at-least-once, allowed)"))
+        .isEqualTo(1L);
   }
 
   @Test
@@ -84,8 +84,8 @@ class KafkaChecksTest {
     event("order.placed", "ord_2", true, false); // offset committed, transaction never ran
     orders.put("ord_2", new String[] {"placed", null, "false"});
     Verdict v = run("every event on the wire consumed");
-    assertTrue(!v.pass(), v.toString());
-    assertTrue(v.examples().get(0).contains("ord_2"), v.toString());
+    assertThat(!v.pass()).as(v.toString()).isTrue();
+    assertThat(v.examples().get(0)).as(v.toString()).contains("ord_2");
   }
 
   @Test
@@ -94,8 +94,8 @@ class KafkaChecksTest {
     event("order.cancelled", "ord_1", false, false);
     orders.put("ord_1", new String[] {"cancelled", "pay_1", "true"});
     Verdict v = run("every published event");
-    assertTrue(!v.pass(), v.toString());
-    assertTrue(v.examples().toString().contains("order.cancelled"), v.toString());
+    assertThat(!v.pass()).as(v.toString()).isTrue();
+    assertThat(v.examples().toString()).as(v.toString()).contains("order.cancelled");
   }
 
   @Test
@@ -106,10 +106,10 @@ class KafkaChecksTest {
     event("stock.rejected", "ord_1", true, true);
     record("order.placed", "ord_1", second, 0);
     record("order.placed", "ord_1", rows.get(0).messageId(), 0);
-    assertTrue(!run("per key").pass());
+    assertThat(!run("per key").pass()).isTrue();
     wire.get("order.placed").clear();
     record("order.placed", "ord_1", rows.get(0).messageId(), 0);
     record("order.placed", "ord_1", second, 1);
-    assertTrue(!run("per key").pass());
+    assertThat(!run("per key").pass()).isTrue();
   }
 }

@@ -1,8 +1,6 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
@@ -15,15 +13,15 @@ class KillPlanTest {
   void sameSeedSamePlanInTimeOrderWithinTheWorkload() {
     Duration d = Duration.ofMinutes(10);
     List<KillPlan.Kill> a = KillPlan.of(42, 2, 20, 3, d);
-    assertEquals(a, KillPlan.of(42, 2, 20, 3, d));
-    assertNotEquals(a, KillPlan.of(43, 2, 20, 3, d));
-    assertEquals(23, a.size());
-    assertEquals(3, a.stream().filter(k -> k.target() == KillPlan.SIMULATOR).count());
+    assertThat(KillPlan.of(42, 2, 20, 3, d)).isEqualTo(a);
+    assertThat(KillPlan.of(43, 2, 20, 3, d)).isNotEqualTo(a);
+    assertThat(a.size()).isEqualTo(23);
+    assertThat(a.stream().filter(k -> k.target() == KillPlan.SIMULATOR).count()).isEqualTo(3);
     for (int i = 0; i < a.size(); i++) {
-      assertTrue(a.get(i).at().compareTo(Duration.ZERO) > 0);
-      assertTrue(a.get(i).at().compareTo(d) < 0);
+      assertThat(a.get(i).at().compareTo(Duration.ZERO) > 0).isTrue();
+      assertThat(a.get(i).at().compareTo(d) < 0).isTrue();
       if (i > 0) {
-        assertTrue(a.get(i - 1).at().compareTo(a.get(i).at()) <= 0);
+        assertThat(a.get(i - 1).at().compareTo(a.get(i).at()) <= 0).isTrue();
       }
     }
   }
@@ -32,24 +30,27 @@ class KillPlanTest {
   void shopKillsHitEveryShopAndOnlyExistingOnes() {
     List<KillPlan.Kill> plan = KillPlan.of(7, 2, 20, 0, Duration.ofMinutes(10));
     Set<Integer> targets = plan.stream().map(KillPlan.Kill::target).collect(Collectors.toSet());
-    assertEquals(Set.of(0, 1), targets);
-    assertTrue(
-        KillPlan.of(7, 1, 5, 0, Duration.ofMinutes(1)).stream().allMatch(k -> k.target() == 0));
-    assertEquals("psp-simulator", new KillPlan.Kill(Duration.ZERO, KillPlan.SIMULATOR).victim());
-    assertEquals("shop 2", new KillPlan.Kill(Duration.ZERO, 1).victim());
+    assertThat(targets).isEqualTo(Set.of(0, 1));
+    assertThat(
+            KillPlan.of(7, 1, 5, 0, Duration.ofMinutes(1)).stream().allMatch(k -> k.target() == 0))
+        .isTrue();
+    assertThat(new KillPlan.Kill(Duration.ZERO, KillPlan.SIMULATOR).victim())
+        .isEqualTo("psp-simulator");
+    assertThat(new KillPlan.Kill(Duration.ZERO, 1).victim()).isEqualTo("shop 2");
   }
 
   @Test
   void withKafkaTheBrokerIsKilledAndAFurtherShopComesAndGoes() {
     Duration d = Duration.ofSeconds(90);
     List<KillPlan.Kill> plan = KillPlan.of(5, 1, 3, 0, 2, true, d);
-    assertEquals(7, plan.size());
-    assertEquals(2, plan.stream().filter(k -> k.target() == KillPlan.BROKER).count());
-    assertEquals(Duration.ofSeconds(9), first(plan, KillPlan.EXTRA_SHOP_START).at());
-    assertEquals(Duration.ofSeconds(54), first(plan, KillPlan.EXTRA_SHOP_KILL).at());
-    assertEquals("the Kafka broker", new KillPlan.Kill(Duration.ZERO, KillPlan.BROKER).victim());
+    assertThat(plan.size()).isEqualTo(7);
+    assertThat(plan.stream().filter(k -> k.target() == KillPlan.BROKER).count()).isEqualTo(2);
+    assertThat(first(plan, KillPlan.EXTRA_SHOP_START).at()).isEqualTo(Duration.ofSeconds(9));
+    assertThat(first(plan, KillPlan.EXTRA_SHOP_KILL).at()).isEqualTo(Duration.ofSeconds(54));
+    assertThat(new KillPlan.Kill(Duration.ZERO, KillPlan.BROKER).victim())
+        .isEqualTo("the Kafka broker");
     // Without Kafka, the plan is the one it always was.
-    assertEquals(KillPlan.of(5, 1, 3, 0, d), KillPlan.of(5, 1, 3, 0, 0, false, d));
+    assertThat(KillPlan.of(5, 1, 3, 0, 0, false, d)).isEqualTo(KillPlan.of(5, 1, 3, 0, d));
   }
 
   private static KillPlan.Kill first(List<KillPlan.Kill> plan, int target) {

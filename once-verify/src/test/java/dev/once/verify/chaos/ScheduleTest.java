@@ -1,8 +1,6 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,44 +10,43 @@ import org.junit.jupiter.api.Test;
 class ScheduleTest {
   @Test
   void theSameSeedGivesTheSameKillTimes() {
-    assertEquals(
-        Schedule.killTimes(42, 5, Duration.ofMinutes(2)),
-        Schedule.killTimes(42, 5, Duration.ofMinutes(2)));
-    assertNotEquals(
-        Schedule.killTimes(42, 5, Duration.ofMinutes(2)),
-        Schedule.killTimes(43, 5, Duration.ofMinutes(2)));
+    assertThat(Schedule.killTimes(42, 5, Duration.ofMinutes(2)))
+        .isEqualTo(Schedule.killTimes(42, 5, Duration.ofMinutes(2)));
+    assertThat(Schedule.killTimes(43, 5, Duration.ofMinutes(2)))
+        .isNotEqualTo(Schedule.killTimes(42, 5, Duration.ofMinutes(2)));
   }
 
   @Test
   void killsAreSpreadOverTheDurationOnePerSlotInOrder() {
     Duration d = Duration.ofSeconds(100);
     List<Duration> times = Schedule.killTimes(7, 4, d);
-    assertEquals(4, times.size());
+    assertThat(times.size()).isEqualTo(4);
     for (int i = 0; i < times.size(); i++) {
       long ms = times.get(i).toMillis();
-      assertTrue(
-          ms >= i * 25_000L + 2_500 && ms <= (i + 1) * 25_000L - 2_500, "kill " + i + " at " + ms);
+      assertThat(ms >= i * 25_000L + 2_500 && ms <= (i + 1) * 25_000L - 2_500)
+          .as("kill " + i + " at " + ms)
+          .isTrue();
     }
-    assertEquals(List.of(), Schedule.killTimes(7, 0, d));
+    assertThat(Schedule.killTimes(7, 0, d)).isEqualTo(List.of());
   }
 
   @Test
   void theSameSeedGivesTheSameStepsPerClient() {
-    assertEquals(steps(42, 3), steps(42, 3));
-    assertNotEquals(steps(42, 3), steps(43, 3));
-    assertNotEquals(steps(42, 3), steps(42, 4), "clients differ");
+    assertThat(steps(42, 3)).isEqualTo(steps(42, 3));
+    assertThat(steps(43, 3)).isNotEqualTo(steps(42, 3));
+    assertThat(steps(42, 4)).as("clients differ").isNotEqualTo(steps(42, 3));
   }
 
   @Test
   void stepsUseEveryActionAndStayWithinTheAccounts() {
     List<Schedule.Step> steps = steps(1, 0);
     for (Schedule.Action a : Schedule.Action.values()) {
-      assertTrue(steps.stream().anyMatch(s -> s.action() == a), a.toString());
+      assertThat(steps.stream().anyMatch(s -> s.action() == a)).as(a.toString()).isTrue();
     }
-    assertTrue(steps.stream().allMatch(s -> s.account() >= 0 && s.account() < 3));
-    assertTrue(steps.stream().anyMatch(Schedule.Step::duplicate));
-    assertTrue(steps.stream().anyMatch(Schedule.Step::reuse));
-    assertTrue(steps.stream().anyMatch(s -> s.replays() > 0));
+    assertThat(steps.stream().allMatch(s -> s.account() >= 0 && s.account() < 3)).isTrue();
+    assertThat(steps.stream().anyMatch(Schedule.Step::duplicate)).isTrue();
+    assertThat(steps.stream().anyMatch(Schedule.Step::reuse)).isTrue();
+    assertThat(steps.stream().anyMatch(s -> s.replays() > 0)).isTrue();
   }
 
   @Test
@@ -57,25 +54,26 @@ class ScheduleTest {
     List<Schedule.Step> steps = steps(5, 2);
     for (Schedule.Step s : steps) {
       if (s.action() == Schedule.Action.ORDER) {
-        assertTrue(s.first() >= 0 && s.first() <= 3 && s.second() >= 0 && s.second() <= 3);
-        assertTrue(s.first() + s.second() > 0, s.toString());
+        assertThat(s.first() >= 0 && s.first() <= 3 && s.second() >= 0 && s.second() <= 3).isTrue();
+        assertThat(s.first() + s.second() > 0).as(s.toString()).isTrue();
       } else if (s.action() == Schedule.Action.RESTOCK) {
-        assertTrue(s.first() >= 1 && s.first() <= 3 && s.second() == 0, s.toString());
+        assertThat(s.first() >= 1 && s.first() <= 3 && s.second() == 0).as(s.toString()).isTrue();
       }
     }
-    assertTrue(steps.stream().anyMatch(s -> s.action() == Schedule.Action.ORDER && s.decline()));
+    assertThat(steps.stream().anyMatch(s -> s.action() == Schedule.Action.ORDER && s.decline()))
+        .isTrue();
   }
 
   @Test
   void theMixIsAQuarterDepositsAFifthPaymentsAndAFifthOrders() {
-    assertEquals(Schedule.Action.DEPOSIT, Schedule.ClientPlan.action(0.0));
-    assertEquals(Schedule.Action.PAYMENT, Schedule.ClientPlan.action(0.25));
-    assertEquals(Schedule.Action.REFUND, Schedule.ClientPlan.action(0.45));
-    assertEquals(Schedule.Action.ORDER, Schedule.ClientPlan.action(0.55));
-    assertEquals(Schedule.Action.PAY, Schedule.ClientPlan.action(0.75));
-    assertEquals(Schedule.Action.CANCEL, Schedule.ClientPlan.action(0.9));
-    assertEquals(Schedule.Action.RESTOCK, Schedule.ClientPlan.action(0.96));
-    assertEquals(Schedule.Action.RESTOCK, Schedule.ClientPlan.action(0.999));
+    assertThat(Schedule.ClientPlan.action(0.0)).isEqualTo(Schedule.Action.DEPOSIT);
+    assertThat(Schedule.ClientPlan.action(0.25)).isEqualTo(Schedule.Action.PAYMENT);
+    assertThat(Schedule.ClientPlan.action(0.45)).isEqualTo(Schedule.Action.REFUND);
+    assertThat(Schedule.ClientPlan.action(0.55)).isEqualTo(Schedule.Action.ORDER);
+    assertThat(Schedule.ClientPlan.action(0.75)).isEqualTo(Schedule.Action.PAY);
+    assertThat(Schedule.ClientPlan.action(0.9)).isEqualTo(Schedule.Action.CANCEL);
+    assertThat(Schedule.ClientPlan.action(0.96)).isEqualTo(Schedule.Action.RESTOCK);
+    assertThat(Schedule.ClientPlan.action(0.999)).isEqualTo(Schedule.Action.RESTOCK);
   }
 
   private static List<Schedule.Step> steps(long seed, int client) {

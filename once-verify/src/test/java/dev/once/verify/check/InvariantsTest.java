@@ -1,8 +1,6 @@
 package dev.once.verify.check;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.verify.report.Verdict;
 import java.sql.Connection;
@@ -10,9 +8,11 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Each invariant against the shop's real schema: the consistent seed passes them all, and each
@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * the unique index on reversals, the reservation's primary key), the test lifts that guard first as
  * the superuser: the checker must catch what slips past the guards too.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // an embedded PostgreSQL starts
 class InvariantsTest {
   private static ShopSchemaDatabase db;
 
@@ -32,25 +33,25 @@ class InvariantsTest {
   @Test
   void theConsistentShopPassesEveryInvariant() throws Exception {
     List<Verdict> verdicts = evaluate(false);
-    assertEquals(new Invariants(false).ids(), verdicts.stream().map(Verdict::id).toList());
+    assertThat(verdicts.stream().map(Verdict::id).toList()).isEqualTo(new Invariants(false).ids());
     for (Verdict v : verdicts) {
-      assertEquals(Verdict.Status.PASS, v.status(), v.toString());
-      assertEquals(0, v.violations(), v.id());
-      assertTrue(v.examples().isEmpty(), v.id());
+      assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.PASS);
+      assertThat(v.violations()).as(v.id()).isEqualTo(0);
+      assertThat(v.examples()).as(v.id()).isEmpty();
     }
     Map<String, Long> checked =
         verdicts.stream().collect(Collectors.toMap(Verdict::id, Verdict::checked));
-    assertEquals(2, checked.get("account-balance"));
-    assertEquals(15, checked.get("journal-running-balance"));
-    assertEquals(2, checked.get("reversals"));
-    assertEquals(7, checked.get("refunds-within-payment"));
-    assertEquals(3, checked.get("outbox-drained"));
-    assertEquals(1, checked.get("keys-settled"));
-    assertEquals(2, checked.get("stock"));
-    assertEquals(7, checked.get("order-status"));
-    assertEquals(7, checked.get("reservation-states"));
-    assertEquals(1, checked.get("paid-orders"));
-    assertEquals(7, checked.get("payment-charges"));
+    assertThat(checked.get("account-balance")).isEqualTo(2);
+    assertThat(checked.get("journal-running-balance")).isEqualTo(15);
+    assertThat(checked.get("reversals")).isEqualTo(2);
+    assertThat(checked.get("refunds-within-payment")).isEqualTo(7);
+    assertThat(checked.get("outbox-drained")).isEqualTo(3);
+    assertThat(checked.get("keys-settled")).isEqualTo(1);
+    assertThat(checked.get("stock")).isEqualTo(2);
+    assertThat(checked.get("order-status")).isEqualTo(7);
+    assertThat(checked.get("reservation-states")).isEqualTo(7);
+    assertThat(checked.get("paid-orders")).isEqualTo(1);
+    assertThat(checked.get("payment-charges")).isEqualTo(7);
   }
 
   @Test
@@ -156,10 +157,10 @@ class InvariantsTest {
       allowed = new Invariants(true).evaluate(c);
     }
     Verdict dead = byId(allowed).get("outbox-no-dead");
-    assertEquals(Verdict.Status.WARN, dead.status());
-    assertEquals(1, dead.violations());
-    assertEquals(List.of(Long.toString(id)), dead.examples());
-    assertTrue(CheckReport.passed(allowed));
+    assertThat(dead.status()).isEqualTo(Verdict.Status.WARN);
+    assertThat(dead.violations()).isEqualTo(1);
+    assertThat(dead.examples()).isEqualTo(List.of(Long.toString(id)));
+    assertThat(CheckReport.passed(allowed)).isTrue();
   }
 
   @Test
@@ -238,8 +239,8 @@ class InvariantsTest {
   void theApplicationRoleMayRunEveryCheck() throws Exception {
     try (Connection c = ShopSchemaDatabase.connectAsApplication(db.newDatabase())) {
       List<Verdict> verdicts = new Invariants(false).evaluate(c);
-      assertEquals(12, verdicts.size());
-      assertTrue(CheckReport.passed(verdicts), verdicts.toString());
+      assertThat(verdicts.size()).isEqualTo(12);
+      assertThat(CheckReport.passed(verdicts)).as(verdicts.toString()).isTrue();
     }
   }
 
@@ -248,9 +249,9 @@ class InvariantsTest {
     String url = db.newDatabase();
     try (Connection c = ShopSchemaDatabase.connectUrl(url)) {
       new Invariants(false).evaluate(c);
-      assertTrue(c.getAutoCommit());
-      assertFalse(c.isReadOnly());
-      assertEquals(Connection.TRANSACTION_READ_COMMITTED, c.getTransactionIsolation());
+      assertThat(c.getAutoCommit()).isTrue();
+      assertThat(c.isReadOnly()).isFalse();
+      assertThat(c.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
     }
   }
 
@@ -275,14 +276,14 @@ class InvariantsTest {
     }
     for (Verdict v : verdicts) {
       if (v.id().equals(id)) {
-        assertEquals(Verdict.Status.FAIL, v.status(), v.toString());
-        assertEquals(examples.size(), v.violations(), v.toString());
-        assertEquals(examples, v.examples(), v.toString());
+        assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.FAIL);
+        assertThat(v.violations()).as(v.toString()).isEqualTo(examples.size());
+        assertThat(v.examples()).as(v.toString()).isEqualTo(examples);
       } else {
-        assertEquals(Verdict.Status.PASS, v.status(), v.toString());
+        assertThat(v.status()).as(v.toString()).isEqualTo(Verdict.Status.PASS);
       }
     }
-    assertFalse(CheckReport.passed(verdicts));
+    assertThat(CheckReport.passed(verdicts)).isFalse();
   }
 
   private static long insertOutbox(String url, String state) throws Exception {

@@ -1,9 +1,7 @@
 package dev.once.verify.fingerprint;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.once.idempotency.Fingerprint;
 import dev.once.json.JsonCanonicalizer;
@@ -56,7 +54,8 @@ class FingerprintCommandTest {
   @Test
   void printsTheCanonicalBodyAndTheFingerprintOnceComputes() throws Exception {
     String body = "{ \"currency\": \"EUR\", \"amount\": \"12.50\", \"n\": 1.0 }";
-    assertEquals(0, run("", "post", "/v1/payments?x=1", file("body.json", body).toString()));
+    assertThat(run("", "post", "/v1/payments?x=1", file("body.json", body).toString()))
+        .isEqualTo(0);
     String expected =
         Fingerprint.of(
                 "POST",
@@ -65,121 +64,134 @@ class FingerprintCommandTest {
                 body.getBytes(StandardCharsets.UTF_8),
                 JsonCanonicalizer.create())
             .toHex();
-    assertTrue(
-        output.contains("canonical   {\"amount\":\"12.50\",\"currency\":\"EUR\",\"n\":1}"), output);
-    assertTrue(output.contains("fingerprint " + expected), output);
-    assertTrue(output.contains("first request POST /v1/payments?x=1"), output);
-    assertFalse(output.contains("verdict"), output);
+    assertThat(output)
+        .as(output)
+        .contains("canonical   {\"amount\":\"12.50\",\"currency\":\"EUR\",\"n\":1}");
+    assertThat(output).as(output).contains("fingerprint " + expected);
+    assertThat(output).as(output).contains("first request POST /v1/payments?x=1");
+    assertThat(output).as(output).doesNotContain("verdict");
   }
 
   @Test
   void readsTheBodyFromStandardInput() throws Exception {
-    assertEquals(0, run("{\"b\":2,\"a\":1}", "POST", "/v1/accounts", "-"));
-    assertTrue(output.contains("canonical   {\"a\":1,\"b\":2}"), output);
+    assertThat(run("{\"b\":2,\"a\":1}", "POST", "/v1/accounts", "-")).isEqualTo(0);
+    assertThat(output).as(output).contains("canonical   {\"a\":1,\"b\":2}");
   }
 
   @Test
   void spellingThatTheCanonicalFormRemovesGivesTheSameFingerprint() throws Exception {
-    assertEquals(
-        0,
-        compare(
-            "{\"amount\":\"12.50\",\"n\":1.0,\"name\":\"A\",\"list\":[1,2]}",
-            "{ \"list\" : [ 1 , 2 ], \"name\":\"\\u0041\", \"n\": 10e-1, \"amount\": \"12.50\" }"));
-    assertTrue(output.contains("SAME fingerprint"), output);
-    assertTrue(output.contains("Idempotent-Replayed: true"), output);
-    assertTrue(output.contains("differ only in spelling"), output);
+    assertThat(
+            compare(
+                "{\"amount\":\"12.50\",\"n\":1.0,\"name\":\"A\",\"list\":[1,2]}",
+                "{ \"list\" : [ 1 , 2 ], \"name\":\"\\u0041\", \"n\": 10e-1, \"amount\": \"12.50\" }"))
+        .isEqualTo(0);
+    assertThat(output).as(output).contains("SAME fingerprint");
+    assertThat(output).as(output).contains("Idempotent-Replayed: true");
+    assertThat(output).as(output).contains("differ only in spelling");
   }
 
   @Test
   void aStringAmountSpelledOtherwiseIsAnotherRequest() throws Exception {
-    assertEquals(1, compare("{\"amount\":\"12.50\"}", "{\"amount\":\"12.5\"}"));
-    assertTrue(output.contains("DIFFERENT fingerprints"), output);
-    assertTrue(output.contains("422 idempotency-key-reused"), output);
-    assertTrue(
-        output.contains("/amount: \"12.50\" in the first body, \"12.5\" in the second"), output);
+    assertThat(compare("{\"amount\":\"12.50\"}", "{\"amount\":\"12.5\"}")).isEqualTo(1);
+    assertThat(output).as(output).contains("DIFFERENT fingerprints");
+    assertThat(output).as(output).contains("422 idempotency-key-reused");
+    assertThat(output)
+        .as(output)
+        .contains("/amount: \"12.50\" in the first body, \"12.5\" in the second");
   }
 
   @Test
   void numbersAreComparedByExactValue() throws Exception {
-    assertEquals(1, compare("{\"n\":9007199254740993}", "{\"n\":9007199254740992}"));
-    assertTrue(
-        output.contains(
+    assertThat(compare("{\"n\":9007199254740993}", "{\"n\":9007199254740992}")).isEqualTo(1);
+    assertThat(output)
+        .as(output)
+        .contains(
             "/n: 9007199254740993 in the first body, 9007199254740992 in the second (different"
-                + " values)"),
-        output);
+                + " values)");
   }
 
   @Test
   void namesEachPlaceByItsJsonPointer() throws Exception {
-    assertEquals(
-        1,
-        compare(
-            "{\"a/b\":{\"c~d\":1},\"items\":[{\"q\":1},{\"q\":2}],\"gone\":true,\"t\":\"1\"}",
-            "{\"a/b\":{\"c~d\":2},\"items\":[{\"q\":1},{\"q\":3},{\"q\":4}],\"new\":null,\"t\":1}"));
-    assertTrue(output.contains("/a~1b/c~0d: 1 in the first body, 2 in the second"), output);
-    assertTrue(output.contains("/items: 2 items in the first body, 3 in the second"), output);
-    assertTrue(output.contains("/items/1/q: 2 in the first body, 3 in the second"), output);
-    assertTrue(output.contains("/gone: only in the first body, true"), output);
-    assertTrue(output.contains("/new: only in the second body, null"), output);
-    assertTrue(
-        output.contains("/t: \"1\" in the first body, 1 in the second (a string, then a number)"),
-        output);
+    assertThat(
+            compare(
+                "{\"a/b\":{\"c~d\":1},\"items\":[{\"q\":1},{\"q\":2}],\"gone\":true,\"t\":\"1\"}",
+                "{\"a/b\":{\"c~d\":2},\"items\":[{\"q\":1},{\"q\":3},{\"q\":4}],\"new\":null,\"t\":1}"))
+        .isEqualTo(1);
+    assertThat(output).as(output).contains("/a~1b/c~0d: 1 in the first body, 2 in the second");
+    assertThat(output).as(output).contains("/items: 2 items in the first body, 3 in the second");
+    assertThat(output).as(output).contains("/items/1/q: 2 in the first body, 3 in the second");
+    assertThat(output).as(output).contains("/gone: only in the first body, true");
+    assertThat(output).as(output).contains("/new: only in the second body, null");
+    assertThat(output)
+        .as(output)
+        .contains("/t: \"1\" in the first body, 1 in the second (a string, then a number)");
   }
 
   @Test
   void aDifferentPathOrMethodIsAnotherRequest() throws Exception {
     Path body = file("body.json", "{\"a\":1}");
-    assertEquals(
-        1,
-        run("", "POST", "/v1/orders/x/pay", body.toString(), "--other-path", "/v1/orders/y/pay"));
-    assertTrue(output.contains("path with query: /v1/orders/x/pay then /v1/orders/y/pay"), output);
-    assertEquals(1, run("", "POST", "/v1/x", body.toString(), "--other-method", "PUT"));
-    assertTrue(output.contains("method: POST then PUT"), output);
-    assertEquals(0, run("", "POST", "/v1/x", body.toString(), "--other-method", "post"));
+    assertThat(
+            run(
+                "",
+                "POST",
+                "/v1/orders/x/pay",
+                body.toString(),
+                "--other-path",
+                "/v1/orders/y/pay"))
+        .isEqualTo(1);
+    assertThat(output)
+        .as(output)
+        .contains("path with query: /v1/orders/x/pay then /v1/orders/y/pay");
+    assertThat(run("", "POST", "/v1/x", body.toString(), "--other-method", "PUT")).isEqualTo(1);
+    assertThat(output).as(output).contains("method: POST then PUT");
+    assertThat(run("", "POST", "/v1/x", body.toString(), "--other-method", "post")).isEqualTo(0);
   }
 
   @Test
   void aBodyTheFilterRefusesIsNamedWithItsProblem() throws Exception {
-    assertEquals(1, compare("{\"a\":", "{\"a\":1}"));
-    assertTrue(output.contains("REFUSED"), output);
-    assertTrue(output.contains("400 malformed-json"), output);
-    assertTrue(output.contains("byte offset 5"), output);
+    assertThat(compare("{\"a\":", "{\"a\":1}")).isEqualTo(1);
+    assertThat(output).as(output).contains("REFUSED");
+    assertThat(output).as(output).contains("400 malformed-json");
+    assertThat(output).as(output).contains("byte offset 5");
 
-    assertEquals(
-        1, run("", "POST", "/v1/x", file("deep.json", "[[[1]]]").toString(), "--max-depth", "2"));
-    assertTrue(output.contains("400 json-too-deep"), output);
+    assertThat(
+            run("", "POST", "/v1/x", file("deep.json", "[[[1]]]").toString(), "--max-depth", "2"))
+        .isEqualTo(1);
+    assertThat(output).as(output).contains("400 json-too-deep");
 
-    assertEquals(1, run("", "POST", "/v1/x", file("empty.json", "").toString()));
-    assertTrue(output.contains("400 malformed-json"), output);
+    assertThat(run("", "POST", "/v1/x", file("empty.json", "").toString())).isEqualTo(1);
+    assertThat(output).as(output).contains("400 malformed-json");
   }
 
   @Test
   void aBodyThatIsNotJsonIsComparedByteForByte() throws Exception {
-    assertEquals(1, compare("abcdef", "abcXef", "--content-type", "text/plain"));
-    assertTrue(output.contains("not JSON, the raw bytes are hashed"), output);
-    assertTrue(output.contains("the bytes differ from offset 3"), output);
-    assertEquals(0, run("", "POST", "/v1/orders/x/pay", "/dev/null", "--content-type", "none"));
-    assertTrue(output.contains("content type  (none)"), output);
+    assertThat(compare("abcdef", "abcXef", "--content-type", "text/plain")).isEqualTo(1);
+    assertThat(output).as(output).contains("not JSON, the raw bytes are hashed");
+    assertThat(output).as(output).contains("the bytes differ from offset 3");
+    assertThat(run("", "POST", "/v1/orders/x/pay", "/dev/null", "--content-type", "none"))
+        .isEqualTo(0);
+    assertThat(output).as(output).contains("content type  (none)");
   }
 
   @Test
   void refusesWrongArguments() throws Exception {
     String body = file("body.json", "{}").toString();
-    assertThrows(UsageException.class, () -> FingerprintOptions.parse(new String[] {"POST", "/x"}));
-    assertThrows(
-        UsageException.class, () -> FingerprintOptions.parse(new String[] {"PO ST", "/x", body}));
-    assertThrows(
-        UsageException.class, () -> FingerprintOptions.parse(new String[] {"POST", "x", body}));
-    assertThrows(
-        UsageException.class,
-        () -> FingerprintOptions.parse(new String[] {"POST", "/x", body, "--max-depth", "0"}));
-    assertThrows(
-        UsageException.class,
-        () -> FingerprintOptions.parse(new String[] {"POST", "/x", body, "--nope", "1"}));
-    assertThrows(
-        UsageException.class,
-        () -> FingerprintOptions.parse(new String[] {"POST", "/x", body, "--other-path"}));
-    assertThrows(
-        UsageException.class, () -> run("", "POST", "/x", dir.resolve("missing.json").toString()));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> FingerprintOptions.parse(new String[] {"POST", "/x"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> FingerprintOptions.parse(new String[] {"PO ST", "/x", body}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> FingerprintOptions.parse(new String[] {"POST", "x", body}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> FingerprintOptions.parse(new String[] {"POST", "/x", body, "--max-depth", "0"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> FingerprintOptions.parse(new String[] {"POST", "/x", body, "--nope", "1"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> FingerprintOptions.parse(new String[] {"POST", "/x", body, "--other-path"}));
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> run("", "POST", "/x", dir.resolve("missing.json").toString()));
   }
 }

@@ -1,9 +1,7 @@
 package dev.once.verify.http;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -16,10 +14,13 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
+@Timeout(value = 1, unit = TimeUnit.MINUTES) // it reads from sockets
 class HttpConnectionTest {
   private HttpServer server;
   private final List<Integer> clientPorts = new CopyOnWriteArrayList<>();
@@ -76,11 +77,11 @@ class HttpConnectionTest {
   void readsAContentLengthBodyAndHeaders() throws IOException {
     try (HttpConnection http = connection()) {
       HttpResponse r = http.exchange(post("/fixed", "{\"amount\":\"0.01\"}"));
-      assertEquals(201, r.status());
-      assertEquals("{\"id\":\"pay_1\"}", r.bodyText());
-      assertEquals("true", r.header("idempotent-replayed"));
-      assertNull(r.header("Location"));
-      assertEquals(List.of("{\"amount\":\"0.01\"}"), requestBodies);
+      assertThat(r.status()).isEqualTo(201);
+      assertThat(r.bodyText()).isEqualTo("{\"id\":\"pay_1\"}");
+      assertThat(r.header("idempotent-replayed")).isEqualTo("true");
+      assertThat(r.header("Location")).isNull();
+      assertThat(requestBodies).isEqualTo(List.of("{\"amount\":\"0.01\"}"));
     }
   }
 
@@ -88,10 +89,10 @@ class HttpConnectionTest {
   void readsAChunkedBody() throws IOException {
     try (HttpConnection http = connection()) {
       HttpResponse r = http.exchange(post("/chunked", "{}"));
-      assertEquals(200, r.status());
-      assertEquals("chunked", r.header("Transfer-Encoding"));
-      assertEquals(18 + 20_000, r.bodyLength());
-      assertTrue(r.bodyText().startsWith("part0-part1-part2-"));
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.header("Transfer-Encoding")).isEqualTo("chunked");
+      assertThat(r.bodyLength()).isEqualTo(18 + 20_000);
+      assertThat(r.bodyText()).startsWith("part0-part1-part2-");
     }
   }
 
@@ -99,12 +100,14 @@ class HttpConnectionTest {
   void keepsTheConnectionAcrossRequests() throws IOException {
     try (HttpConnection http = connection()) {
       for (int i = 0; i < 3; i++) {
-        assertEquals(201, http.exchange(post("/fixed", "{\"i\":" + i + "}")).status());
-        assertEquals(200, http.exchange(post("/chunked", "{}")).status());
+        assertThat(http.exchange(post("/fixed", "{\"i\":" + i + "}")).status()).isEqualTo(201);
+        assertThat(http.exchange(post("/chunked", "{}")).status()).isEqualTo(200);
       }
-      assertEquals(1, http.connects());
-      assertEquals(6, clientPorts.size());
-      assertEquals(1, clientPorts.stream().distinct().count(), "one socket: " + clientPorts);
+      assertThat(http.connects()).isEqualTo(1);
+      assertThat(clientPorts.size()).isEqualTo(6);
+      assertThat(clientPorts.stream().distinct().count())
+          .as("one socket: " + clientPorts)
+          .isEqualTo(1);
     }
   }
 
@@ -134,13 +137,13 @@ class HttpConnectionTest {
       try (HttpConnection http = new HttpConnection("localhost", listener.getLocalPort(), 5_000)) {
         RequestBytes request = post("/", "{}");
         HttpProtocolException status =
-            assertThrows(HttpProtocolException.class, () -> http.exchange(request));
-        assertEquals("malformed status line: 'SMTP ready'", status.getMessage());
+            catchThrowableOfType(HttpProtocolException.class, () -> http.exchange(request));
+        assertThat(status.getMessage()).isEqualTo("malformed status line: 'SMTP ready'");
         HttpProtocolException header =
-            assertThrows(HttpProtocolException.class, () -> http.exchange(request));
-        assertEquals("malformed header line: 'no colon here'", header.getMessage());
-        assertEquals("ok", http.exchange(request).bodyText());
-        assertEquals(3, http.connects());
+            catchThrowableOfType(HttpProtocolException.class, () -> http.exchange(request));
+        assertThat(header.getMessage()).isEqualTo("malformed header line: 'no colon here'");
+        assertThat(http.exchange(request).bodyText()).isEqualTo("ok");
+        assertThat(http.connects()).isEqualTo(3);
       }
       answerer.join();
     }
@@ -151,7 +154,7 @@ class HttpConnectionTest {
     RequestBytes out = new RequestBytes();
     out.appendDecimal(0).appendAscii(",").appendDecimal(-42).appendAscii(",");
     out.appendDecimal(Long.MAX_VALUE);
-    assertEquals("0,-42," + Long.MAX_VALUE, out.toString());
-    assertEquals("x", out.reset().appendAscii("x").toString());
+    assertThat(out.toString()).isEqualTo("0,-42," + Long.MAX_VALUE);
+    assertThat(out.reset().appendAscii("x").toString()).isEqualTo("x");
   }
 }

@@ -1,10 +1,9 @@
 package dev.once.verify.report;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.json.JsonCanonicalizer;
+import dev.once.verify.json.Json;
 import dev.once.verify.load.LoadResult;
 import dev.once.verify.stats.Goal;
 import java.io.ByteArrayInputStream;
@@ -18,6 +17,7 @@ import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
+import tools.jackson.databind.JsonNode;
 
 class ReportWritersTest {
 
@@ -102,28 +102,31 @@ class ReportWritersTest {
   void ordersTableAndItsProblems() {
     BenchReport report = reportWithOrders();
     String table = TableWriter.write(report);
-    assertTrue(
-        table.contains(
+    assertThat(table)
+        .as(table)
+        .contains(
             "| orders [round 1] | 30,000 | 20,000 | 35.00 ms | 120.50 ms | 1.4 s | 0 | 0 | 0 |"
-                + " 10 products add up |"),
-        table);
-    assertTrue(
-        table.contains(
+                + " 10 products add up |");
+    assertThat(table)
+        .as(table)
+        .contains(
             "| orders \\| [round 2] | 30,000 | 0 | n/a | n/a | **never** | **2** | **5** | **1** |"
-                + " **1 broken** |"),
-        table);
+                + " **1 broken** |");
     List<String> problems = TableWriter.problems(report);
-    assertTrue(
-        problems.contains("FAILED in orders | [round 2]: 2 orders rejected"), problems.toString());
-    assertTrue(problems.contains("FAILED in orders | [round 2]: 1 deadlocks"), problems.toString());
-    assertTrue(
-        problems.contains(
-            "FAILED in orders | [round 2]: stock of hot-3: reserved 10 != 7 held in reservations"),
-        problems.toString());
-    assertEquals(5, problems.size(), problems.toString());
-    assertTrue(report.orders().get(0).clean());
-    assertFalse(report.clean());
-    assertFalse(TableWriter.write(report()).contains("place → reserved"));
+    assertThat(problems)
+        .as(problems.toString())
+        .contains("FAILED in orders | [round 2]: 2 orders rejected");
+    assertThat(problems)
+        .as(problems.toString())
+        .contains("FAILED in orders | [round 2]: 1 deadlocks");
+    assertThat(problems)
+        .as(problems.toString())
+        .contains(
+            "FAILED in orders | [round 2]: stock of hot-3: reserved 10 != 7 held in reservations");
+    assertThat(problems.size()).as(problems.toString()).isEqualTo(5);
+    assertThat(report.orders().get(0).clean()).isTrue();
+    assertThat(report.clean()).isFalse();
+    assertThat(TableWriter.write(report())).doesNotContain("place → reserved");
   }
 
   @Test
@@ -132,7 +135,7 @@ class ReportWritersTest {
     BenchReport ordersOk =
         new BenchReport(
             Map.of(), List.of(), List.of(), Map.of(), List.of(), List.of(r.orders().get(0)));
-    assertTrue(ordersOk.clean());
+    assertThat(ordersOk.clean()).isTrue();
     BenchReport noDeadlockCount =
         new BenchReport(
             Map.of(),
@@ -141,23 +144,23 @@ class ReportWritersTest {
             Map.of(),
             List.of(),
             List.of(new OrdersResult("o", 1, 1, 1, 1, 1, 0, 0, -1, 10, List.of())));
-    assertFalse(noDeadlockCount.clean());
-    assertFalse(report().clean()); // http-off had unexpected answers
+    assertThat(noDeadlockCount.clean()).isFalse();
+    assertThat(report().clean()).isFalse(); // http-off had unexpected answers
   }
 
   @Test
   void jsonWithOrdersIsWellFormed() {
-    String canonical =
-        JsonCanonicalizer.create().canonicalize(JsonWriter.write(reportWithOrders()));
-    assertTrue(canonical.contains("\"placeToReservedP99Millis\":120.5"), canonical);
-    assertTrue(canonical.contains("\"placeToReservedP50Millis\":null"), canonical);
-    assertTrue(canonical.contains("\"allReservedAfterSeconds\":1.4"), canonical);
-    assertTrue(canonical.contains("\"deadlocks\":1"), canonical);
-    assertTrue(
-        canonical.contains(
-            "\"stockProblems\":[\"stock of hot-3: reserved 10 != 7 held in reservations\"]"),
-        canonical);
-    assertTrue(canonical.contains("\"clean\":false"), canonical);
+    String json = JsonWriter.write(reportWithOrders());
+    JsonCanonicalizer.create().canonicalize(json); // once-core's strict RFC 8785 reader
+    JsonNode tree = Json.mapper().readTree(json);
+    assertThat(values(tree, "placeToReservedP99Millis")).as(json).contains("120.5");
+    assertThat(values(tree, "placeToReservedP50Millis")).as(json).contains("null");
+    assertThat(values(tree, "allReservedAfterSeconds")).as(json).contains("1.4");
+    assertThat(values(tree, "deadlocks")).as(json).contains("1");
+    assertThat(values(tree, "stockProblems"))
+        .as(json)
+        .contains("[\"stock of hot-3: reserved 10 != 7 held in reservations\"]");
+    assertThat(values(tree, "clean")).as(json).contains("false");
   }
 
   @Test
@@ -170,44 +173,50 @@ class ReportWritersTest {
             .newDocumentBuilder()
             .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
     // background + 2 scenario bars + p50 and p99 of the first orders round + 4 goal bars
-    assertEquals(9, doc.getElementsByTagName("rect").getLength());
-    assertTrue(svg.contains("p50 35.00 ms, p99 120.50 ms"), svg);
+    assertThat(doc.getElementsByTagName("rect").getLength()).isEqualTo(9);
+    assertThat(svg).as(svg).contains("p50 35.00 ms, p99 120.50 ms");
   }
 
   @Test
   void tableHasEveryScenarioGoalAndProblem() {
     String table = TableWriter.write(report());
-    assertTrue(
-        table.contains(
-            "| HTTP <new> & \"paid\" | 16 | 1,000 | 11.00 ms | 38.00 ms | 0 | 0 | 2,000 µs | 500 µs | 3% |"),
-        table);
-    assertTrue(table.contains("| HTTP off \\| pipe | 16 | 0 |"), table);
-    assertTrue(table.contains("| on / off | 0.91 | ≥ 0.85 | pass |"), table);
-    assertTrue(table.contains("| replays / GET | 0.80 | ≥ 0.95 | **miss** |"), table);
-    assertTrue(table.contains("| not run | n/a | ≥ 0.60 | not measured |"), table);
-    assertTrue(table.contains("| RSS | 286 MB | ≤ 300 MB | pass |"), table);
-    assertTrue(table.contains("| Once on | 286 MB | 291 MB |"), table);
-    assertTrue(table.contains("**UNEXPECTED in http-off: 3 unexpected answers, 1 errors"), table);
+    assertThat(table)
+        .as(table)
+        .contains(
+            "| HTTP <new> & \"paid\" | 16 | 1,000 | 11.00 ms | 38.00 ms | 0 | 0 | 2,000 µs | 500 µs | 3% |");
+    assertThat(table).as(table).contains("| HTTP off \\| pipe | 16 | 0 |");
+    assertThat(table).as(table).contains("| on / off | 0.91 | ≥ 0.85 | pass |");
+    assertThat(table).as(table).contains("| replays / GET | 0.80 | ≥ 0.95 | **miss** |");
+    assertThat(table).as(table).contains("| not run | n/a | ≥ 0.60 | not measured |");
+    assertThat(table).as(table).contains("| RSS | 286 MB | ≤ 300 MB | pass |");
+    assertThat(table).as(table).contains("| Once on | 286 MB | 291 MB |");
+    assertThat(table)
+        .as(table)
+        .contains("**UNEXPECTED in http-off: 3 unexpected answers, 1 errors");
   }
 
   @Test
   void jsonIsWellFormed() {
     String json = JsonWriter.write(report());
     // once-core's RFC 8785 canonicalizer parses strictly and throws on malformed JSON.
-    String canonical = JsonCanonicalizer.create().canonicalize(json);
-    assertTrue(canonical.contains("\"perSecond\":1000"), canonical);
-    assertTrue(canonical.contains("\"jvmCpuMicrosPerRequest\":null"), canonical);
-    assertTrue(canonical.contains("\"otherProcessesCpuShare\":0.034"), canonical);
-    assertTrue(canonical.contains("\"verdict\":\"not_measured\""), canonical);
-    assertTrue(
-        canonical.contains("\"firstProblem\":\"unexpected answer: 503 {\\\"x\\\":\\\"\\n\\\"}\""),
-        canonical);
+    JsonCanonicalizer.create().canonicalize(json);
+    JsonNode tree = Json.mapper().readTree(json);
+    assertThat(values(tree, "perSecond")).as(json).contains("1000");
+    assertThat(values(tree, "jvmCpuMicrosPerRequest")).as(json).contains("null");
+    assertThat(values(tree, "otherProcessesCpuShare")).as(json).contains("0.034");
+    assertThat(values(tree, "verdict")).as(json).contains("\"not_measured\"");
+    assertThat(tree.findValues("firstProblem"))
+        .extracting(JsonNode::asString)
+        .as(json)
+        .contains("unexpected answer: 503 {\"x\":\"\n\"}");
   }
 
   @Test
   void jsonOfAnEmptyReportIsWellFormed() {
     BenchReport empty = new BenchReport(Map.of(), List.of(), List.of(), Map.of(), List.of());
-    JsonCanonicalizer.create().canonicalize(JsonWriter.write(empty));
+    String json = JsonWriter.write(empty);
+    JsonCanonicalizer.create().canonicalize(json); // throws on malformed JSON
+    assertThat(Json.mapper().readTree(json).isObject()).as(json).isTrue();
   }
 
   @Test
@@ -219,21 +228,35 @@ class ReportWritersTest {
         factory
             .newDocumentBuilder()
             .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
-    assertEquals("svg", doc.getDocumentElement().getLocalName());
-    assertEquals("http://www.w3.org/2000/svg", doc.getDocumentElement().getNamespaceURI());
+    assertThat(doc.getDocumentElement().getLocalName()).isEqualTo("svg");
+    assertThat(doc.getDocumentElement().getNamespaceURI()).isEqualTo("http://www.w3.org/2000/svg");
     // background + 2 scenario bars + 4 goal bars
-    assertEquals(7, doc.getElementsByTagName("rect").getLength());
-    assertEquals(4, doc.getElementsByTagName("line").getLength());
-    assertTrue(svg.contains("HTTP &lt;new&gt; &amp; &quot;paid&quot;"));
+    assertThat(doc.getElementsByTagName("rect").getLength()).isEqualTo(7);
+    assertThat(doc.getElementsByTagName("line").getLength()).isEqualTo(4);
+    assertThat(svg).contains("HTTP &lt;new&gt; &amp; &quot;paid&quot;");
   }
 
   @Test
   void writesTheThreeFiles(@TempDir Path folder) throws Exception {
     MarkdownWriter.writeAll(report(), folder.resolve("run"));
     String md = Files.readString(folder.resolve("run/results.md"));
-    assertTrue(md.startsWith("# once-verify bench\n\n- cores: 2\n"), md);
-    assertTrue(md.contains("- a note with \"quotes\""), md);
-    assertTrue(Files.size(folder.resolve("run/results.json")) > 0);
-    assertTrue(Files.size(folder.resolve("run/chart.svg")) > 0);
+    assertThat(md).as(md).startsWith("# once-verify bench\n\n- cores: 2\n");
+    assertThat(md).as(md).contains("- a note with \"quotes\"");
+    assertThat(Files.size(folder.resolve("run/results.json")) > 0).isTrue();
+    assertThat(Files.size(folder.resolve("run/chart.svg")) > 0).isTrue();
+  }
+
+  /**
+   * Each value of a member {@code name} anywhere in {@code tree}, as JSON text; a number in its
+   * shortest plain form ({@code 1000.0} as {@code 1000}), as the canonical form writes it.
+   */
+  private static List<String> values(JsonNode tree, String name) {
+    return tree.findValues(name).stream()
+        .map(
+            v ->
+                v.isNumber()
+                    ? new java.math.BigDecimal(v.asString()).stripTrailingZeros().toPlainString()
+                    : v.toString())
+        .toList();
   }
 }

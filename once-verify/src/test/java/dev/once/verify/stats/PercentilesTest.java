@@ -1,8 +1,8 @@
 package dev.once.verify.stats;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,19 +15,22 @@ class PercentilesTest {
     for (int i = 0; i < 100; i++) {
       hundred[i] = i + 1;
     }
-    assertEquals(50, Percentiles.of(hundred, 0.50));
-    assertEquals(99, Percentiles.of(hundred, 0.99));
-    assertEquals(100, Percentiles.of(hundred, 1.0));
-    assertEquals(1, Percentiles.of(hundred, 0.001));
-    assertEquals(7, Percentiles.of(new long[] {7}, 0.99));
-    assertEquals(2, Percentiles.of(new long[] {1, 2, 3}, 0.5));
+    assertThat(Percentiles.of(hundred, 0.50)).isEqualTo(50);
+    assertThat(Percentiles.of(hundred, 0.99)).isEqualTo(99);
+    assertThat(Percentiles.of(hundred, 1.0)).isEqualTo(100);
+    assertThat(Percentiles.of(hundred, 0.001)).isEqualTo(1);
+    assertThat(Percentiles.of(new long[] {7}, 0.99)).isEqualTo(7);
+    assertThat(Percentiles.of(new long[] {1, 2, 3}, 0.5)).isEqualTo(2);
   }
 
   @Test
   void refusesNoSamplesAndBadQuantiles() {
-    assertThrows(IllegalArgumentException.class, () -> Percentiles.of(new long[0], 0.5));
-    assertThrows(IllegalArgumentException.class, () -> Percentiles.of(new long[] {1}, 0));
-    assertThrows(IllegalArgumentException.class, () -> Percentiles.of(new long[] {1}, 1.5));
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> Percentiles.of(new long[0], 0.5));
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> Percentiles.of(new long[] {1}, 0));
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> Percentiles.of(new long[] {1}, 1.5));
   }
 
   @Test
@@ -38,33 +41,33 @@ class PercentilesTest {
       (i % 2 == 0 ? a : b).add(i);
     }
     long[] all = Samples.mergeSorted(List.of(a, b));
-    assertEquals(40_000, all.length);
-    assertEquals(1, all[0]);
-    assertEquals(40_000, all[all.length - 1]);
+    assertThat(all.length).isEqualTo(40_000);
+    assertThat(all[0]).isEqualTo(1);
+    assertThat(all[all.length - 1]).isEqualTo(40_000);
   }
 
   @Test
   void ratiosAgainstTheirGoals() {
     Goal met = Goal.ratio("on / off", 900, 1000, 0.85);
-    assertEquals(0.9, met.value(), 1e-12);
-    assertEquals(Goal.Verdict.PASS, met.verdict());
-    assertEquals("0.90", met.valueText());
-    assertEquals("≥ 0.85", met.goalText());
-    assertEquals(Goal.Verdict.PASS, Goal.ratio("exact", 85, 100, 0.85).verdict());
-    assertEquals(Goal.Verdict.MISS, Goal.ratio("low", 84, 100, 0.85).verdict());
+    assertThat(met.value()).isCloseTo(0.9, within(1e-12));
+    assertThat(met.verdict()).isEqualTo(Goal.Verdict.PASS);
+    assertThat(met.valueText()).isEqualTo("0.90");
+    assertThat(met.goalText()).isEqualTo("≥ 0.85");
+    assertThat(Goal.ratio("exact", 85, 100, 0.85).verdict()).isEqualTo(Goal.Verdict.PASS);
+    assertThat(Goal.ratio("low", 84, 100, 0.85).verdict()).isEqualTo(Goal.Verdict.MISS);
     Goal missing = Goal.ratio("not run", Double.NaN, 100, 0.85);
-    assertTrue(Double.isNaN(missing.value()));
-    assertEquals(Goal.Verdict.NOT_MEASURED, missing.verdict());
-    assertEquals("n/a", missing.valueText());
-    assertEquals(Goal.Verdict.NOT_MEASURED, Goal.ratio("zero", 5, 0, 0.85).verdict());
+    assertThat(Double.isNaN(missing.value())).isTrue();
+    assertThat(missing.verdict()).isEqualTo(Goal.Verdict.NOT_MEASURED);
+    assertThat(missing.valueText()).isEqualTo("n/a");
+    assertThat(Goal.ratio("zero", 5, 0, 0.85).verdict()).isEqualTo(Goal.Verdict.NOT_MEASURED);
   }
 
   @Test
   void sizesAgainstAnUpperBound() {
-    assertEquals(Goal.Verdict.PASS, Goal.atMost("rss", 300, 300, "MB").verdict());
+    assertThat(Goal.atMost("rss", 300, 300, "MB").verdict()).isEqualTo(Goal.Verdict.PASS);
     Goal big = Goal.atMost("rss", 312.4, 300, "MB");
-    assertEquals(Goal.Verdict.MISS, big.verdict());
-    assertEquals("312 MB", big.valueText());
-    assertEquals("≤ 300 MB", big.goalText());
+    assertThat(big.verdict()).isEqualTo(Goal.Verdict.MISS);
+    assertThat(big.valueText()).isEqualTo("312 MB");
+    assertThat(big.goalText()).isEqualTo("≤ 300 MB");
   }
 }

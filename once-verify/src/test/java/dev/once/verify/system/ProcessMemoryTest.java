@@ -1,7 +1,6 @@
 package dev.once.verify.system;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,9 +12,9 @@ class ProcessMemoryTest {
     ProcessMemory m =
         ProcessMemory.parse(
             List.of("Name:\tjava", "VmHWM:\t  307200 kB", "VmRSS:\t  204800 kB", "Threads:\t40"));
-    assertEquals(204800L * 1024, m.rssBytes());
-    assertEquals(200.0, m.rssMegabytes());
-    assertEquals(300.0, m.peakRssMegabytes());
-    assertNull(ProcessMemory.parse(List.of("Name:\tjava")));
+    assertThat(m.rssBytes()).isEqualTo(204800L * 1024);
+    assertThat(m.rssMegabytes()).isEqualTo(200.0);
+    assertThat(m.peakRssMegabytes()).isEqualTo(300.0);
+    assertThat(ProcessMemory.parse(List.of("Name:\tjava"))).isNull();
   }
 }

@@ -1,25 +1,30 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.once.verify.bench.ShopLogin;
+import dev.once.verify.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Real chaos runs against the real jars (see {@link ChaosRuns}): the short seeded run CI must pass,
  * two shops on one external PostgreSQL with kills of both shops and of psp-simulator and 30%
  * provider faults, and a run attached to processes it did not start.
  */
-class ChaosIntegrationTest {
+@Timeout(value = 15, unit = TimeUnit.MINUTES) // a chaos run waits on processes and on the outbox
+class ChaosIntegrationIT {
 
   @Test
   void twoShopsOnOneExternalPostgresThroughKillsAndProviderFaultsPass(@TempDir Path dir)
       throws Exception {
-    ChaosRuns.assumeJars();
+    ChaosRuns.requireJars();
     try (ChaosDatabase db = ChaosDatabase.start()) {
       ShopLogin login = db.login();
       Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
@@ -41,24 +46,29 @@ class ChaosIntegrationTest {
               "--seed", "11",
               "--out", out.toString());
       String text = run.text();
-      assertEquals(0, run.exit(), text);
-      assertTrue(text.contains("(4 of 4)"), "every planned kill happened: " + text);
-      assertTrue(text.contains("kill -9 of psp-simulator"), text);
-      assertTrue(text.contains("kill -9 of shop 1") || text.contains("kill -9 of shop 2"), text);
-      assertTrue(text.contains("db: account-balance"), "check's invariants are appended: " + text);
-      String report = Files.readString(out.resolve("report.json"));
-      assertTrue(report.contains("\"pass\": true"), report);
-      assertTrue(report.contains("\"shop kills done\": 3"), report);
-      assertTrue(report.contains("\"psp-simulator kills done\": 1"), report);
-      assertTrue(Files.readString(out.resolve("summary.md")).contains("| PASS |"));
-      assertTrue(Files.isRegularFile(out.resolve("logs/shop-2.log")));
-      assertTrue(Files.size(out.resolve("logs/simulator.journal")) > 0);
+      assertThat(run.exit()).as(text).isEqualTo(0);
+      assertThat(text).as("every planned kill happened: " + text).contains("(4 of 4)");
+      assertThat(text).as(text).contains("kill -9 of psp-simulator");
+      assertThat(text.contains("kill -9 of shop 1") || text.contains("kill -9 of shop 2"))
+          .as(text)
+          .isTrue();
+      assertThat(text)
+          .as("check's invariants are appended: " + text)
+          .contains("db: account-balance");
+      String json = Files.readString(out.resolve("report.json"));
+      JsonNode report = Json.mapper().readTree(json);
+      assertThat(report.path("pass").asBoolean()).as(json).isTrue();
+      assertThat(report.at("/run/shop kills done").asInt()).as(json).isEqualTo(3);
+      assertThat(report.at("/run/psp-simulator kills done").asInt()).as(json).isEqualTo(1);
+      assertThat(Files.readString(out.resolve("summary.md"))).contains("| PASS |");
+      assertThat(Files.isRegularFile(out.resolve("logs/shop-2.log"))).isTrue();
+      assertThat(Files.size(out.resolve("logs/simulator.journal")) > 0).isTrue();
     }
   }
 
   @Test
   void aDatabaseThatAlreadyHoldsDataIsRefused(@TempDir Path dir) throws Exception {
-    ChaosRuns.assumeJars();
+    ChaosRuns.requireJars();
     try (ChaosDatabase db = ChaosDatabase.start()) {
       ShopLogin login = db.login();
       try (java.sql.Connection c = db.connect();
@@ -68,7 +78,7 @@ class ChaosIntegrationTest {
       }
       Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
       dev.once.verify.UsageException refused =
-          org.junit.jupiter.api.Assertions.assertThrows(
+          catchThrowableOfType(
               dev.once.verify.UsageException.class,
               () ->
                   ChaosRuns.run(
@@ -76,14 +86,14 @@ class ChaosIntegrationTest {
                       "--db-user", login.ownerUser(),
                       "--db-password-file", owner.toString(),
                       "--out", dir.resolve("report").toString()));
-      assertTrue(refused.getMessage().contains("needs an empty database"), refused.getMessage());
+      assertThat(refused.getMessage()).as(refused.getMessage()).contains("needs an empty database");
     }
   }
 
   @Test
   void attachedToRunningProcessesItDrivesAndChecksWithoutKillingTwiceOnOneDatabase(
       @TempDir Path dir) throws Exception {
-    ChaosRuns.assumeJars();
+    ChaosRuns.requireJars();
     String token = "attach-test-admin-token-0123456789";
     try (ChaosDatabase db = ChaosDatabase.start();
         Processes running =
@@ -124,10 +134,11 @@ class ChaosIntegrationTest {
                 "--out",
                 out.toString());
         String text = run.text();
-        assertEquals(0, run.exit(), text);
-        assertTrue(text.contains("attached to shops [" + running.shopUrls().get(0)), text);
-        assertTrue(!text.contains("kill -9"), text);
-        assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": true"));
+        assertThat(run.exit()).as(text).isEqualTo(0);
+        assertThat(text).as(text).contains("attached to shops [" + running.shopUrls().get(0));
+        assertThat(!text.contains("kill -9")).as(text).isTrue();
+        String report = Files.readString(out.resolve("report.json"));
+        assertThat(Json.mapper().readTree(report).path("pass").asBoolean()).as(report).isTrue();
       }
     }
   }

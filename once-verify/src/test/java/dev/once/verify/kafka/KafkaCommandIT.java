@@ -1,7 +1,6 @@
 package dev.once.verify.kafka;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -30,6 +29,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * that still holds the record and the group's committed offset, then a kill -9 and a start that
  * still holds both records and the offset committed before the kill.
  */
-class KafkaCommandTest {
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // it waits on a broker process
+class KafkaCommandIT {
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final String TOPIC = "order.placed";
   private static final String GROUP = "once-test.reader";
@@ -61,34 +62,41 @@ class KafkaCommandTest {
     String bootstrap = "127.0.0.1:" + port;
 
     Broker first = start(port, controller, data);
-    assertTrue(first.ready.contains("(data " + data), first.ready);
+    assertThat(first.ready).as(first.ready).contains("(data " + data);
     send(bootstrap, "order-1", "{\"n\":1}");
     List<ConsumerRecord<String, String>> read = readAsGroup(bootstrap, 1);
-    assertEquals("order-1", read.get(0).key());
-    assertEquals("{\"n\":1}", read.get(0).value());
+    assertThat(read.get(0).key()).isEqualTo("order-1");
+    assertThat(read.get(0).value()).isEqualTo("{\"n\":1}");
 
     // SIGTERM, through the handle: Process.destroy() would close the pipe of its output too.
-    assertTrue(first.process.toHandle().destroy());
-    assertTrue(first.process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS), "stops on SIGTERM");
+    assertThat(first.process.toHandle().destroy()).isTrue();
+    assertThat(first.process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS))
+        .as("stops on SIGTERM")
+        .isTrue();
     first.reader.join(WAIT.toMillis()); // the rest of its output
     // A JVM stopped by SIGTERM exits 128 + 15 once its shutdown hooks (Kafka's stop) are done.
-    assertEquals(143, first.process.exitValue(), first.output.toString());
-    assertTrue(first.output.toString().contains("Kafka broker stopped"), first.output.toString());
+    assertThat(first.process.exitValue()).as(first.output.toString()).isEqualTo(143);
+    assertThat(first.output.toString())
+        .as(first.output.toString())
+        .contains("Kafka broker stopped");
 
     Broker second = start(port, controller, data);
-    assertEquals(List.of("{\"n\":1}"), values(readFromTheBeginning(bootstrap, 1)));
-    assertEquals(1, committed(bootstrap));
+    assertThat(values(readFromTheBeginning(bootstrap, 1))).isEqualTo(List.of("{\"n\":1}"));
+    assertThat(committed(bootstrap)).isEqualTo(1);
     send(bootstrap, "order-2", "{\"n\":2}");
-    assertEquals(2, readFromTheBeginning(bootstrap, 2).size());
+    assertThat(readFromTheBeginning(bootstrap, 2).size()).isEqualTo(2);
 
     second.process.destroyForcibly(); // kill -9
-    assertTrue(second.process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS));
+    assertThat(second.process.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
     start(port, controller, data);
-    assertEquals(List.of("{\"n\":1}", "{\"n\":2}"), values(readFromTheBeginning(bootstrap, 2)));
-    assertEquals(1, committed(bootstrap), "the offset committed before the kill");
+    assertThat(values(readFromTheBeginning(bootstrap, 2)))
+        .isEqualTo(List.of("{\"n\":1}", "{\"n\":2}"));
+    assertThat(committed(bootstrap)).as("the offset committed before the kill").isEqualTo(1);
     List<ConsumerRecord<String, String>> rest = readAsGroup(bootstrap, 1);
-    assertEquals("order-2", rest.get(0).key(), "the group resumes after its committed offset");
+    assertThat(rest.get(0).key())
+        .as("the group resumes after its committed offset")
+        .isEqualTo("order-2");
   }
 
   @Test
@@ -111,9 +119,9 @@ class KafkaCommandTest {
               .start();
       started.add(p);
       String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS));
-      assertEquals(2, p.exitValue(), text);
-      assertTrue(text.contains("is in use"), text);
+      assertThat(p.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      assertThat(p.exitValue()).as(text).isEqualTo(2);
+      assertThat(text).as(text).contains("is in use");
     }
   }
 
@@ -211,7 +219,9 @@ class KafkaCommandTest {
     List<ConsumerRecord<String, String>> got = new ArrayList<>();
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (got.size() < n) {
-      assertTrue(System.nanoTime() < deadline, "only " + got.size() + " of " + n + " records");
+      assertThat(System.nanoTime() < deadline)
+          .as("only " + got.size() + " of " + n + " records")
+          .isTrue();
       consumer.poll(Duration.ofMillis(500)).forEach(got::add);
     }
     got.sort(java.util.Comparator.comparing(ConsumerRecord::key));

@@ -1,21 +1,23 @@
 package dev.once.verify.chaos;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.verify.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The checker can fail: real runs against shops started with {@code shop.testing.broken-mode}, each
  * a guarantee switched off on purpose, must end FAIL with the violation in its own row.
  */
-class ChaosSelfTest {
+@Timeout(value = 10, unit = TimeUnit.MINUTES) // a chaos run waits on processes and on the outbox
+class ChaosSelfIT {
 
   @Test
   void aFreshProviderKeyPerAttemptIsCaughtAsASecondEffectAtTheProvider(@TempDir Path out)
@@ -23,7 +25,7 @@ class ChaosSelfTest {
     String text =
         failingRun(
             "provider-key-per-attempt", "provider: one effect per payment and refund", 3, out);
-    assertTrue(text.contains("effects)"), "names the payments applied twice: " + text);
+    assertThat(text).as("names the payments applied twice: " + text).contains("effects)");
   }
 
   @Test
@@ -37,13 +39,13 @@ class ChaosSelfTest {
             out,
             "--quiet-timeout",
             "20s");
-    assertTrue(text.contains("chaos: run incomplete: not quiet within"), text);
+    assertThat(text).as(text).contains("chaos: run incomplete: not quiet within");
   }
 
   @Test
   void offsetsCommittedBeforeTheTransactionAreCaughtAsEventsNeverConsumed(@TempDir Path out)
       throws Exception {
-    ChaosRuns.assumeJars();
+    ChaosRuns.requireJars();
     ChaosRuns.Run run =
         ChaosRuns.run(
             "--kafka",
@@ -64,11 +66,11 @@ class ChaosSelfTest {
             "--out",
             out.toString());
     String text = run.text();
-    assertEquals(1, run.exit(), text);
+    assertThat(run.exit()).as(text).isEqualTo(1);
     String row = ChaosRuns.row(text, "kafka: every event on the wire consumed by its consumer");
-    assertNotNull(row, text);
-    assertTrue(row.contains("FAIL"), row);
-    assertTrue(text.contains("chaos: FAIL"), text);
+    assertThat(row).as(text).isNotNull();
+    assertThat(row).as(row).contains("FAIL");
+    assertThat(text).as(text).contains("chaos: FAIL");
   }
 
   /**
@@ -77,7 +79,7 @@ class ChaosSelfTest {
    */
   private static String failingRun(String mode, String check, long seed, Path out, String... more)
       throws Exception {
-    ChaosRuns.assumeJars();
+    ChaosRuns.requireJars();
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -92,12 +94,13 @@ class ChaosSelfTest {
     args.addAll(List.of(more));
     ChaosRuns.Run run = ChaosRuns.run(args.toArray(new String[0]));
     String text = run.text();
-    assertEquals(1, run.exit(), text);
+    assertThat(run.exit()).as(text).isEqualTo(1);
     String row = ChaosRuns.row(text, check);
-    assertNotNull(row, text);
-    assertTrue(row.contains("FAIL"), row);
-    assertTrue(text.contains("chaos: FAIL"), text);
-    assertTrue(Files.readString(out.resolve("report.json")).contains("\"pass\": false"));
+    assertThat(row).as(text).isNotNull();
+    assertThat(row).as(row).contains("FAIL");
+    assertThat(text).as(text).contains("chaos: FAIL");
+    String report = Files.readString(out.resolve("report.json"));
+    assertThat(Json.mapper().readTree(report).path("pass").asBoolean(true)).as(report).isFalse();
     return text;
   }
 }

@@ -1,0 +1,111 @@
+package dev.once.verify;
+
+import java.time.Duration;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** What the subcommands' picocli {@code @Command}s share: parsing alone, and the flags given. */
+public final class Cli {
+  private Cli() {}
+
+  /**
+   * Parses {@code args} into {@code command}, a picocli {@code @Command} of one subcommand, without
+   * running it (the options tests, and callers that build the options themselves).
+   *
+   * @throws UsageException with picocli's message when a flag is unknown, lacks its value or has
+   *     one of the wrong type
+   */
+  public static <T> T parse(T command, String... args) throws UsageException {
+    try {
+      configure(new CommandLine(command)).parseArgs(args);
+      return command;
+    } catch (ParameterException e) {
+      throw new UsageException(e.getMessage());
+    }
+  }
+
+  /** {@code -h} and {@code --help}, the same in every subcommand: {@code @Mixin Cli.Help help}. */
+  public static final class Help {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "these flags")
+    boolean help;
+  }
+
+  /**
+   * A duration flag: {@code 500ms}, {@code 90s}, {@code 2m}, {@code 1h} or a plain number of
+   * seconds; never negative, and zero only where {@code zeroAllowed}.
+   */
+  public static Duration duration(String flag, String text, boolean zeroAllowed)
+      throws UsageException {
+    Duration d;
+    try {
+      if (text.endsWith("ms")) {
+        d = Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
+      } else if (text.endsWith("s")) {
+        d = Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
+      } else if (text.endsWith("m")) {
+        d = Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
+      } else if (text.endsWith("h")) {
+        d = Duration.ofHours(Long.parseLong(text.substring(0, text.length() - 1)));
+      } else {
+        d = Duration.ofSeconds(Long.parseLong(text));
+      }
+    } catch (NumberFormatException e) {
+      throw new UsageException(flag + ": not a duration (e.g. 500ms, 90s, 2m): " + text);
+    }
+    if (d.isNegative() || (d.isZero() && !zeroAllowed)) {
+      throw new UsageException(flag + ": must be positive: " + text);
+    }
+    return d;
+  }
+
+  /** A command whose usage ends with lines that its annotation cannot hold (computed ones). */
+  public interface Footer {
+    String[] footer();
+  }
+
+  /** The usage of {@code command}, as {@code --help} prints it. */
+  public static String usage(Object command) {
+    return configure(new CommandLine(command)).getUsageMessage();
+  }
+
+  /**
+   * The parser settings of every subcommand: a flag given twice keeps its last value, as the
+   * hand-written parsers did, except in {@code bench}, which refused a repeated flag and still
+   * does.
+   */
+  static CommandLine configure(CommandLine commandLine) {
+    commandLine.setOverwrittenOptionsAllowed(!commandLine.getCommandName().equals("bench"));
+    if (commandLine.getCommand() instanceof Footer footer) {
+      commandLine.getCommandSpec().usageMessage().footer(footer.footer());
+    }
+    for (CommandLine sub : commandLine.getSubcommands().values()) {
+      configure(sub);
+    }
+    return commandLine;
+  }
+
+  /** The flags given to the subcommand of {@code spec}, its name left out, for the report. */
+  public static List<String> flags(CommandSpec spec) {
+    CommandLine.ParseResult result = spec.commandLine().getParseResult();
+    if (result == null) {
+      return List.of();
+    }
+    List<String> args = result.originalArgs();
+    int at = spec.parent() == null ? -1 : args.indexOf(spec.name());
+    return List.copyOf(args.subList(at + 1, args.size()));
+  }
+
+  /** An int flag's value within {@code min} to {@code max}, or a usage error naming both. */
+  public static int within(String flag, int value, int min, int max) throws UsageException {
+    if (value < min || value > max) {
+      throw new UsageException(flag + ": must be " + min + " to " + max + ": " + value);
+    }
+    return value;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.once.verify.check;
+
+import dev.once.verify.Cli;
+import dev.once.verify.SecretFile;
+import dev.once.verify.UsageException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code check}'s command line: the shop's database, how to log in, where to write the report. */
+@Command(
+    name = "check",
+    sortOptions = false,
+    abbreviateSynopsis = true,
+    usageHelpWidth = 100,
+    description = "Evaluates the shop's invariants on its PostgreSQL database (read-only).",
+    footer = "Exit: 0 every invariant holds, 1 a violation (or no connection), 2 wrong flags.")
+public final class CheckCli implements Callable<Integer> {
+  @Mixin Cli.Help help;
+
+  @Option(
+      names = "--jdbc-url",
+      paramLabel = "URL",
+      description = "the shop's database, jdbc:postgresql://HOST:PORT/DB (required)")
+  String jdbcUrl;
+
+  @Option(
+      names = "--user",
+      paramLabel = "U",
+      description = "role to connect as (one that may read the shop's and once's tables)")
+  String user;
+
+  @Option(
+      names = "--password",
+      paramLabel = "P",
+      description = "its password (visible to ps; prefer --password-file)")
+  String password;
+
+  @Option(
+      names = "--password-file",
+      paramLabel = "F",
+      description = {
+        "its password, the first line of F (e.g. the embedded database's"
+            + " data/postgres/shop_app.password)"
+      })
+  Path passwordFile;
+
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description = "also write the verdicts as JSON to FILE")
+  Path report;
+
+  @Option(names = "--allow-dead", description = "dead outbox rows are a warning, not a failure")
+  boolean allowDead;
+
+  /** A database that cannot be reached or read is exit 1, with the driver's message. */
+  @Override
+  public Integer call() throws Exception {
+    CheckOptions options = options();
+    try {
+      return new CheckCommand(options).run();
+    } catch (SQLException e) {
+      System.err.println("once-verify: check: cannot read the database: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** The options these flags give, or a usage error naming the flag and its value. */
+  public CheckOptions options() throws UsageException {
+    String secret =
+        passwordFile == null ? password : SecretFile.read("check: --password-file", passwordFile);
+    if (jdbcUrl == null) {
+      throw new UsageException("--jdbc-url is required");
+    }
+    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
+      throw new UsageException("--jdbc-url must start with jdbc:postgresql: " + jdbcUrl);
+    }
+    return new CheckOptions(
+        jdbcUrl,
+        Optional.ofNullable(user),
+        Optional.ofNullable(secret),
+        Optional.ofNullable(report),
+        allowDead);
+  }
+}
