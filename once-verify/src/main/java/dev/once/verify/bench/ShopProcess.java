@@ -6,6 +6,7 @@ import dev.once.verify.http.RequestBytes;
 import dev.once.verify.load.CpuClock;
 import dev.once.verify.system.ProcessCpu;
 import dev.once.verify.system.ProcessMemory;
+import dev.once.verify.system.StartFailure;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -208,8 +209,7 @@ public final class ShopProcess implements AutoCloseable {
     try (HttpConnection http = new HttpConnection("localhost", port, 5_000)) {
       while (System.nanoTime() < deadline) {
         if (!process.isAlive()) {
-          throw new IOException(
-              "the shop exited with " + process.exitValue() + " while starting; see " + log);
+          throw StartFailure.exited("the shop", process.exitValue(), log);
         }
         try {
           if (http.exchange(request).status() == 200) {
@@ -227,8 +227,27 @@ public final class ShopProcess implements AutoCloseable {
 
   /** A port that is free now. */
   public static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
+    return freePorts(1)[0];
+  }
+
+  /**
+   * {@code n} different ports that are free now: each is held open until all are chosen, so two
+   * processes of one run are never given the same port.
+   */
+  public static int[] freePorts(int n) throws IOException {
+    List<ServerSocket> held = new ArrayList<>();
+    try {
+      int[] ports = new int[n];
+      for (int i = 0; i < n; i++) {
+        ServerSocket socket = new ServerSocket(0);
+        held.add(socket);
+        ports[i] = socket.getLocalPort();
+      }
+      return ports;
+    } finally {
+      for (ServerSocket socket : held) {
+        socket.close();
+      }
     }
   }
 }

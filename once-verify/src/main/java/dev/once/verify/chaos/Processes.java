@@ -2,6 +2,7 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.UsageException;
 import dev.once.verify.bench.ShopProcess;
+import dev.once.verify.system.StartFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -101,12 +102,12 @@ final class Processes implements AutoCloseable {
     for (int i = 0; i < slots; i++) {
       slotLocks[i] = new Object();
     }
-    for (int i = 0; i < slots; i++) {
-      shopPorts[i] = ShopProcess.freePort();
-    }
-    this.simulatorPort = ShopProcess.freePort();
-    this.brokerPort = kafka ? ShopProcess.freePort() : 0;
-    this.controllerPort = kafka ? ShopProcess.freePort() : 0;
+    // One call, so that no two of the run's processes are given the same port.
+    int[] ports = ShopProcess.freePorts(slots + 3);
+    System.arraycopy(ports, 0, shopPorts, 0, slots);
+    this.simulatorPort = ports[slots];
+    this.brokerPort = kafka ? ports[slots + 1] : 0;
+    this.controllerPort = kafka ? ports[slots + 2] : 0;
     this.brokerData = logs.resolveSibling("kafka-data");
     List<String> args = new ArrayList<>();
     if (kafka) {
@@ -206,8 +207,7 @@ final class Processes implements AutoCloseable {
           return;
         }
         if (!broker.isAlive()) {
-          throw new IOException(
-              "the Kafka broker exited with " + broker.exitValue() + " while starting; see " + log);
+          throw StartFailure.exited("the Kafka broker", broker.exitValue(), log);
         }
         if (System.nanoTime() > deadline) {
           throw new IOException("the Kafka broker was not ready in " + START_TIMEOUT);
@@ -358,8 +358,7 @@ final class Processes implements AutoCloseable {
     long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     while (System.nanoTime() < deadline) {
       if (!p.isAlive()) {
-        throw new IOException(
-            what + " exited with " + p.exitValue() + " while starting; see " + log);
+        throw StartFailure.exited(what, p.exitValue(), log);
       }
       try {
         if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
