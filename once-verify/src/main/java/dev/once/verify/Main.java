@@ -3,6 +3,8 @@ package dev.once.verify;
 import dev.once.verify.bench.BenchCli;
 import dev.once.verify.chaos.ChaosCli;
 import dev.once.verify.check.CheckCli;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.UsageException;
 import dev.once.verify.fingerprint.FingerprintCli;
 import dev.once.verify.kafka.KafkaCli;
 import java.io.IOException;

@@ -2,6 +2,7 @@ package dev.once.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.verify.cli.UsageException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

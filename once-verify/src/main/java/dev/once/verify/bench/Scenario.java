@@ -1,6 +1,6 @@
 package dev.once.verify.bench;
 
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 
 /** The scenarios of {@code bench}, in the order they run. */
 public enum Scenario {

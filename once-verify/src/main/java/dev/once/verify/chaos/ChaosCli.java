@@ -1,12 +1,12 @@
 package dev.once.verify.chaos;
 
-import static dev.once.verify.Cli.within;
+import static dev.once.verify.cli.Cli.within;
 
-import dev.once.verify.Cli;
-import dev.once.verify.SecretFile;
-import dev.once.verify.UsageException;
 import dev.once.verify.chaos.ChaosOptions.Attach;
 import dev.once.verify.chaos.ChaosOptions.ExternalDatabase;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.SecretFile;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;

@@ -1,6 +1,6 @@
 package dev.once.verify.chaos;
 
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;

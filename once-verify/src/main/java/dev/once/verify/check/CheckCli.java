@@ -1,8 +1,8 @@
 package dev.once.verify.check;
 
-import dev.once.verify.Cli;
-import dev.once.verify.SecretFile;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.SecretFile;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package dev.once.verify.fingerprint;
 
 import dev.once.json.JsonCanonicalizer;
-import dev.once.verify.Cli;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.UsageException;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;

@@ -4,7 +4,7 @@ import dev.once.idempotency.Fingerprint;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.JsonTooDeepException;
 import dev.once.json.MalformedJsonException;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;

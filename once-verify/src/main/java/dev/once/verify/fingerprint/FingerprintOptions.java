@@ -1,7 +1,7 @@
 package dev.once.verify.fingerprint;
 
-import dev.once.verify.Cli;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.UsageException;
 import java.util.Optional;
 
 /**

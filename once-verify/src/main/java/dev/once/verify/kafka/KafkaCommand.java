@@ -1,6 +1,6 @@
 package dev.once.verify.kafka;
 
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

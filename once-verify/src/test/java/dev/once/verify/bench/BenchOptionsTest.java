@@ -3,7 +3,7 @@ package dev.once.verify.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.once.verify.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

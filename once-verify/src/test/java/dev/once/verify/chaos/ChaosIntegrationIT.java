@@ -77,9 +77,9 @@ class ChaosIntegrationIT {
         s.execute("INSERT INTO client VALUES ('cli_1')");
       }
       Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
-      dev.once.verify.UsageException refused =
+      dev.once.verify.cli.UsageException refused =
           catchThrowableOfType(
-              dev.once.verify.UsageException.class,
+              dev.once.verify.cli.UsageException.class,
               () ->
                   ChaosRuns.run(
                       "--jdbc-url", login.jdbcUrl(),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.once.idempotency.Fingerprint;
 import dev.once.json.JsonCanonicalizer;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.UsageException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

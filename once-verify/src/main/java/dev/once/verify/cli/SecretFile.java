@@ -1,4 +1,4 @@
-package dev.once.verify;
+package dev.once.verify.cli;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.once.verify;
+package dev.once.verify.cli;
 
 import java.time.Duration;
 import java.util.List;
@@ -79,7 +79,7 @@ public final class Cli {
    * hand-written parsers did, except in {@code bench}, which refused a repeated flag and still
    * does.
    */
-  static CommandLine configure(CommandLine commandLine) {
+  public static CommandLine configure(CommandLine commandLine) {
     commandLine.setOverwrittenOptionsAllowed(!commandLine.getCommandName().equals("bench"));
     if (commandLine.getCommand() instanceof Footer footer) {
       commandLine.getCommandSpec().usageMessage().footer(footer.footer());
