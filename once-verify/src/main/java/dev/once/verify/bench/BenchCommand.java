@@ -306,37 +306,12 @@ public final class BenchCommand {
    */
   private void orders(CpuClock machine, CpuClock pgCpu, int connections) throws Exception {
     String database = BenchDatabase.ORDERS_DATABASE;
-    if (orderTenant == null) {
-      progress("creating database " + database + " for the orders scenario");
-      db.createDatabase(database);
-    }
-    progress("starting the shop on " + database + ", relay on (it reserves the stock)");
-    shop =
-        ShopProcess.start(
-            options.shopJar(),
-            db,
-            database,
-            true,
-            admin,
-            options.out().resolve("shop-orders-" + connections + "-" + round + ".log"),
-            options.shopJvmOptions(),
-            List.of());
+    startOrdersShop(database, connections);
     List<String> skus = new ArrayList<>();
     for (int i = 0; i < HOT_SKUS; i++) {
       skus.add("hot-" + i);
     }
-    if (orderTenant == null) {
-      try (ShopApi api = new ShopApi(shop.port())) {
-        Tenant tenant = setUp(api, "bench-orders");
-        progress("creating " + HOT_SKUS + " products of " + HOT_STOCK + " units each over HTTP");
-        for (String sku : skus) {
-          api.createProduct(tenant.apiKey(), sku, "0.01", "EUR", HOT_STOCK);
-        }
-        orderTenant = tenant;
-      }
-    } else {
-      firstRequest(orderTenant.apiKey(), orderTenant.accounts());
-    }
+    setUpOrders(skus);
     OrderChecks checks = new OrderChecks(db, database);
     long deadlocksBefore = checks.deadlocks();
     HttpScenarios http =
@@ -368,25 +343,66 @@ public final class BenchCommand {
             + (options.rounds() == 1 ? "" : " [round " + round + "]");
     OrdersResult r = checks.outcome(title, runStart, windowStart, windowEnd, drain, deadlocks);
     orders.add(r);
-    progress(
-        String.format(
-            java.util.Locale.ROOT,
-            "  orders: %d placed, place to reserved p50 %s, p99 %s (%d measured), all reserved %s,"
-                + " rejected %d, still placed %d, deadlocks %d, stock of %d products %s",
-            r.orders(),
-            r.p50Nanos() < 0
-                ? "n/a"
-                : String.format(java.util.Locale.ROOT, "%.2f ms", r.p50Nanos() / 1e6),
-            r.p99Nanos() < 0
-                ? "n/a"
-                : String.format(java.util.Locale.ROOT, "%.2f ms", r.p99Nanos() / 1e6),
-            r.measured(),
-            drain < 0 ? "never" : "after " + drain + " ms",
-            r.rejected(),
-            r.stillPlaced(),
-            r.deadlocks(),
-            r.products(),
-            r.stockProblems().isEmpty() ? "adds up" : "!!! " + r.stockProblems()));
+    progress(ordersLine(r, drain));
+  }
+
+  /** The orders scenario's shop, relay on, on its own database (created by the first round). */
+  private void startOrdersShop(String database, int connections) throws Exception {
+    if (orderTenant == null) {
+      progress("creating database " + database + " for the orders scenario");
+      db.createDatabase(database);
+    }
+    progress("starting the shop on " + database + ", relay on (it reserves the stock)");
+    shop =
+        ShopProcess.start(
+            options.shopJar(),
+            db,
+            database,
+            true,
+            admin,
+            options.out().resolve("shop-orders-" + connections + "-" + round + ".log"),
+            options.shopJvmOptions(),
+            List.of());
+  }
+
+  /**
+   * The first round creates the client, its accounts and the hot products; later ones reuse them.
+   */
+  private void setUpOrders(List<String> skus) throws IOException {
+    if (orderTenant != null) {
+      firstRequest(orderTenant.apiKey(), orderTenant.accounts());
+      return;
+    }
+    try (ShopApi api = new ShopApi(shop.port())) {
+      Tenant tenant = setUp(api, "bench-orders");
+      progress("creating " + HOT_SKUS + " products of " + HOT_STOCK + " units each over HTTP");
+      for (String sku : skus) {
+        api.createProduct(tenant.apiKey(), sku, "0.01", "EUR", HOT_STOCK);
+      }
+      orderTenant = tenant;
+    }
+  }
+
+  /** The progress line of one orders run. */
+  private static String ordersLine(OrdersResult r, long drain) {
+    return String.format(
+        java.util.Locale.ROOT,
+        "  orders: %d placed, place to reserved p50 %s, p99 %s (%d measured), all reserved %s,"
+            + " rejected %d, still placed %d, deadlocks %d, stock of %d products %s",
+        r.orders(),
+        millis(r.p50Nanos()),
+        millis(r.p99Nanos()),
+        r.measured(),
+        drain < 0 ? "never" : "after " + drain + " ms",
+        r.rejected(),
+        r.stillPlaced(),
+        r.deadlocks(),
+        r.products(),
+        r.stockProblems().isEmpty() ? "adds up" : "!!! " + r.stockProblems());
+  }
+
+  private static String millis(long nanos) {
+    return nanos < 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.2f ms", nanos / 1e6);
   }
 
   /** Creates a client and {@code accounts} EUR accounts, each funded with 1,000,000.00. */

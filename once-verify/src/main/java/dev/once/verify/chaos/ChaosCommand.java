@@ -633,15 +633,7 @@ public final class ChaosCommand {
     long[] last = {-1, -1, -1};
     long lastPrint = 0;
     while (true) {
-      try {
-        Http.Answer r = shop.get("/admin/v1/outbox", adminToken);
-        if (r.status() == 200) {
-          last[0] = Long.parseLong(Http.number(r.body(), "backlog"));
-          last[2] = Long.parseLong(Http.number(r.body(), "dead"));
-        }
-      } catch (IOException e) {
-        // try again
-      }
+      readOutbox(shop, adminToken, last);
       try {
         last[1] = pending(db);
         unreachable = null;
@@ -682,6 +674,20 @@ public final class ChaosCommand {
         return last;
       }
       Thread.sleep(500);
+    }
+  }
+
+  /** The outbox's backlog and dead rows into {@code last[0]} and {@code last[2]}, if it answers. */
+  private static void readOutbox(Http shop, String adminToken, long[] last)
+      throws InterruptedException {
+    try {
+      Http.Answer r = shop.get("/admin/v1/outbox", adminToken);
+      if (r.status() == 200) {
+        last[0] = Long.parseLong(Http.number(r.body(), "backlog"));
+        last[2] = Long.parseLong(Http.number(r.body(), "dead"));
+      }
+    } catch (IOException e) {
+      // a shop that restarts: the caller asks again
     }
   }
 
