@@ -6,7 +6,7 @@ import dev.once.verify.http.HttpRequest;
 import dev.once.verify.http.HttpResponse;
 import dev.once.verify.http.RequestBytes;
 import java.io.IOException;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.UUID;
@@ -22,12 +22,13 @@ import java.util.concurrent.atomic.LongAdder;
 final class BackgroundLoad implements AutoCloseable {
   /** What the load's answers were, so far or in a window. */
   record Counts(long created, long shed, long other, long errors) {
-    Counts minus(Counts before) {
-      return new Counts(
-          created - before.created,
-          shed - before.shed,
-          other - before.other,
-          errors - before.errors);
+    Counts minus(Counts earlier) {
+      long[] now = {created, shed, other, errors};
+      long[] then = {earlier.created, earlier.shed, earlier.other, earlier.errors};
+      for (int i = 0; i < now.length; i++) {
+        now[i] -= then[i];
+      }
+      return new Counts(now[0], now[1], now[2], now[3]);
     }
   }
 
@@ -36,37 +37,45 @@ final class BackgroundLoad implements AutoCloseable {
     void write(RequestBytes out, SplittableRandom random);
   }
 
-  private final LongAdder created = new LongAdder();
-  private final LongAdder shed = new LongAdder();
-  private final LongAdder other = new LongAdder();
-  private final LongAdder errors = new LongAdder();
-  private final List<Thread> threads = new ArrayList<>();
+  private static final int CREATED = 0;
+  private static final int SHED = 1;
+  private static final int OTHER = 2;
+  private static final int ERRORS = 3;
+
+  /** One counter per kind of answer: 201, 503, another status, no answer. */
+  private final LongAdder[] answers = {
+    new LongAdder(), new LongAdder(), new LongAdder(), new LongAdder()
+  };
+
+  private final Thread[] threads;
   private volatile boolean stop;
 
   private BackgroundLoad(int port, String path, String apiKey, int connections, Body body) {
+    threads = new Thread[connections];
     for (int c = 0; c < connections; c++) {
       long seed = c;
-      Thread thread = new Thread(() -> loop(port, path, apiKey, body, seed), "relay-load-" + c);
-      thread.setDaemon(true);
-      threads.add(thread);
+      threads[c] = new Thread(() -> loop(port, path, apiKey, body, seed), "relay-load-" + c);
+      threads[c].setDaemon(true);
+      threads[c].start();
     }
-    threads.forEach(Thread::start);
   }
 
   /** New payments of 1.00 EUR on accounts drawn at random. */
   static BackgroundLoad payments(int port, String apiKey, int connections, List<String> accounts) {
+    byte[][] bodies = new byte[accounts.size()][];
+    for (int i = 0; i < bodies.length; i++) {
+      bodies[i] =
+          ("{\"accountId\":\"" + accounts.get(i) + "\",\"amount\":\"1.00\",\"currency\":\"EUR\"}")
+              .getBytes(StandardCharsets.UTF_8);
+    }
     return new BackgroundLoad(
         port,
         "/v1/payments",
         apiKey,
         connections,
         (out, random) -> {
-          String body =
-              "{\"accountId\":\""
-                  + accounts.get(random.nextInt(accounts.size()))
-                  + "\",\"amount\":\"1.00\",\"currency\":\"EUR\"}";
-          out.appendAscii("Content-Length: ").appendDecimal(body.length()).crlf().crlf();
-          out.appendAscii(body);
+          byte[] body = bodies[random.nextInt(bodies.length)];
+          out.appendAscii("Content-Length: ").appendDecimal(body.length).crlf().crlf().append(body);
         });
   }
 
@@ -83,7 +92,8 @@ final class BackgroundLoad implements AutoCloseable {
   }
 
   Counts counts() {
-    return new Counts(created.sum(), shed.sum(), other.sum(), errors.sum());
+    return new Counts(
+        answers[CREATED].sum(), answers[SHED].sum(), answers[OTHER].sum(), answers[ERRORS].sum());
   }
 
   private void loop(int port, String path, String apiKey, Body body, long seed) {
@@ -107,22 +117,22 @@ final class BackgroundLoad implements AutoCloseable {
   }
 
   private void send(HttpConnection http, RequestBytes request) {
+    HttpResponse response;
     try {
-      HttpResponse response = http.exchange(request);
-      int status = response.status();
-      if (status == 201) {
-        created.increment();
-      } else if (status == 503) {
-        shed.increment();
-        Thread.sleep(retryAfterMillis(response.header("Retry-After")));
-      } else {
-        other.increment();
-      }
+      response = http.exchange(request);
     } catch (IOException e) {
-      errors.increment();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      stop = true;
+      answers[ERRORS].increment();
+      return;
+    }
+    int status = response.status();
+    answers[status == 201 ? CREATED : status == 503 ? SHED : OTHER].increment();
+    if (status == 503) {
+      try {
+        Thread.sleep(retryAfterMillis(response.header("Retry-After")));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop = true;
+      }
     }
   }
 
@@ -138,12 +148,13 @@ final class BackgroundLoad implements AutoCloseable {
     }
   }
 
-  /** Stops every thread after its request in flight, and waits for them. */
+  /** Stops every thread after its request in flight, and waits for them (a minute at most). */
   @Override
   public void close() throws InterruptedException {
     stop = true;
+    long deadline = System.nanoTime() + 60_000_000_000L;
     for (Thread thread : threads) {
-      thread.join(60_000);
+      thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
     }
   }
 }
