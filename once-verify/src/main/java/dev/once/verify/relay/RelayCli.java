@@ -43,51 +43,87 @@ public final class RelayCli implements Callable<Integer> {
       description = "of http,relay,hot,orders,horizon,kill,purge (default all, in that order)")
   String phases = String.join(",", RelayOptions.PHASES);
 
-  @Option(names = "--rows", description = "relay: pre-filled provider.charge rows (50000)")
+  @Option(
+      names = "--rows",
+      paramLabel = "<n>",
+      description = "relay: pre-filled provider.charge rows (50000)")
   String rows = "50000";
 
-  @Option(names = "--seconds", description = "measured window of each HTTP load, s (15)")
+  @Option(
+      names = "--seconds",
+      paramLabel = "<s>",
+      description = "measured window of each HTTP load, s (15)")
   String seconds = "15";
 
-  @Option(names = "--warmup", description = "warm-up before each HTTP load, s (8)")
+  @Option(
+      names = "--warmup",
+      paramLabel = "<s>",
+      description = "warm-up before each HTTP load, s (8)")
   String warmup = "8";
 
-  @Option(names = "--connections", description = "HTTP connections of the payment loads (16)")
+  @Option(
+      names = "--connections",
+      paramLabel = "<n>",
+      description = "HTTP connections of the payment loads (16)")
   String connections = "16";
 
-  @Option(names = "--rounds", description = "http: rounds of relay on, then relay off (1)")
+  @Option(
+      names = "--rounds",
+      paramLabel = "<n>",
+      description = "http: rounds of relay on, then relay off (1)")
   String rounds = "1";
 
-  @Option(names = "--order-connections", description = "orders: connections placing orders (50)")
+  @Option(
+      names = "--order-connections",
+      paramLabel = "<n>",
+      description = "orders: connections placing orders (50)")
   String orderConnections = "50";
 
-  @Option(names = "--hot-rows", description = "hot: rows of one aggregate (500)")
+  @Option(
+      names = "--hot-rows",
+      paramLabel = "<n>",
+      description = "hot: rows of one aggregate (500)")
   String hotRows = "500";
 
-  @Option(names = "--hold", description = "horizon: how long the transaction stays open, s (60)")
+  @Option(
+      names = "--hold",
+      paramLabel = "<s>",
+      description = "horizon: how long the transaction stays open, s (60)")
   String hold = "60";
 
-  @Option(names = "--horizon-window", description = "horizon: window before and after, s (10)")
+  @Option(
+      names = "--horizon-window",
+      paramLabel = "<s>",
+      description = "horizon: window before and after, s (10)")
   String horizonWindow = "10";
 
-  @Option(names = "--kill-rows", description = "kill: rows the killed shop delivers (2000)")
+  @Option(
+      names = "--kill-rows",
+      paramLabel = "<n>",
+      description = "kill: rows the killed shop delivers (2000)")
   String killRows = "2000";
 
-  @Option(names = "--kill-after", description = "kill: s after the release until SIGKILL (3)")
+  @Option(
+      names = "--kill-after",
+      paramLabel = "<s>",
+      description = "kill: s after the release until SIGKILL (3)")
   String killAfter = "3";
 
   @Option(
       names = "--purge-rows",
+      paramLabel = "<n>",
       description = "purge: expired keys and old inbox records one purge run meets (200000)")
   String purgeRows = "200000";
 
   @Option(
       names = "--purge-seconds",
+      paramLabel = "<s>",
       description = "purge: sustained payments with 5 s retentions, s (60)")
   String purgeSeconds = "60";
 
   @Option(
       names = "--purge-batch-size",
+      paramLabel = "<n>",
       description = {
         "purge: batch size of both purges in the sustained run (0: the shop's, 500 keys and 1000"
             + " records)"
