@@ -7,6 +7,7 @@ import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.UsageException;
 import dev.once.verify.fingerprint.FingerprintCli;
 import dev.once.verify.kafka.KafkaCli;
+import dev.once.verify.relay.RelayCli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.SQLException;
@@ -21,9 +22,10 @@ import picocli.CommandLine.ParseResult;
  * {@code java -jar once-verify.jar <subcommand> [flags]}. Subcommands: {@code bench} (the
  * performance benchmark), {@code chaos} (the guarantees under kills and provider faults), {@code
  * fingerprint} (what Once computes for a request, and why two differ), {@code check} (the shop's
- * invariants over its database), {@code kafka} (a single-node Kafka broker). Each is a picocli
- * {@code @Command} with its own {@code --help}. Exit codes: 0 done, 1 the run failed or saw
- * unexpected answers, 2 wrong command line (one line on stderr naming the flag and its value).
+ * invariants over its database), {@code kafka} (a single-node Kafka broker), {@code relay} (the
+ * outbox relay's benchmark). Each is a picocli {@code @Command} with its own {@code --help}. Exit
+ * codes: 0 done, 1 the run failed or saw unexpected answers, 2 wrong command line (one line on
+ * stderr naming the flag and its value).
  */
 @Command(
     name = "java -jar once-verify.jar",
@@ -36,6 +38,7 @@ import picocli.CommandLine.ParseResult;
       FingerprintCli.class,
       CheckCli.class,
       KafkaCli.class,
+      RelayCli.class,
       CommandLine.HelpCommand.class
     },
     footer = {

@@ -13,7 +13,7 @@ import java.util.SplittableRandom;
  * stock consumer (by SKU) keeps them from deadlocking. Written from prepared fragments into the
  * request buffer, so placing an order allocates nothing in the load generator.
  */
-final class OrderBodies {
+public final class OrderBodies {
   static final int MAX_ITEMS = 3;
   static final int MAX_QUANTITY = 3;
 
@@ -26,7 +26,7 @@ final class OrderBodies {
   private static final byte[] COMMA = {','};
   private static final byte[] END = {']', '}'};
 
-  OrderBodies(List<String> accounts, List<String> skus) {
+  public OrderBodies(List<String> accounts, List<String> skus) {
     if (skus.size() < MAX_ITEMS) {
       throw new IllegalArgumentException("need at least " + MAX_ITEMS + " SKUs, got " + skus);
     }
@@ -50,7 +50,7 @@ final class OrderBodies {
    * Appends {@code Content-Length}, the blank line and the body of one order from account {@code
    * account} (modulo the number of accounts), drawn with {@code random}.
    */
-  void write(RequestBytes out, long account, SplittableRandom random) {
+  public void write(RequestBytes out, long account, SplittableRandom random) {
     int skus = items.length;
     int count = 1 + random.nextInt(MAX_ITEMS);
     // Distinct SKUs by redrawing a repeat; at most 3 of 10, so redraws are rare.

@@ -11,31 +11,31 @@ import java.io.IOException;
  * Set-up requests to the shop over one keep-alive connection: a client, accounts, deposits,
  * products.
  */
-final class ShopApi implements AutoCloseable {
+public final class ShopApi implements AutoCloseable {
   private final HttpConnection http;
   private final String host;
   private final RequestBytes request = new RequestBytes();
   private long keys;
 
-  ShopApi(int port) {
+  public ShopApi(int port) {
     this.http = new HttpConnection("localhost", port, 30_000);
     this.host = "localhost:" + port;
   }
 
   /** Creates a client; returns its API key. */
-  String createClient(String adminToken, String name) throws IOException {
+  public String createClient(String adminToken, String name) throws IOException {
     HttpResponse r =
         post("/admin/v1/clients", "Bearer " + adminToken, null, "{\"name\":\"" + name + "\"}");
     return field(expect(r, 201, "create a client"), "apiKey");
   }
 
   /** Creates a EUR account; returns its id. */
-  String createAccount(String apiKey) throws IOException {
+  public String createAccount(String apiKey) throws IOException {
     HttpResponse r = post("/v1/accounts", "Bearer " + apiKey, nextKey(), "{\"currency\":\"EUR\"}");
     return field(expect(r, 201, "create an account"), "id");
   }
 
-  void deposit(String apiKey, String account, String amount) throws IOException {
+  public void deposit(String apiKey, String account, String amount) throws IOException {
     HttpResponse r =
         post(
             "/v1/accounts/" + account + "/deposits",
@@ -46,7 +46,7 @@ final class ShopApi implements AutoCloseable {
   }
 
   /** Creates a product with {@code stock} units available; the answer must be 201. */
-  void createProduct(String apiKey, String sku, String price, String currency, long stock)
+  public void createProduct(String apiKey, String sku, String price, String currency, long stock)
       throws IOException {
     String body =
         "{\"sku\":\"%s\",\"name\":\"%s\",\"price\":\"%s\",\"currency\":\"%s\",\"stock\":%d}"
@@ -60,7 +60,7 @@ final class ShopApi implements AutoCloseable {
   }
 
   /** An authenticated GET that must answer 200. */
-  void get(String apiKey, String path) throws IOException {
+  public void get(String apiKey, String path) throws IOException {
     byte[] head = HttpRequest.head("GET", path, host, "Authorization: Bearer " + apiKey);
     expect(http.exchange(HttpRequest.write(request, head, null)), 200, "GET " + path);
   }

@@ -134,12 +134,12 @@ public final class ShopProcess implements AutoCloseable {
     // The benchmark measures what the shop does with every request it takes: load shedding (on in
     // the shop) would answer 503 once a relay-off run's rows, or the orders scenario's queue, are
     // 5 s old.
-    command.add("--once.outbox.load-shedding.enabled=false");
+    addUnlessGiven(command, extraArgs, "--once.outbox.load-shedding.enabled=false");
     // One client drives every connection of the benchmark: the shop's per-client caps (a
     // fairness limit between clients) would refuse most of its requests.
-    command.add("--once.idempotency.limits.max-in-flight-per-client=0");
-    command.add("--once.idempotency.limits.new-keys-per-minute=0");
-    command.add("--logging.level.root=WARN");
+    addUnlessGiven(command, extraArgs, "--once.idempotency.limits.max-in-flight-per-client=0");
+    addUnlessGiven(command, extraArgs, "--once.idempotency.limits.new-keys-per-minute=0");
+    addUnlessGiven(command, extraArgs, "--logging.level.root=WARN");
     command.addAll(extraArgs);
     Files.createDirectories(log.getParent());
     ProcessBuilder builder =
@@ -158,6 +158,19 @@ public final class ShopProcess implements AutoCloseable {
       throw e;
     }
     return shop;
+  }
+
+  /**
+   * Adds one of the defaults above unless {@code extraArgs} set the same property: Spring joins a
+   * property given twice on the command line with a comma ({@code false,true}) instead of keeping
+   * the last, so a caller's own value (e.g. {@code --once.outbox.load-shedding.enabled=true} of the
+   * relay benchmark, which runs the relay-on shop as deployed) replaces the default instead.
+   */
+  private static void addUnlessGiven(List<String> command, List<String> extraArgs, String arg) {
+    String name = arg.substring(0, arg.indexOf('=') + 1);
+    if (extraArgs.stream().noneMatch(extra -> extra.startsWith(name))) {
+      command.add(arg);
+    }
   }
 
   public int port() {

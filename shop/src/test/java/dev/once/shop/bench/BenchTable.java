@@ -9,7 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** The final table of {@link RelayBenchmark}: each measure, its value, its goal and a verdict. */
+/**
+ * The final table of the shop's in-process KafkaBenchmark (FairnessBenchmark uses its {@link #f}):
+ * each measure, its value, its goal and a verdict.
+ */
 final class BenchTable {
   static final String PASS = "PASS", MISS = "MISS", REPORTED = "reported";
 
@@ -68,11 +71,6 @@ final class BenchTable {
 
   private static String escape(String cell) {
     return cell.replace("|", "\\|");
-  }
-
-  /** Prints the table and writes it to {@code target/bench/relay-<time>.md}; returns the file. */
-  Path printAndWrite() throws IOException {
-    return printAndWrite("relay");
   }
 
   /** Prints the table and writes it to target/bench/{@code name}-<time>.md. */

@@ -1,4 +1,4 @@
-package dev.once.shop.bench;
+package dev.once.verify.relay;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,8 +10,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * PostgreSQL's cumulative statistics of the shop's database, read by the benchmark as the
- * database's owner, with its own statements accounted for:
+ * PostgreSQL's cumulative statistics of the shop's database, read by once-verify's relay benchmark
+ * as the database's owner, with its own statements accounted for:
  *
  * <ul>
  *   <li>{@code pg_stat_database.xact_commit} and {@code xact_rollback} of the shop's database are

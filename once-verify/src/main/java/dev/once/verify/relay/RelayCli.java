@@ -1,0 +1,230 @@
+package dev.once.verify.relay;
+
+import dev.once.verify.Cli;
+import dev.once.verify.UsageException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code relay}'s command line: its flags and their defaults, those of the former in-process
+ * RelayBenchmark. The issue 6 positional form ({@code [rows] [seconds] [connections]}) is gone: use
+ * {@code --rows}, {@code --seconds} and {@code --connections}.
+ */
+@Command(
+    name = "relay",
+    sortOptions = false,
+    abbreviateSynopsis = true,
+    usageHelpWidth = 100,
+    description = {
+      "The outbox relay's benchmark: the shop's jar as its own process, PostgreSQL and the load in"
+          + " this JVM; a final table of each measure against its goal."
+    },
+    footer = {
+      "Phases (--phases, in this order): http, relay, hot, orders, horizon, kill, purge.",
+      "Exit: 0 the run completed (a missed goal is a row of the table), 1 it failed, 2 wrong flags."
+    })
+public final class RelayCli implements Callable<Integer> {
+  @Mixin Cli.Help help;
+
+  @Option(names = "--shop-jar", paramLabel = "<file>", description = "the shop's jar (required)")
+  String shopJar;
+
+  @Option(
+      names = "--phases",
+      paramLabel = "<a,b,..>",
+      description = "of http,relay,hot,orders,horizon,kill,purge (default all, in that order)")
+  String phases = String.join(",", RelayOptions.PHASES);
+
+  @Option(
+      names = "--rows",
+      paramLabel = "<n>",
+      description = "relay: pre-filled provider.charge rows (50000)")
+  String rows = "50000";
+
+  @Option(
+      names = "--seconds",
+      paramLabel = "<s>",
+      description = "measured window of each HTTP load, s (15)")
+  String seconds = "15";
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "<s>",
+      description = "warm-up before each HTTP load, s (8)")
+  String warmup = "8";
+
+  @Option(
+      names = "--connections",
+      paramLabel = "<n>",
+      description = "HTTP connections of the payment loads (16)")
+  String connections = "16";
+
+  @Option(
+      names = "--rounds",
+      paramLabel = "<n>",
+      description = "http: rounds of relay on, then relay off (1)")
+  String rounds = "1";
+
+  @Option(
+      names = "--order-connections",
+      paramLabel = "<n>",
+      description = "orders: connections placing orders (50)")
+  String orderConnections = "50";
+
+  @Option(
+      names = "--hot-rows",
+      paramLabel = "<n>",
+      description = "hot: rows of one aggregate (500)")
+  String hotRows = "500";
+
+  @Option(
+      names = "--hold",
+      paramLabel = "<s>",
+      description = "horizon: how long the transaction stays open, s (60)")
+  String hold = "60";
+
+  @Option(
+      names = "--horizon-window",
+      paramLabel = "<s>",
+      description = "horizon: window before and after, s (10)")
+  String horizonWindow = "10";
+
+  @Option(
+      names = "--kill-rows",
+      paramLabel = "<n>",
+      description = "kill: rows the killed shop delivers (2000)")
+  String killRows = "2000";
+
+  @Option(
+      names = "--kill-after",
+      paramLabel = "<s>",
+      description = "kill: s after the release until SIGKILL (3)")
+  String killAfter = "3";
+
+  @Option(
+      names = "--purge-rows",
+      paramLabel = "<n>",
+      description = "purge: expired keys and old inbox records one purge run meets (200000)")
+  String purgeRows = "200000";
+
+  @Option(
+      names = "--purge-seconds",
+      paramLabel = "<s>",
+      description = "purge: sustained payments with 5 s retentions, s (60)")
+  String purgeSeconds = "60";
+
+  @Option(
+      names = "--purge-batch-size",
+      paramLabel = "<n>",
+      description = {
+        "purge: batch size of both purges in the sustained run (0: the shop's, 500 keys and 1000"
+            + " records)"
+      })
+  String purgeBatchSize = "0";
+
+  @Option(
+      names = "--retention",
+      paramLabel = "<time>",
+      description = "once.outbox.relay.delivered-retention of every shop ('default': the shop's)")
+  String retention = "default";
+
+  @Option(
+      names = "--shop-arg",
+      paramLabel = "--name=value",
+      description = "another argument for every shop started (repeatable)")
+  List<String> shopArgs = new ArrayList<>();
+
+  @Option(
+      names = "--out",
+      paramLabel = "<folder>",
+      description = "where relay-<time>.md is written (default target/bench)")
+  String out = "target/bench";
+
+  @Override
+  public Integer call() throws Exception {
+    return new RelayCommand(options()).run();
+  }
+
+  /** The options these flags give, or a usage error naming the flag and its value. */
+  public RelayOptions options() throws UsageException {
+    if (shopJar == null) {
+      throw new UsageException("--shop-jar is required");
+    }
+    for (String arg : shopArgs) {
+      if (!arg.startsWith("--") || arg.indexOf('=') < 3) {
+        throw new UsageException("--shop-arg takes --name=value, was " + arg);
+      }
+    }
+    return new RelayOptions(
+        Path.of(shopJar),
+        phases(phases),
+        count("--rows", rows, 1),
+        count("--seconds", seconds, 1),
+        count("--warmup", warmup, 0),
+        count("--connections", connections, 1),
+        count("--rounds", rounds, 1),
+        count("--order-connections", orderConnections, 1),
+        count("--hot-rows", hotRows, 1),
+        count("--hold", hold, 1),
+        count("--horizon-window", horizonWindow, 1),
+        count("--kill-rows", killRows, 1),
+        count("--kill-after", killAfter, 0),
+        count("--purge-rows", purgeRows, 1),
+        count("--purge-seconds", purgeSeconds, 5),
+        count("--purge-batch-size", purgeBatchSize, 0),
+        retention(retention),
+        List.copyOf(shopArgs),
+        Path.of(out));
+  }
+
+  private static int count(String flag, String text, int min) throws UsageException {
+    try {
+      int n = Integer.parseInt(text.strip());
+      if (n >= min) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw new UsageException(flag + " must be an integer of at least " + min + ", was " + text);
+  }
+
+  private static String retention(String text) throws UsageException {
+    if (!text.equals("default")) {
+      Cli.duration("--retention", text, true);
+    }
+    return text;
+  }
+
+  /** The phases asked for, always in the documented order. */
+  private static Set<String> phases(String list) throws UsageException {
+    Set<String> asked = new LinkedHashSet<>();
+    for (String p : list.split(",", -1)) {
+      String phase = p.strip().toLowerCase(Locale.ROOT);
+      if (!RelayOptions.PHASES.contains(phase)) {
+        throw new UsageException(
+            "--phases: unknown phase '"
+                + p
+                + "' (of "
+                + String.join(",", RelayOptions.PHASES)
+                + ")");
+      }
+      asked.add(phase);
+    }
+    Set<String> phases = new LinkedHashSet<>();
+    for (String phase : RelayOptions.PHASES) {
+      if (asked.contains(phase)) {
+        phases.add(phase);
+      }
+    }
+    return phases;
+  }
+}

@@ -1,0 +1,154 @@
+package dev.once.verify.relay;
+
+import static dev.once.verify.relay.RelayTable.f;
+
+import dev.once.verify.bench.BenchDatabase;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+
+/**
+ * {@code relay}: one run on one embedded PostgreSQL ({@code fsync} on) in this JVM, the shop as its
+ * own process from its jar (its in-process PSP simulator, its relay), restarted on the same
+ * database between phases, the load generator in this JVM; then the final table of each measure
+ * against its goal, printed and written to {@code --out}/relay-<time>.md. A phase that fails is a
+ * row of the table ("phase failed: …") and the next phase runs. Everything it started is stopped on
+ * exit, Ctrl-C included.
+ */
+public final class RelayCommand {
+  private final RelayOptions options;
+  private volatile BenchDatabase db;
+  private volatile RelayRun run;
+
+  RelayCommand(RelayOptions options) {
+    this.options = options;
+  }
+
+  private interface Phase {
+    void run() throws Exception;
+  }
+
+  /** Runs the phases; 0 once the table is written. */
+  public int run() throws Exception {
+    if (!Files.isRegularFile(options.shopJar())) {
+      throw new IOException("no shop jar at " + options.shopJar());
+    }
+    Thread hook = new Thread(this::stopAll, "once-verify-relay-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      measure();
+      return 0;
+    } finally {
+      stopAll();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // Ctrl-C: the JVM is already shutting down and the hook is running or has run.
+      }
+    }
+  }
+
+  private void measure() throws Exception {
+    db = BenchDatabase.start();
+    Path logs = Files.createDirectories(options.out().resolve("relay-logs"));
+    run = new RelayRun(options, db, logs);
+    header(logs);
+    run.startShop(true);
+    run.setUp();
+    phase(
+        "http",
+        () -> new HttpPhase(run).run(),
+        "HTTP new payments, relay on / relay off",
+        ">= 0.80");
+    phase(
+        "relay",
+        () -> new RelayPhase(run).run(),
+        "relay alone, provider.charge rows",
+        ">= 2,000 rows/s");
+    phase("hot", () -> HotPhase.run(run), "one hot aggregate", "reported");
+    phase("orders", () -> new OrdersPhase(run).run(), "orders: place -> reserved p99", "< 2 s");
+    phase(
+        "horizon",
+        () -> new HorizonPhase(run).run(),
+        "relay rows/s with a transaction held open",
+        "reported");
+    phase(
+        "kill",
+        () -> new KillPhase(run).run(),
+        "rows of a killed shop redelivered",
+        "all within 15 s of the kill");
+    phase("purge", () -> new PurgePhase(run).run(), "purges keep pace: table sizes", "stable");
+    run.table.header("- load average at the end: " + Machine.loadAverage());
+    run.table.header(f("- total time: %.0f s", run.elapsedSeconds()));
+    run.closeShop();
+    run.table.printAndWrite(options.out());
+  }
+
+  private void header(Path logs) throws Exception {
+    RelayTable table = run.table;
+    table.header("# Relay benchmark (bench/relay.sh), " + LocalDateTime.now().withNano(0));
+    table.header("");
+    table.header("- config: " + options.describe());
+    table.header("- machine: " + Machine.describe());
+    table.header("- shop logs: " + logs.toAbsolutePath());
+    table.header(
+        "- PostgreSQL "
+            + db.serverVersion()
+            + " (embedded, fsync on, synchronous_commit on) and the load generator (one platform"
+            + " thread per keep-alive HTTP/1.1 connection) in the once-verify JVM; the shop as its"
+            + " own process from "
+            + options.shopJar()
+            + " (-Xmx256m), its relay: "
+            + relayWorkers()
+            + " workers");
+    run.progress("config: " + options.describe());
+  }
+
+  /** The workers a {@code --shop-arg} sets, or the starter's default (8). */
+  private String relayWorkers() {
+    String prefix = "--once.outbox.relay.workers=";
+    String workers = "8";
+    for (String arg : options.shopArgs()) {
+      if (arg.startsWith(prefix)) {
+        workers = arg.substring(prefix.length());
+      }
+    }
+    return workers;
+  }
+
+  /** Runs a phase if asked for; a failure is a row of the table, and the next phase runs. */
+  private void phase(String name, Phase phase, String measure, String goal) {
+    if (!options.runs(name)) {
+      return;
+    }
+    long start = System.nanoTime();
+    run.progress("phase " + name);
+    try {
+      phase.run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      run.table.missing(measure + " (phase " + name + ")", "phase failed: " + e, goal);
+    } catch (Exception | Error e) {
+      e.printStackTrace();
+      run.table.missing(measure + " (phase " + name + ")", "phase failed: " + e, goal);
+    }
+    run.progress(f("phase %s took %.0f s", name, (System.nanoTime() - start) / 1e9));
+  }
+
+  /** Stops the shop and PostgreSQL; safe to repeat, and from the shutdown hook. */
+  private void stopAll() {
+    RelayRun r = run;
+    if (r != null) {
+      try {
+        r.close();
+      } catch (Exception e) {
+        System.err.println("could not stop the shop cleanly: " + e);
+      }
+    }
+    BenchDatabase d = db;
+    if (d != null) {
+      d.close();
+    }
+  }
+}

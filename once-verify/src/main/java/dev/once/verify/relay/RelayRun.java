@@ -1,0 +1,209 @@
+package dev.once.verify.relay;
+
+import static dev.once.verify.relay.RelayTable.f;
+
+import dev.once.outbox.OutboxAdmin;
+import dev.once.postgres.PostgresStores;
+import dev.once.verify.bench.BenchDatabase;
+import dev.once.verify.bench.ShopApi;
+import dev.once.verify.bench.ShopLogin;
+import dev.once.verify.bench.ShopProcess;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * What every phase of one {@code relay} run shares: the options, the embedded PostgreSQL, the shop
+ * process running on it (at most one at a time, always on the same port), the owner's JDBC
+ * connection, the outbox admin of once-core on the owner's login, the client and its accounts, and
+ * the table.
+ */
+final class RelayRun implements AutoCloseable {
+  static final String ADMIN = "bench-admin-token-" + UUID.randomUUID().toString().replace("-", "");
+  static final int ACCOUNTS = 64;
+  static final long HOT_STOCK = 1_000_000_000L;
+  static final List<String> SKUS =
+      List.of(
+          "hot-0", "hot-1", "hot-2", "hot-3", "hot-4", "hot-5", "hot-6", "hot-7", "hot-8", "hot-9");
+
+  final RelayOptions options;
+  final RelayTable table = new RelayTable();
+  final List<String> accounts = new ArrayList<>();
+  final BenchDatabase db;
+  final ShopLogin login;
+  final Sql sql;
+  final OutboxAdmin outbox;
+  final Path logs;
+  final int port;
+  String apiKey;
+  private final long started = System.nanoTime();
+  private ShopProcess shop;
+  private boolean relayOn;
+  private int starts;
+
+  RelayRun(RelayOptions options, BenchDatabase db, Path logs) throws IOException, SQLException {
+    this.options = options;
+    this.db = db;
+    this.logs = logs;
+    this.login = db.login(BenchDatabase.DATABASE);
+    this.port = ShopProcess.freePorts(1)[0];
+    this.sql = new Sql(db.connectAsOwner(BenchDatabase.DATABASE));
+    PGSimpleDataSource owner = new PGSimpleDataSource();
+    owner.setUrl(login.jdbcUrl());
+    owner.setUser(login.ownerUser());
+    owner.setPassword(login.ownerPassword());
+    this.outbox = OutboxAdmin.of(PostgresStores.outboxStore(owner));
+  }
+
+  /** Starts the shop from its jar, relay on (load shedding on, as deployed) or off (it off). */
+  ShopProcess startShop(boolean relay, List<String> extra)
+      throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    List<String> args = new ArrayList<>();
+    if (relay) {
+      // ShopProcess turns shedding off unless an argument sets it: with the relay on, the shop
+      // runs as deployed. With it off nothing drains the outbox, and shedding would refuse every
+      // payment once the first rows are 5 s old.
+      args.add("--once.outbox.load-shedding.enabled=true");
+    }
+    args.add("--spring.main.banner-mode=off");
+    args.addAll(options.commonShopArgs());
+    args.addAll(extra);
+    Path log = logs.resolve("shop-" + ++starts + ".log");
+    shop = ShopProcess.start(options.shopJar(), login, relay, port, ADMIN, log, List.of(), args);
+    relayOn = relay;
+    if (apiKey != null) {
+      firstRequest();
+    }
+    progress(
+        f(
+            "shop %d started, relay %s, in %.1f s (port %d, log %s)",
+            shop.pid(), relay ? "on" : "off", (System.nanoTime() - start) / 1e9, port, log));
+    return shop;
+  }
+
+  ShopProcess startShop(boolean relay) throws IOException, InterruptedException {
+    return startShop(relay, List.of());
+  }
+
+  void restartShop(boolean relay) throws IOException, InterruptedException {
+    closeShop();
+    startShop(relay);
+  }
+
+  /** Stops the shop (SIGTERM, as the in-process shop's close did); safe to repeat. */
+  void closeShop() throws InterruptedException {
+    if (shop != null) {
+      shop.close();
+      shop = null;
+    }
+  }
+
+  boolean shopRunning() {
+    return shop != null;
+  }
+
+  boolean relayOn() {
+    return shop != null && relayOn;
+  }
+
+  /**
+   * One authenticated read before any load: a fresh shop looks up a key it has not seen work yet
+   * with a few lookups at a time and answers 503 to the rest (ApiKeyAuthenticator), which a load of
+   * 16 first requests would otherwise meet.
+   */
+  private void firstRequest() {
+    try (ShopApi api = new ShopApi(port)) {
+      api.get(apiKey, "/v1/accounts/" + accounts.get(0));
+    } catch (IOException e) {
+      progress("  first request failed: " + e);
+    }
+  }
+
+  /** A client, 64 funded accounts and (for the orders phase) 10 hot SKUs, over HTTP. */
+  void setUp() throws IOException {
+    try (ShopApi api = new ShopApi(port)) {
+      apiKey = api.createClient(ADMIN, "bench");
+      for (int i = 0; i < ACCOUNTS; i++) {
+        String account = api.createAccount(apiKey);
+        api.deposit(apiKey, account, "1000000000.00");
+        accounts.add(account);
+      }
+      if (options.runs("orders")) {
+        for (String sku : SKUS) {
+          api.createProduct(apiKey, sku, "0.01", "EUR", HOT_STOCK);
+        }
+      }
+    }
+    progress("set up: a client, " + ACCOUNTS + " funded accounts, products " + SKUS);
+  }
+
+  BackgroundLoad payments() {
+    return BackgroundLoad.payments(port, apiKey, options.connections(), List.copyOf(accounts));
+  }
+
+  /** Waits until the outbox backlog is 0: milliseconds it took, or -1 after {@code limit}. */
+  long awaitBacklog(Duration limit, String what) throws InterruptedException {
+    long start = System.nanoTime();
+    long nextReport = start + 10_000_000_000L;
+    while (true) {
+      long backlog = outbox.stats().backlog();
+      long now = System.nanoTime();
+      if (backlog == 0) {
+        return (now - start) / 1_000_000;
+      }
+      if (now - start > limit.toNanos()) {
+        progress("  backlog still " + backlog + " after " + limit + " (" + what + ")");
+        return -1;
+      }
+      if (now > nextReport) {
+        progress("  backlog " + backlog + " (" + what + ")");
+        nextReport = now + 10_000_000_000L;
+      }
+      Thread.sleep(200); // polling the shop's progress; a benchmark, not a test
+    }
+  }
+
+  /** Sleeps {@code seconds}, sampling the backlog every 250 ms if asked: max, sum, count. */
+  long[] sample(int seconds, boolean backlog) throws InterruptedException {
+    long[] stats = new long[3];
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    while (System.nanoTime() < end) {
+      Thread.sleep(Math.max(1, Math.min(250, (end - System.nanoTime()) / 1_000_000)));
+      if (backlog) {
+        long b = outbox.stats().backlog();
+        stats[0] = Math.max(stats[0], b);
+        stats[1] += b;
+        stats[2]++;
+      }
+    }
+    return stats;
+  }
+
+  /** The counters' two connections to the shop's database, as its owner. */
+  PgCounters counters() throws SQLException {
+    return PgCounters.open(login.jdbcUrl(), login.ownerUser(), login.ownerPassword());
+  }
+
+  double elapsedSeconds() {
+    return (System.nanoTime() - started) / 1e9;
+  }
+
+  void progress(String line) {
+    System.out.println(f("[%6.1f s] %s", elapsedSeconds(), line));
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      closeShop();
+    } finally {
+      sql.close();
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package dev.once.verify.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import dev.once.verify.Cli;
+import dev.once.verify.UsageException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RelayCliTest {
+
+  private static RelayOptions parse(String... args) throws UsageException {
+    return Cli.parse(new RelayCli(), args).options();
+  }
+
+  @Test
+  void defaults() throws UsageException {
+    RelayOptions o = parse("--shop-jar", "shop.jar");
+    assertThat(o.shopJar()).isEqualTo(Path.of("shop.jar"));
+    assertThat(o.phases()).containsExactlyElementsOf(RelayOptions.PHASES);
+    assertThat(o.rows()).isEqualTo(50_000);
+    assertThat(o.seconds()).isEqualTo(15);
+    assertThat(o.warmup()).isEqualTo(8);
+    assertThat(o.connections()).isEqualTo(16);
+    assertThat(o.rounds()).isEqualTo(1);
+    assertThat(o.orderConnections()).isEqualTo(50);
+    assertThat(o.hotRows()).isEqualTo(500);
+    assertThat(o.hold()).isEqualTo(60);
+    assertThat(o.horizonWindow()).isEqualTo(10);
+    assertThat(o.killRows()).isEqualTo(2_000);
+    assertThat(o.killAfter()).isEqualTo(3);
+    assertThat(o.purgeRows()).isEqualTo(200_000);
+    assertThat(o.purgeSeconds()).isEqualTo(60);
+    assertThat(o.purgeBatchSize()).isZero();
+    assertThat(o.retention()).isEqualTo("default");
+    assertThat(o.shopArgs()).isEmpty();
+    assertThat(o.commonShopArgs()).isEmpty();
+    assertThat(o.out()).isEqualTo(Path.of("target/bench"));
+  }
+
+  @Test
+  void flags() throws UsageException {
+    RelayOptions o =
+        parse(
+            "--shop-jar=s.jar",
+            "--phases",
+            "purge, KILL,relay",
+            "--rows=300",
+            "--kill-after",
+            "0",
+            "--warmup",
+            "0",
+            "--retention",
+            "30s",
+            "--shop-arg",
+            "--once.outbox.relay.workers=4",
+            "--shop-arg=--a.b=c",
+            "--out",
+            "x");
+    // Always in the documented order, whatever the order asked.
+    assertThat(o.phases()).containsExactly("relay", "kill", "purge");
+    assertThat(o.runs("http")).isFalse();
+    assertThat(o.rows()).isEqualTo(300);
+    assertThat(o.killAfter()).isZero();
+    assertThat(o.commonShopArgs())
+        .isEqualTo(
+            List.of(
+                "--once.outbox.relay.delivered-retention=30s",
+                "--once.outbox.relay.workers=4",
+                "--a.b=c"));
+    assertThat(o.out()).isEqualTo(Path.of("x"));
+    assertThat(o.describe()).contains("phases relay,kill,purge").contains("rows 300");
+  }
+
+  @Test
+  void aBadValueIsAUsageErrorThatNamesTheFlag() {
+    String[][] cases = {
+      {"--rows", "0"},
+      {"--rows", "many"},
+      {"--seconds", "0"},
+      {"--warmup", "-1"},
+      {"--connections", "0"},
+      {"--rounds", "0"},
+      {"--order-connections", "x"},
+      {"--hot-rows", "0"},
+      {"--hold", "0"},
+      {"--horizon-window", "0"},
+      {"--kill-rows", "0"},
+      {"--kill-after", "-1"},
+      {"--purge-rows", "0"},
+      {"--purge-seconds", "4"},
+      {"--purge-batch-size", "-1"},
+      {"--retention", "soon"},
+      {"--shop-arg", "no-dashes"},
+    };
+    for (String[] c : cases) {
+      assertThatExceptionOfType(UsageException.class)
+          .as("%s %s", c[0], c[1])
+          .isThrownBy(() -> parse("--shop-jar", "s.jar", c[0], c[1]))
+          .withMessageContaining(c[0])
+          .withMessageContaining(c[1]);
+    }
+  }
+
+  @Test
+  void anUnknownPhaseIsRefused() {
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> parse("--shop-jar", "s.jar", "--phases", "relay,warp"))
+        .withMessageContaining("--phases")
+        .withMessageContaining("warp");
+  }
+
+  @Test
+  void theShopJarIsRequiredAndAnUnknownFlagRefused() {
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> parse("--rows", "5"))
+        .withMessageContaining("--shop-jar");
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> parse("--shop-jar", "s.jar", "--bogus", "1"))
+        .withMessageContaining("--bogus");
+  }
+
+  @Test
+  void theIssue6PositionalFormIsGone() {
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> parse("--shop-jar", "s.jar", "300", "5", "4"));
+  }
+
+  @Test
+  void retentionDefaultPassesNothing() throws UsageException {
+    assertThat(parse("--shop-jar", "s.jar", "--retention", "default").commonShopArgs()).isEmpty();
+    assertThat(Set.copyOf(RelayOptions.PHASES)).hasSize(7);
+  }
+}
