@@ -1,7 +1,7 @@
 package dev.once.verify.relay;
 
-import dev.once.verify.Cli;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

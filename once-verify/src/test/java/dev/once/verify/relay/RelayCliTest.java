@@ -3,8 +3,8 @@ package dev.once.verify.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
-import dev.once.verify.Cli;
-import dev.once.verify.UsageException;
+import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

@@ -2,7 +2,7 @@ package dev.once.verify.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.verify.Cli;
+import dev.once.verify.cli.Cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
