@@ -55,6 +55,7 @@ public final class RelayCommand {
     run = new RelayRun(options, db, logs);
     header(logs);
     run.startShop(true);
+    run.table.header("- the shop's relay: " + RelayRun.relayWorkers(run.shopLog()) + " workers");
     run.setUp();
     phase(
         "http",
@@ -99,22 +100,8 @@ public final class RelayCommand {
             + " thread per keep-alive HTTP/1.1 connection) in the once-verify JVM; the shop as its"
             + " own process from "
             + options.shopJar()
-            + " (-Xmx256m), its relay: "
-            + relayWorkers()
-            + " workers");
+            + " (-Xmx256m)");
     run.progress("config: " + options.describe());
-  }
-
-  /** The workers a {@code --shop-arg} sets, or the starter's default (8). */
-  private String relayWorkers() {
-    String prefix = "--once.outbox.relay.workers=";
-    String workers = "8";
-    for (String arg : options.shopArgs()) {
-      if (arg.startsWith(prefix)) {
-        workers = arg.substring(prefix.length());
-      }
-    }
-    return workers;
   }
 
   /** Runs a phase if asked for; a failure is a row of the table, and the next phase runs. */

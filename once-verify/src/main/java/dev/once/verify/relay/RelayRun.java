@@ -9,12 +9,17 @@ import dev.once.verify.bench.ShopApi;
 import dev.once.verify.bench.ShopLogin;
 import dev.once.verify.bench.ShopProcess;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.postgresql.ds.PGSimpleDataSource;
 
 /**
@@ -60,6 +65,31 @@ final class RelayRun implements AutoCloseable {
     this.outbox = OutboxAdmin.of(PostgresStores.outboxStore(owner));
   }
 
+  /**
+   * The relay's workers as the shop's own start line says ({@code Outbox relay ... started: N
+   * worker(s)}), or "?" if its log does not say.
+   */
+  static String relayWorkers(Path log) {
+    try (Stream<String> lines = Files.lines(log)) {
+      return lines
+          .map(WORKERS::matcher)
+          .filter(Matcher::find)
+          .map(m -> m.group(1))
+          .reduce((first, last) -> last)
+          .orElse("?");
+    } catch (IOException | UncheckedIOException e) {
+      return "?";
+    }
+  }
+
+  private static final Pattern WORKERS =
+      Pattern.compile("Outbox relay \\S+ started: (\\d+) worker");
+
+  /** The log of the shop started last. */
+  Path shopLog() {
+    return logs.resolve("shop-" + starts + ".log");
+  }
+
   /** Starts the shop from its jar, relay on (load shedding on, as deployed) or off (it off). */
   ShopProcess startShop(boolean relay, List<String> extra)
       throws IOException, InterruptedException {
@@ -70,6 +100,8 @@ final class RelayRun implements AutoCloseable {
       // runs as deployed. With it off nothing drains the outbox, and shedding would refuse every
       // payment once the first rows are 5 s old.
       args.add("--once.outbox.load-shedding.enabled=true");
+      // Its start line names the relay's workers, which the table's header reports.
+      args.add("--logging.level.dev.once.outbox.OutboxRelay=INFO");
     }
     args.add("--spring.main.banner-mode=off");
     args.addAll(options.commonShopArgs());
