@@ -9,6 +9,7 @@ import static dev.once.verify.relay.RelayTable.f;
 import dev.once.verify.bench.ShopProcess;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Phase {@code kill}: the running shop is stopped, a fresh shop process starts on the same
@@ -37,6 +38,13 @@ final class KillPhase {
     this.rows = run.options.killRows();
   }
 
+  /**
+   * The killed shop's and its restart's JVM option: C1 only, so that the JVM starts in about half
+   * the time on two cores, as the in-process benchmark's child shops and chaos's shops did; what is
+   * measured after the restart is the relay's redelivery, not the JIT's warm-up.
+   */
+  static final List<String> START_FAST = List.of("-XX:TieredStopAtLevel=1");
+
   void run() throws Exception {
     Prefill.prefill(run.sql, run.accounts, TAG, rows, null);
     run.closeShop(); // only the shops started here may deliver from now on
@@ -45,7 +53,7 @@ final class KillPhase {
       pg = counters;
       long killed = startAndKill();
       try {
-        ShopProcess second = run.startShop(true);
+        ShopProcess second = run.startShop(true, List.of(), START_FAST);
         restartSeconds = (System.nanoTime() - killed) / 1e9;
         run.progress(
             f("  restarted shop %d healthy %.1f s after the kill", second.pid(), restartSeconds));
@@ -60,7 +68,7 @@ final class KillPhase {
   /** Starts the first shop, releases the rows, kills it {@code --kill-after} s later: then. */
   private long startAndKill() throws Exception {
     long t = System.nanoTime();
-    ShopProcess first = run.startShop(true);
+    ShopProcess first = run.startShop(true, List.of(), START_FAST);
     startSeconds = (System.nanoTime() - t) / 1e9;
     run.progress(f("  shop %d healthy in %.1f s", first.pid(), startSeconds));
     pg.row(RELEASE, like(TAG));

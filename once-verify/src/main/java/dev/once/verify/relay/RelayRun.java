@@ -93,6 +93,12 @@ final class RelayRun implements AutoCloseable {
   /** Starts the shop from its jar, relay on (load shedding on, as deployed) or off (it off). */
   ShopProcess startShop(boolean relay, List<String> extra)
       throws IOException, InterruptedException {
+    return startShop(relay, extra, List.of());
+  }
+
+  /** As above, with JVM options for the shop's process. */
+  ShopProcess startShop(boolean relay, List<String> extra, List<String> jvmOptions)
+      throws IOException, InterruptedException {
     long start = System.nanoTime();
     List<String> args = new ArrayList<>();
     if (relay) {
@@ -107,7 +113,7 @@ final class RelayRun implements AutoCloseable {
     args.addAll(options.commonShopArgs());
     args.addAll(extra);
     Path log = logs.resolve("shop-" + ++starts + ".log");
-    shop = ShopProcess.start(options.shopJar(), login, relay, port, ADMIN, log, List.of(), args);
+    shop = ShopProcess.start(options.shopJar(), login, relay, port, ADMIN, log, jvmOptions, args);
     relayOn = relay;
     if (apiKey != null) {
       firstRequest();
