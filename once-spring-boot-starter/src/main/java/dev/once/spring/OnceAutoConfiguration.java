@@ -23,6 +23,8 @@ import dev.once.spring.web.IdempotencyClientResolver;
 import dev.once.spring.web.IdempotencyFilter;
 import dev.once.spring.web.IdempotentEndpoints;
 import dev.once.spring.web.IdempotentExecution;
+import dev.once.spring.web.IdempotentHandlers;
+import dev.once.spring.web.MvcIdempotentHandlers;
 import dev.once.spring.web.OutboxOverloadedAnswer;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -43,6 +45,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -294,18 +297,36 @@ public class OnceAutoConfiguration {
           clock);
     }
 
+    /**
+     * Finds {@link dev.once.spring.web.Idempotent} on the handler Spring MVC chooses, when Spring
+     * MVC is present.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerMapping")
+    static class AnnotatedEndpointsConfiguration {
+      @Bean
+      @ConditionalOnMissingBean
+      IdempotentHandlers onceIdempotentHandlers(ApplicationContext context) {
+        return new MvcIdempotentHandlers(context);
+      }
+    }
+
     @Bean
     FilterRegistrationBean<IdempotencyFilter> onceIdempotencyFilter(
         OnceProperties properties,
         IdempotencyClientResolver clients,
         IdempotentExecution execution,
         IdempotencyMetrics metrics,
-        ClientCaps caps) {
+        ClientCaps caps,
+        ObjectProvider<IdempotentHandlers> handlers) {
       properties.validate();
       OnceProperties.Http http = properties.getIdempotency().getHttp();
       IdempotencyFilter filter =
           new IdempotencyFilter(
-              IdempotentEndpoints.of(http.getMethods(), http.getPaths()),
+              IdempotentEndpoints.of(
+                  http.getMethods(),
+                  http.getPaths(),
+                  handlers.getIfAvailable(() -> IdempotentHandlers.NONE)),
               clients,
               JsonCanonicalizer.withMaxDepth(http.getMaxJsonDepth()),
               execution,

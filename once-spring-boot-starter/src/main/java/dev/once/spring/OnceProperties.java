@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.util.unit.DataSize;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
 
 /**
  * Configuration of Once under the {@code once} prefix. Every value is checked by {@link
@@ -63,8 +65,16 @@ public class OnceProperties {
     if (h.methods == null || h.methods.isEmpty()) {
       throw bad("once.idempotency.http.methods", h.methods, "must name at least one method");
     }
-    if (h.paths == null || h.paths.isEmpty()) {
-      throw bad("once.idempotency.http.paths", h.paths, "must name at least one path pattern");
+    if (h.paths == null) {
+      throw bad("once.idempotency.http.paths", h.paths, "must be a list (empty for none)");
+    }
+    for (String path : h.paths) {
+      if (!isPathPattern(path)) {
+        throw bad(
+            "once.idempotency.http.paths",
+            path,
+            "must hold Spring path patterns, such as /v1/orders/**");
+      }
     }
     if (h.maxBodySize == null
         || h.maxBodySize.toBytes() < 1
@@ -101,6 +111,19 @@ public class OnceProperties {
       throw bad("once.idempotency.limits.max-answer-size", l.maxAnswerSize, "must be 1B to 2GB");
     }
     OutboxSettings.validate(this);
+  }
+
+  /** Whether {@code path} is a pattern Spring's {@code PathPatternParser} accepts. */
+  private static boolean isPathPattern(String path) {
+    if (path == null || path.isBlank()) {
+      return false;
+    }
+    try {
+      PathPatternParser.defaultInstance.parse(path.trim());
+      return true;
+    } catch (PatternParseException e) {
+      return false;
+    }
   }
 
   /** Whether a problem's {@code type}, this base followed by a slug, is a valid URI reference. */
@@ -247,8 +270,12 @@ public class OnceProperties {
     /** HTTP methods that require an Idempotency-Key. */
     private List<String> methods = new ArrayList<>(List.of("POST"));
 
-    /** Path patterns (Spring PathPattern syntax, e.g. /v1/**) that require an Idempotency-Key. */
-    private List<String> paths = new ArrayList<>(List.of("/**"));
+    /**
+     * Path patterns (Spring PathPattern syntax, e.g. /v1/**) whose requests require an
+     * Idempotency-Key, in addition to the handlers marked @Idempotent (whose annotation wins).
+     * Empty by default: only annotated handlers are idempotent. Set /** for every endpoint.
+     */
+    private List<String> paths = new ArrayList<>();
 
     /** Largest accepted request body on an idempotent endpoint; larger ones get 413. */
     private DataSize maxBodySize = DataSize.ofMegabytes(1);

@@ -1,5 +1,6 @@
 package dev.once.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,10 +34,22 @@ class OncePropertiesTest {
   }
 
   @Test
-  void emptyPathsAreRefusedByName() {
+  void pathsAreEmptyByDefaultAndMayBe() {
     OnceProperties p = new OnceProperties();
+    assertThat(p.getIdempotency().getHttp().getPaths()).isEmpty();
     p.getIdempotency().getHttp().setPaths(List.of());
-    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.http.paths");
+    assertThatCode(p::validate).doesNotThrowAnyException();
+  }
+
+  @Test
+  void malformedOrBlankPathPatternsAreRefusedByName() {
+    for (String pattern : new String[] {"/v1/{id", " "}) {
+      OnceProperties p = new OnceProperties();
+      p.getIdempotency().getHttp().setPaths(List.of("/ok/**", pattern));
+      assertThatThrownBy(p::validate)
+          .hasMessageContaining("once.idempotency.http.paths")
+          .hasMessageContaining("'" + pattern + "'");
+    }
   }
 
   @Test

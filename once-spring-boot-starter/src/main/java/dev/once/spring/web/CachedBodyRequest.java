@@ -6,16 +6,12 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.InputStreamReader;
-import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Enumeration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,9 +27,8 @@ import java.util.Map;
  * DeferredResult}, ...) would write outside it and its answer could not be stored. Such a handler
  * fails, the transaction rolls back and the key stays free.
  */
-final class CachedBodyRequest extends HttpServletRequestWrapper {
+final class CachedBodyRequest extends ParameterMapRequest {
   private final byte[] body;
-  private Map<String, String[]> parameters;
 
   CachedBodyRequest(HttpServletRequest request, byte[] body) {
     super(request);
@@ -99,56 +94,19 @@ final class CachedBodyRequest extends HttpServletRequestWrapper {
             + " answer commit in one transaction on the request thread");
   }
 
-  @Override
-  public String getParameter(String name) {
-    String[] values = getParameterMap().get(name);
-    return values == null || values.length == 0 ? null : values[0];
-  }
-
-  @Override
-  public String[] getParameterValues(String name) {
-    String[] values = getParameterMap().get(name);
-    return values == null ? null : values.clone();
-  }
-
-  @Override
-  public Enumeration<String> getParameterNames() {
-    return Collections.enumeration(getParameterMap().keySet());
-  }
-
-  @Override
-  public synchronized Map<String, String[]> getParameterMap() {
-    if (parameters == null) {
-      parameters = Collections.unmodifiableMap(mergedParameters());
-    }
-    return parameters;
-  }
-
   /** Query parameters as the container parsed them, then those of a form body, in order. */
-  private Map<String, String[]> mergedParameters() {
+  @Override
+  Map<String, String[]> parameters() {
     Map<String, List<String>> merged = new LinkedHashMap<>();
-    super.getParameterMap()
+    getRequest()
+        .getParameterMap()
         .forEach((name, values) -> merged.put(name, new ArrayList<>(List.of(values))));
     if (isForm(getContentType())) {
       String encoding = getCharacterEncoding();
       Charset charset = encoding == null ? StandardCharsets.UTF_8 : Charset.forName(encoding);
-      for (String pair : new String(body, StandardCharsets.ISO_8859_1).split("&")) {
-        if (pair.isEmpty()) {
-          continue;
-        }
-        int eq = pair.indexOf('=');
-        try {
-          String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), charset);
-          String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), charset);
-          merged.computeIfAbsent(name, n -> new ArrayList<>()).add(value);
-        } catch (IllegalArgumentException malformed) {
-          // Like the container: a pair with a broken %-escape is skipped, not a server error.
-        }
-      }
+      addEncodedPairs(new String(body, StandardCharsets.ISO_8859_1), charset, merged);
     }
-    Map<String, String[]> result = new LinkedHashMap<>();
-    merged.forEach((name, values) -> result.put(name, values.toArray(String[]::new)));
-    return result;
+    return toArrays(merged);
   }
 
   private static boolean isForm(String contentType) {

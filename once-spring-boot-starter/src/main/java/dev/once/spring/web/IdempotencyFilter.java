@@ -24,7 +24,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Servlet filter that implements the HTTP idempotency contract for the endpoints the application
- * marks idempotent.
+ * marks idempotent ({@link Idempotent} on the handler, or {@code once.idempotency.http.paths}; see
+ * {@link IdempotentEndpoints}). A request to an endpoint marked {@code @Idempotent(required =
+ * false)} without an {@code Idempotency-Key} header passes untouched.
  *
  * <p>Before anything is looked up it checks, in this order: the authenticated client (401), the
  * {@code Idempotency-Key} header (400), the body size (413) and, for JSON bodies, the syntax and
@@ -82,7 +84,11 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    if (!endpoints.matches(request)) {
+    IdempotentEndpoints.Need need = endpoints.need(request);
+    if (need == IdempotentEndpoints.Need.NONE
+        || (need == IdempotentEndpoints.Need.OPTIONAL
+            && request.getHeader(IdempotencyKey.HEADER) == null)) {
+      // Not idempotent, or idempotent on request only and sent without a key: runs as it is.
       chain.doFilter(request, response);
       return;
     }

@@ -9,31 +9,76 @@ import org.springframework.http.server.PathContainer;
 import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
-/** Decides which requests must carry an {@code Idempotency-Key}: by method and path pattern. */
+/**
+ * Decides which requests go through the {@code Idempotency-Key} contract: those with one of the
+ * configured methods whose handler carries {@link Idempotent} (on the method, else on its class),
+ * or whose path matches one of the configured patterns. The annotation wins over the patterns.
+ */
 public final class IdempotentEndpoints {
+  /** What a request needs. */
+  public enum Need {
+    /** Not idempotent: the filter passes it on untouched. */
+    NONE,
+    /** Idempotent if it sends an {@code Idempotency-Key}; without the header it runs as is. */
+    OPTIONAL,
+    /** Must send an {@code Idempotency-Key}. */
+    REQUIRED
+  }
+
   private final Set<String> methods;
   private final List<PathPattern> patterns;
+  private final IdempotentHandlers handlers;
 
-  private IdempotentEndpoints(Set<String> methods, List<PathPattern> patterns) {
+  private IdempotentEndpoints(
+      Set<String> methods, List<PathPattern> patterns, IdempotentHandlers handlers) {
     this.methods = methods;
     this.patterns = patterns;
+    this.handlers = handlers;
   }
 
   /**
+   * Endpoints chosen by path pattern alone.
+   *
    * @param methods HTTP methods, case-insensitive
    * @param paths Spring {@link PathPattern} patterns, matched against the path within the
-   *     application (context path removed)
+   *     application (context path removed); may be empty
    */
   public static IdempotentEndpoints of(List<String> methods, List<String> paths) {
+    return of(methods, paths, IdempotentHandlers.NONE);
+  }
+
+  /**
+   * Endpoints chosen by their handlers' {@link Idempotent} and by path pattern.
+   *
+   * @param methods HTTP methods, case-insensitive
+   * @param paths Spring {@link PathPattern} patterns, matched against the path within the
+   *     application (context path removed); may be empty
+   * @param handlers finds the annotation of a request's handler
+   * @throws org.springframework.web.util.pattern.PatternParseException for a malformed pattern
+   */
+  public static IdempotentEndpoints of(
+      List<String> methods, List<String> paths, IdempotentHandlers handlers) {
     PathPatternParser parser = PathPatternParser.defaultInstance;
     return new IdempotentEndpoints(
         methods.stream().map(m -> m.trim().toUpperCase(Locale.ROOT)).collect(Collectors.toSet()),
-        paths.stream().map(String::trim).map(parser::parse).toList());
+        paths.stream().map(String::trim).map(parser::parse).toList(),
+        handlers);
   }
 
-  /** Whether the request is one the application marked idempotent. */
-  public boolean matches(HttpServletRequest request) {
+  /** Whether the request must, may or need not send an {@code Idempotency-Key}. */
+  public Need need(HttpServletRequest request) {
     if (!methods.contains(request.getMethod().toUpperCase(Locale.ROOT))) {
+      return Need.NONE;
+    }
+    Idempotent annotation = handlers.find(request);
+    if (annotation != null) {
+      return annotation.required() ? Need.REQUIRED : Need.OPTIONAL;
+    }
+    return matchesPath(request) ? Need.REQUIRED : Need.NONE;
+  }
+
+  private boolean matchesPath(HttpServletRequest request) {
+    if (patterns.isEmpty()) {
       return false;
     }
     String uri = request.getRequestURI();

@@ -1,12 +1,14 @@
 /**
  * The HTTP idempotency contract for Spring MVC. {@link dev.once.spring.web.IdempotencyFilter} takes
- * the requests that {@link dev.once.spring.web.IdempotentEndpoints} marks (by method and path),
- * names their client with an {@link dev.once.spring.web.IdempotencyClientResolver}, checks the key,
- * the body and the client's caps ({@link dev.once.spring.web.ClientCaps}), and hands the request to
- * {@link dev.once.spring.web.IdempotentExecution}, which claims the key, runs the handler and
- * stores its answer in one transaction. {@link dev.once.spring.web.OnceProblem} is the vocabulary
- * of the RFC 9457 problems it answers; {@link dev.once.spring.web.OutboxOverloadedAnswer} answers
- * load shedding's refusal.
+ * the requests that {@link dev.once.spring.web.IdempotentEndpoints} marks (by method, and by the
+ * {@link dev.once.spring.web.Idempotent} annotation of their handler, which {@link
+ * dev.once.spring.web.MvcIdempotentHandlers} finds, or by path pattern), names their client with an
+ * {@link dev.once.spring.web.IdempotencyClientResolver}, checks the key, the body and the client's
+ * caps ({@link dev.once.spring.web.ClientCaps}), and hands the request to {@link
+ * dev.once.spring.web.IdempotentExecution}, which claims the key, runs the handler and stores its
+ * answer in one transaction. {@link dev.once.spring.web.OnceProblem} is the vocabulary of the RFC
+ * 9457 problems it answers; {@link dev.once.spring.web.OutboxOverloadedAnswer} answers load
+ * shedding's refusal.
  *
  * <p>Guarantees: a request takes effect at most once per (client, key). A retry of a completed
  * request with the same fingerprint gets the stored status, body, {@code Content-Type} and {@code

@@ -3,6 +3,7 @@ package dev.once.spring.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,6 +14,19 @@ final class FilterRequests {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private FilterRequests() {}
+
+  /** A JSON POST of {@code client}, with {@code key} unless it is null. */
+  static HttpRequest.Builder post(int port, String client, String path, String key, String body) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+            .header("Content-Type", "application/json")
+            .header("X-Client", client)
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (key != null) {
+      b.header("Idempotency-Key", key);
+    }
+    return b;
+  }
 
   static HttpResponse<String> send(HttpRequest.Builder request) {
     try {
@@ -36,6 +50,14 @@ final class FilterRequests {
             "SELECT count(*) FROM once.idempotency_key WHERE client_id = ? AND idem_key = ?")
         .param(client)
         .param(key)
+        .query(Long.class)
+        .single();
+  }
+
+  /** Every key of {@code client} in Once's table. */
+  static long keysOf(JdbcClient jdbc, String client) {
+    return jdbc.sql("SELECT count(*) FROM once.idempotency_key WHERE client_id = ?")
+        .param(client)
         .query(Long.class)
         .single();
   }

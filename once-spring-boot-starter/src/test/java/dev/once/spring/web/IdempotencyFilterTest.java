@@ -56,15 +56,7 @@ class IdempotencyFilterTest {
   private final String client = "client-" + UUID.randomUUID();
 
   private HttpRequest.Builder post(String path, String key, String body) {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-            .header("Content-Type", "application/json")
-            .header("X-Client", client)
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (key != null) {
-      b.header("Idempotency-Key", key);
-    }
-    return b;
+    return FilterRequests.post(port, client, path, key, body);
   }
 
   private static HttpResponse<String> send(HttpRequest.Builder request) {

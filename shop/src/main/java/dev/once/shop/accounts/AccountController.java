@@ -7,6 +7,7 @@ import dev.once.shop.openapi.OpenApiConfiguration;
 import dev.once.shop.openapi.Problems;
 import dev.once.shop.problems.InvalidRequestException;
 import dev.once.shop.problems.ShopProblem;
+import dev.once.spring.web.Idempotent;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -29,7 +30,11 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /v1/accounts}: open accounts, read them, pay in, and page through their journal. */
+/**
+ * {@code /v1/accounts}: open accounts, read them, pay in, and page through their journal. Every
+ * POST needs an Idempotency-Key ({@link Idempotent}).
+ */
+@Idempotent
 @RestController
 @RequestMapping(path = "/v1/accounts", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "accounts", description = "Accounts and their append-only ledger")

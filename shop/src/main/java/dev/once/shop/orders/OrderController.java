@@ -12,6 +12,7 @@ import dev.once.shop.persistence.Text;
 import dev.once.shop.problems.InvalidRequestException;
 import dev.once.shop.problems.ShopProblem;
 import dev.once.shop.stock.Sku;
+import dev.once.spring.web.Idempotent;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -35,7 +36,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /v1/orders}: place, read, pay and cancel orders. */
+/**
+ * {@code /v1/orders}: place, read, pay and cancel orders. Every POST needs an Idempotency-Key
+ * ({@link Idempotent}).
+ */
+@Idempotent
 @RestController
 @RequestMapping(path = "/v1/orders", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "orders", description = "Orders, their stock reservation, payment and cancellation")

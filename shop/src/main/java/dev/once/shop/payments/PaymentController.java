@@ -8,6 +8,7 @@ import dev.once.shop.openapi.OpenApiConfiguration;
 import dev.once.shop.openapi.Problems;
 import dev.once.shop.persistence.Text;
 import dev.once.shop.problems.ShopProblem;
+import dev.once.spring.web.Idempotent;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -27,7 +28,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /v1/payments}: charge an account, read a payment, refund it. */
+/**
+ * {@code /v1/payments}: charge an account, read a payment, refund it. Every POST needs an
+ * Idempotency-Key ({@link Idempotent}).
+ */
+@Idempotent
 @RestController
 @RequestMapping(path = "/v1/payments", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "payments", description = "Payments through the provider, and their refunds")

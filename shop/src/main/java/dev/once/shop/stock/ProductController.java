@@ -7,6 +7,7 @@ import dev.once.shop.openapi.OpenApiConfiguration;
 import dev.once.shop.openapi.Problems;
 import dev.once.shop.persistence.Text;
 import dev.once.shop.problems.ShopProblem;
+import dev.once.spring.web.Idempotent;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
@@ -26,7 +27,11 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code /v1/products}: a client's products and their stock. */
+/**
+ * {@code /v1/products}: a client's products and their stock. Every POST needs an Idempotency-Key
+ * ({@link Idempotent}).
+ */
+@Idempotent
 @RestController
 @RequestMapping(path = "/v1/products", produces = MediaType.APPLICATION_JSON_VALUE)
 @Tag(name = "products", description = "Products and their stock")
