@@ -162,10 +162,13 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
       return;
     }
     try (ClientCaps.Admitted admitted = (ClientCaps.Admitted) admission) {
-      if (!execution.execute(
-          scope, fingerprint, new CachedBodyRequest(request, body), response, chain)) {
-        admitted.notNew();
-      }
+      execution.execute(
+          scope,
+          fingerprint,
+          new CachedBodyRequest(request, body),
+          response,
+          chain,
+          admitted::notNew);
     }
   }
 

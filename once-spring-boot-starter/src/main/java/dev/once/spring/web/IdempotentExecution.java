@@ -114,15 +114,18 @@ public final class IdempotentExecution {
   /**
    * Runs the request and answers it.
    *
-   * @return whether its key was claimed for an execution (a new key): false for a replay, a
-   *     mismatch, a key in use, or a claim the database could not make
+   * @param notNew run when the request turns out to start no new key (a replay, a mismatch, a key
+   *     in use, or a claim the database could not make), before any of its answer is written: a
+   *     client that sends its next request as soon as it has this answer finds the key's token
+   *     already back in its bucket
    */
-  boolean execute(
+  void execute(
       IdempotencyScope scope,
       Fingerprint fingerprint,
       HttpServletRequest request,
       HttpServletResponse response,
-      FilterChain chain)
+      FilterChain chain,
+      Runnable notNew)
       throws IOException, ServletException {
     TransactionStatus tx;
     ClaimResult claim;
@@ -130,8 +133,9 @@ public final class IdempotentExecution {
       tx = transactions.getTransaction(newTransaction());
     } catch (RuntimeException e) {
       warnFailed("Could not begin the transaction of an idempotent request", e);
+      notNew.run();
       unavailable(response);
-      return false;
+      return;
     }
     try {
       Connection connection = DataSourceUtils.getConnection(dataSource);
@@ -139,16 +143,17 @@ public final class IdempotentExecution {
     } catch (RuntimeException e) {
       rollbackQuietly(tx);
       warnFailed("Could not claim an idempotency key", e);
+      notNew.run();
       unavailable(response);
-      return false;
+      return;
     }
     if (!(claim instanceof ClaimResult.Acquired acquired)) {
       rollbackQuietly(tx);
+      notNew.run();
       answerWithoutExecuting(claim, response);
-      return false;
+      return;
     }
     runHandler(acquired, tx, request, response, chain);
-    return true;
   }
 
   private void runHandler(
