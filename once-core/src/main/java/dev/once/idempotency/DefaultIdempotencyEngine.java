@@ -71,18 +71,24 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
   }
 
   @Override
-  public void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
-    store(tx, claim, response, false);
+  public void complete(
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response, Duration retention) {
+    store(tx, claim, response, retention, false);
   }
 
   @Override
   public void completeAndCommit(
-      Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
-    store(tx, claim, response, true);
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response, Duration retention) {
+    store(tx, claim, response, retention, true);
   }
 
   private void store(
-      Connection tx, ClaimResult.Acquired claim, StoredResponse response, boolean commit) {
+      Connection tx,
+      ClaimResult.Acquired claim,
+      StoredResponse response,
+      Duration retention,
+      boolean commit) {
+    IdempotencyEngine.checkRetention(retention);
     if (!isStorable(response.status())) {
       throw new IllegalArgumentException(
           "status " + response.status() + " is not stored; roll the transaction back instead");

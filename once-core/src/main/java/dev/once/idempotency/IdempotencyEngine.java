@@ -3,31 +3,42 @@ package dev.once.idempotency;
 import java.sql.Connection;
 import java.time.Clock;
 import java.time.Duration;
+import javax.sql.DataSource;
 
 /**
  * The rules of the HTTP idempotency contract, applied inside the caller's database transaction.
  *
- * <p>Use it in one transaction per request:
+ * <p>The whole request loop is one call, {@link #execute}: it claims the key, runs the handler in
+ * the same transaction, stores its answer and commits, and returns what to answer:
  *
  * <pre>{@code
- * connection.setAutoCommit(false);
- * ClaimResult claim = engine.claim(connection, scope, fingerprint);
- * if (claim instanceof ClaimResult.Acquired acquired) {
- *   Response r = handler.handle(connection);              // business writes, same connection
- *   if (!engine.isStorable(r.status())) {
- *     connection.rollback();                              // nothing happened; the key is free
- *   } else if (r.status() >= 400) {
- *     connection.rollback();                              // a refusal keeps none of its writes,
- *     storeInANewTransaction(scope, fingerprint, r);      // only its answer: claim + complete again
- *   } else {
- *     engine.completeAndCommit(connection, acquired, stored(r)); // effect + answer, atomically,
- *                                                         // one round trip (or complete + commit);
- *                                                         // KeyTakenException: roll back
- *   }
+ * IdempotentOutcome outcome =
+ *     engine.execute(dataSource, scope, fingerprint, connection -> {
+ *       insertPayment(connection, payment);            // business writes, same transaction
+ *       return HandlerAnswer.of(201, "application/json", "/payments/p1", body);
+ *     });
+ * if (outcome instanceof IdempotentOutcome.Executed executed) {
+ *   send(executed.answer());                     // committed with its answer
+ * } else if (outcome instanceof IdempotentOutcome.Refused refused) {
+ *   send(refused.answer());                      // the 4xx stored, the handler's writes undone
+ * } else if (outcome instanceof IdempotentOutcome.Replayed replayed) {
+ *   sendReplay(replayed.answer());               // the stored answer, no execution
+ * } else if (outcome instanceof IdempotentOutcome.NotStored notStored) {
+ *   send(notStored.answer());                    // rolled back, the key free (5xx, ...)
+ * } else if (outcome instanceof IdempotentOutcome.InUse inUse) {
+ *   send409(inUse.retryAfter());
+ * } else if (outcome instanceof IdempotentOutcome.Unavailable) {
+ *   send503();                                   // retry with the same key
  * } else {
- *   connection.rollback();   // Replay: send replay.response(); Mismatch: 422; InUse: 409
+ *   send422or500(outcome);                       // KeyReused, TooLarge, RollbackOnly
  * }
  * }</pre>
+ *
+ * <p>{@link IdempotentTransactions} lets a framework's transaction manager run the transactions
+ * instead of plain JDBC (Once's Spring Boot starter does, so that JPA or {@code JdbcTemplate}
+ * writes join the key's transaction). The building blocks below ({@link #claim}, {@link #complete},
+ * {@link #completeAndCommit}, {@link #isStorable}) are what the loop is made of, for callers that
+ * need their own.
  *
  * <p>The claim writes nothing: the transaction holds the key with a lock until it ends, and {@link
  * #complete} writes the key's one row, with its answer. So a rollback, a crash or a lost connection
@@ -60,6 +71,98 @@ public interface IdempotencyEngine {
   /** Default {@code Retry-After} suggested to a duplicate that arrives while the key is in use. */
   Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
 
+  /** Default largest answer body {@link #execute} stores with a key: 64 KiB. */
+  int DEFAULT_MAX_ANSWER_BYTES = 64 * 1024;
+
+  /** Shortest retention of a key, for the engine's default and for one request's alike. */
+  Duration MIN_RETENTION = Duration.ofSeconds(1);
+
+  /**
+   * The one rule for a retention, the engine's ({@link Builder#retention}) and one request's
+   * ({@link IdempotentRequest#retention()}) alike: at least {@link #MIN_RETENTION}.
+   *
+   * @return {@code retention}
+   * @throws IllegalArgumentException if it is {@code null} or shorter than one second
+   */
+  static Duration checkRetention(Duration retention) {
+    if (retention == null || retention.compareTo(MIN_RETENTION) < 0) {
+      throw new IllegalArgumentException("retention must be at least 1 second, was " + retention);
+    }
+    return retention;
+  }
+
+  /**
+   * Runs one idempotent request: the loop of the HTTP idempotency contract, with every rule in one
+   * place.
+   *
+   * <ol>
+   *   <li>Begins a transaction and claims the key in it. A key that holds an answer, another
+   *       request's key or one in flight ends here, its transaction rolled back at once: {@link
+   *       IdempotentOutcome.Replayed}, {@link IdempotentOutcome.KeyReused}, {@link
+   *       IdempotentOutcome.InUse} (without waiting on a lock), the handler not run.
+   *   <li>Runs {@code handler} in that transaction. An exception rolls everything back (the key
+   *       stays free) and is thrown out of this method as it is.
+   *   <li>A success (2xx, 3xx but 304) no larger than {@link IdempotentRequest#maxAnswerBytes()} is
+   *       stored with the key and committed with the handler's writes, in one transaction (in one
+   *       round trip with the {@code COMMIT} when the transactions allow it): {@link
+   *       IdempotentOutcome.Executed}. A transaction marked rollback-only is rolled back instead
+   *       ({@link IdempotentOutcome.RollbackOnly}); a larger success too ({@link
+   *       IdempotentOutcome.TooLarge}).
+   *   <li>A storable 4xx rolls back all of the handler's writes; its answer is stored under a new
+   *       claim in a second transaction: {@link IdempotentOutcome.Refused}. Should another request
+   *       take the key in the instant it is free, the outcome is what a retry would get: that
+   *       request's answer, a mismatch, or in use.
+   *   <li>An answer that is not stored (see {@link IdempotentOutcome.NotStored}) rolls back and
+   *       leaves the key free.
+   *   <li>If the answer cannot be written because another request's answer for the key was
+   *       committed meanwhile ({@link KeyTakenException}), everything rolls back and the outcome is
+   *       what the key holds, read in a new transaction: usually {@link
+   *       IdempotentOutcome.Replayed}; should the key be free again, {@link
+   *       IdempotentOutcome.InUse}.
+   *   <li>Any failure of the database ends as {@link IdempotentOutcome.Unavailable}, rolled back,
+   *       and is logged (a transient one, by {@link dev.once.failures.TransientFailures}, at most
+   *       once per condition and ten seconds, without a stack trace).
+   * </ol>
+   *
+   * Every transaction is over when this returns: the caller answers afterwards, so a client never
+   * gets an answer that is not durable. Before it answers, the caller knows from {@link
+   * IdempotentOutcome#ranHandler()} whether the request started a new key.
+   *
+   * @param <E> what the handler may throw
+   * @throws E what the handler threw, after everything was rolled back
+   */
+  default <E extends Exception> IdempotentOutcome execute(
+      IdempotentTransactions transactions, IdempotentRequest request, IdempotentHandler<E> handler)
+      throws E {
+    if (transactions == null || request == null || handler == null) {
+      throw new IllegalArgumentException("transactions, request and handler must not be null");
+    }
+    return new RequestLoop(this, transactions, request).run(handler);
+  }
+
+  /**
+   * {@link #execute(IdempotentTransactions, IdempotentRequest, IdempotentHandler)} on plain JDBC
+   * transactions of {@code dataSource} ({@link IdempotentTransactions#jdbc}): the handler gets the
+   * transaction's connection, with auto-commit off.
+   */
+  default <E extends Exception> IdempotentOutcome execute(
+      DataSource dataSource, IdempotentRequest request, IdempotentHandler<E> handler) throws E {
+    return execute(IdempotentTransactions.jdbc(dataSource), request, handler);
+  }
+
+  /**
+   * {@link #execute(DataSource, IdempotentRequest, IdempotentHandler)} with the engine's retention
+   * and {@link #DEFAULT_MAX_ANSWER_BYTES}.
+   */
+  default <E extends Exception> IdempotentOutcome execute(
+      DataSource dataSource,
+      IdempotencyScope scope,
+      Fingerprint fingerprint,
+      IdempotentHandler<E> handler)
+      throws E {
+    return execute(dataSource, IdempotentRequest.of(scope, fingerprint), handler);
+  }
+
   /**
    * Claims the key for this request, or tells why not.
    *
@@ -78,7 +181,19 @@ public interface IdempotencyEngine {
    *     transaction had ended and another request holds the key. Roll back and claim again.
    * @throws IdempotencyStoreException if the database fails
    */
-  void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
+  default void complete(Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
+    complete(tx, claim, response, retention());
+  }
+
+  /**
+   * {@link #complete}, the key kept for {@code retention} after its completion instead of the
+   * engine's {@link #retention()}.
+   *
+   * @throws IllegalArgumentException if {@code retention} is shorter than one second ({@link
+   *     #checkRetention})
+   */
+  void complete(
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response, Duration retention);
 
   /**
    * {@link #complete}, then commits {@code tx}, in one round trip to the database instead of two:
@@ -91,7 +206,20 @@ public interface IdempotencyEngine {
    *     outcome of a commit whose answer was lost is unknown, and a retry with the same key either
    *     replays it or executes anew
    */
-  void completeAndCommit(Connection tx, ClaimResult.Acquired claim, StoredResponse response);
+  default void completeAndCommit(
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response) {
+    completeAndCommit(tx, claim, response, retention());
+  }
+
+  /**
+   * {@link #completeAndCommit}, the key kept for {@code retention} after its completion instead of
+   * the engine's {@link #retention()}.
+   *
+   * @throws IllegalArgumentException if {@code retention} is shorter than one second ({@link
+   *     #checkRetention})
+   */
+  void completeAndCommit(
+      Connection tx, ClaimResult.Acquired claim, StoredResponse response, Duration retention);
 
   /**
    * Whether an answer with this status is stored and replayed: every 2xx, every 3xx but 304 (a
@@ -175,7 +303,7 @@ public interface IdempotencyEngine {
     }
 
     public IdempotencyEngine build() {
-      requireAtLeastOneSecond("retention", retention);
+      checkRetention(retention);
       requireAtLeastOneSecond("retryAfter", retryAfter);
       requireAtLeastOneSecond("lease", lease);
       if (lease.compareTo(MAX_LEASE) > 0) {
