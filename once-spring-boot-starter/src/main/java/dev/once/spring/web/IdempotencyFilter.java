@@ -84,7 +84,8 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
   protected void doFilterInternal(
       HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
-    IdempotentEndpoints.Need need = endpoints.need(request);
+    IdempotentEndpoints.Endpoint endpoint = endpoints.endpoint(request);
+    IdempotentEndpoints.Need need = endpoint.need();
     if (need == IdempotentEndpoints.Need.NONE
         || (need == IdempotentEndpoints.Need.OPTIONAL
             && request.getHeader(IdempotencyKey.HEADER) == null)) {
@@ -165,6 +166,7 @@ public final class IdempotencyFilter extends OncePerRequestFilter implements Ord
       execution.execute(
           scope,
           fingerprint,
+          endpoint.retention(),
           new CachedBodyRequest(request, body),
           response,
           chain,

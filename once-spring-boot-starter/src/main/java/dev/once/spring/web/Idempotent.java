@@ -29,4 +29,14 @@ public @interface Idempotent {
    * the filter); a request with the header is handled idempotently, as on a required endpoint.
    */
   boolean required() default true;
+
+  /**
+   * How long a key used on this endpoint keeps its answer, instead of {@code
+   * once.idempotency.retention}: a duration in Spring Boot's notation, simple ({@code "90s"},
+   * {@code "1h"}, {@code "7d"}) or ISO-8601 ({@code "PT1H"}), at least one second. Empty (the
+   * default): the configured retention. A value that is not a duration, or shorter than a second,
+   * fails the application's start with a message that names the handler. A key stored under this
+   * endpoint is kept this long after its answer was stored, whatever endpoint a retry reaches.
+   */
+  String retention() default "";
 }

@@ -1,9 +1,13 @@
 package dev.once.spring.web;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.util.pattern.PathPattern;
@@ -25,6 +29,18 @@ public final class IdempotentEndpoints {
     REQUIRED
   }
 
+  /**
+   * What a request needs, and the retention of its endpoint.
+   *
+   * @param retention how long the key's answer is kept ({@link Idempotent#retention()}), or {@code
+   *     null} for {@code once.idempotency.retention}
+   */
+  public record Endpoint(Need need, Duration retention) {
+    static final Endpoint NOT_IDEMPOTENT = new Endpoint(Need.NONE, null);
+    static final Endpoint BY_PATH = new Endpoint(Need.REQUIRED, null);
+  }
+
+  private final Map<Idempotent, Optional<Duration>> retentions = new ConcurrentHashMap<>();
   private final Set<String> methods;
   private final List<PathPattern> patterns;
   private final IdempotentHandlers handlers;
@@ -67,14 +83,37 @@ public final class IdempotentEndpoints {
 
   /** Whether the request must, may or need not send an {@code Idempotency-Key}. */
   public Need need(HttpServletRequest request) {
+    return endpoint(request).need();
+  }
+
+  /**
+   * Whether the request must, may or need not send an {@code Idempotency-Key}, and how long its key
+   * is kept.
+   *
+   * @throws IllegalStateException if the handler's {@link Idempotent#retention()} is not usable
+   *     (found at the application's start by {@link MvcIdempotentHandlers})
+   */
+  public Endpoint endpoint(HttpServletRequest request) {
     if (!methods.contains(request.getMethod().toUpperCase(Locale.ROOT))) {
-      return Need.NONE;
+      return Endpoint.NOT_IDEMPOTENT;
     }
     Idempotent annotation = handlers.find(request);
     if (annotation != null) {
-      return annotation.required() ? Need.REQUIRED : Need.OPTIONAL;
+      return new Endpoint(
+          annotation.required() ? Need.REQUIRED : Need.OPTIONAL, retention(annotation));
     }
-    return matchesPath(request) ? Need.REQUIRED : Need.NONE;
+    return matchesPath(request) ? Endpoint.BY_PATH : Endpoint.NOT_IDEMPOTENT;
+  }
+
+  private Duration retention(Idempotent annotation) {
+    if (annotation.retention().isEmpty()) {
+      return null;
+    }
+    return retentions
+        .computeIfAbsent(
+            annotation,
+            a -> Optional.ofNullable(EndpointRetention.of(a, "the handler of this request")))
+        .orElse(null);
   }
 
   private boolean matchesPath(HttpServletRequest request) {

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactoryUtils;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
@@ -38,7 +39,7 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * refuses the request before choosing a handler: unsupported method or media type, unsatisfied
  * parameter conditions) finds no handler.
  */
-public final class MvcIdempotentHandlers implements IdempotentHandlers {
+public final class MvcIdempotentHandlers implements IdempotentHandlers, SmartInitializingSingleton {
   private static final Logger log = LoggerFactory.getLogger(MvcIdempotentHandlers.class);
 
   private final ApplicationContext context;
@@ -81,11 +82,33 @@ public final class MvcIdempotentHandlers implements IdempotentHandlers {
         .orElse(null);
   }
 
+  /**
+   * Reads the annotation of every handler method once the application's beans are there, so that an
+   * unusable {@link Idempotent#retention()} fails the start, naming its handler, instead of a
+   * request.
+   *
+   * @throws IllegalStateException for an unusable retention
+   */
+  @Override
+  public void afterSingletonsInstantiated() {
+    for (HandlerMapping mapping : handlerMappings()) {
+      if (mapping instanceof AbstractHandlerMethodMapping<?> methods) {
+        methods.getHandlerMethods().values().forEach(this::annotation);
+      }
+    }
+  }
+
+  /** The annotation; its retention checked, the message naming the handler method. */
   private static Idempotent annotationOf(Class<?> beanType, Method method) {
     Idempotent onMethod = AnnotatedElementUtils.findMergedAnnotation(method, Idempotent.class);
-    return onMethod != null
-        ? onMethod
-        : AnnotatedElementUtils.findMergedAnnotation(beanType, Idempotent.class);
+    Idempotent found =
+        onMethod != null
+            ? onMethod
+            : AnnotatedElementUtils.findMergedAnnotation(beanType, Idempotent.class);
+    if (found != null) {
+      EndpointRetention.of(found, beanType.getName() + "#" + method.getName());
+    }
+    return found;
   }
 
   /**
@@ -94,15 +117,20 @@ public final class MvcIdempotentHandlers implements IdempotentHandlers {
   private List<HandlerMapping> mappings() {
     List<HandlerMapping> current = mappings;
     if (current == null) {
-      Map<String, HandlerMapping> beans =
-          BeanFactoryUtils.beansOfTypeIncludingAncestors(
-              context, HandlerMapping.class, true, false);
-      List<HandlerMapping> sorted = new ArrayList<>(beans.values());
-      AnnotationAwareOrderComparator.sort(sorted);
+      List<HandlerMapping> sorted = handlerMappings();
       current = anyAnnotated(sorted) ? List.copyOf(sorted) : List.of();
       mappings = current;
     }
     return current;
+  }
+
+  /** The application's handler mappings, in the order the {@code DispatcherServlet} asks them. */
+  private List<HandlerMapping> handlerMappings() {
+    Map<String, HandlerMapping> beans =
+        BeanFactoryUtils.beansOfTypeIncludingAncestors(context, HandlerMapping.class, true, false);
+    List<HandlerMapping> sorted = new ArrayList<>(beans.values());
+    AnnotationAwareOrderComparator.sort(sorted);
+    return sorted;
   }
 
   private boolean anyAnnotated(List<HandlerMapping> all) {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** What the filter's end-to-end tests send and check: requests, problems, effects, stored keys. */
@@ -60,6 +61,19 @@ final class FilterRequests {
         .param(client)
         .query(Long.class)
         .single();
+  }
+
+  /** How long the key is kept after its answer: its row's {@code expires_at - completed_at}. */
+  static Duration storedRetention(JdbcClient jdbc, String client, String key) {
+    long micros =
+        jdbc.sql(
+                "SELECT (extract(epoch FROM expires_at - completed_at) * 1000000)::bigint"
+                    + " FROM once.idempotency_key WHERE client_id = ? AND idem_key = ?")
+            .param(client)
+            .param(key)
+            .query(Long.class)
+            .single();
+    return Duration.ofNanos(micros * 1000);
   }
 
   static void assertProblem(HttpResponse<String> r, int status, String slug) {

@@ -2,9 +2,11 @@ package dev.once.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.idempotency.IdempotencyEngine;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -51,6 +53,7 @@ class IdempotentAnnotationTest {
 
   @LocalServerPort int port;
   @Autowired JdbcClient jdbc;
+  @Autowired IdempotencyEngine engine;
 
   private final String client = "client-" + UUID.randomUUID();
 
@@ -85,6 +88,20 @@ class IdempotentAnnotationTest {
     @PostMapping("/plain/{tag}")
     ResponseEntity<String> plain(@PathVariable String tag) {
       return effect(jdbc, tag);
+    }
+
+    @Idempotent(retention = "2s")
+    @PostMapping("/short-lived/{tag}")
+    ResponseEntity<String> shortLived(@PathVariable String tag) {
+      return effect(jdbc, tag);
+    }
+
+    /** A refusal is stored under the endpoint's retention too. */
+    @Idempotent(retention = "PT90M")
+    @PostMapping("/refusing/{tag}")
+    ResponseEntity<String> refusing(@PathVariable String tag) {
+      effect(jdbc, tag);
+      return ResponseEntity.unprocessableEntity().body("{\"refused\":\"" + tag + "\"}");
     }
   }
 
@@ -183,6 +200,25 @@ class IdempotentAnnotationTest {
 
     assertThat(effects(tag)).isEqualTo(1);
     assertThat(FilterRequests.storedKeys(jdbc, client, "k-1")).isEqualTo(1);
+  }
+
+  @Test
+  void anEndpointsRetentionIsStoredWithItsKeys() {
+    String tag = tag();
+    String body = executed(send(post("/annotated/short-lived/" + tag, "k-short")));
+    replayed(send(post("/annotated/short-lived/" + tag, "k-short")), body);
+    HttpResponse<String> refused = send(post("/annotated/refusing/" + tag, "k-refused"));
+    assertThat(refused.statusCode()).isEqualTo(422);
+    executed(send(post("/annotated/required/" + tag, "k-default")));
+
+    assertThat(FilterRequests.storedRetention(jdbc, client, "k-short"))
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThat(FilterRequests.storedRetention(jdbc, client, "k-refused"))
+        .isEqualTo(Duration.ofMinutes(90));
+    assertThat(FilterRequests.storedRetention(jdbc, client, "k-default"))
+        .isEqualTo(engine.retention());
+    // The short-lived and the default endpoint's; the refusal's effect was rolled back.
+    assertThat(effects(tag)).isEqualTo(2);
   }
 
   @Test
