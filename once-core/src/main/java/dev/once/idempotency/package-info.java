@@ -6,7 +6,11 @@
  * and answers one {@link dev.once.idempotency.ClaimResult}: {@code Acquired} (execute), {@code
  * Replay} (send the {@link dev.once.idempotency.StoredResponse}), {@code Mismatch} or {@code
  * InUse}; {@link dev.once.idempotency.IdempotencyEngine#complete} stores the answer in the same
- * transaction. {@link dev.once.idempotency.IdempotencyStore} is the storage underneath.
+ * transaction. {@link dev.once.idempotency.IdempotencyEngine#execute} is the whole request loop in
+ * one call (claim, handler, answer, commit, and every exceptional path), returning an {@link
+ * dev.once.idempotency.IdempotentOutcome}; {@link dev.once.idempotency.IdempotentTransactions} lets
+ * a framework's transaction manager run its transactions. {@link
+ * dev.once.idempotency.IdempotencyStore} is the storage underneath.
  *
  * <p>Guarantees, given that the claim, the business writes and the completion share one
  * transaction:
@@ -26,8 +30,9 @@
  * </ul>
  *
  * <p>Expiry is the database's clock: a key counts as new once its retention (24 h by default) has
- * passed. Depends on {@code dev.once.json} (canonical JSON for fingerprints), the JDK and JDBC;
- * {@code dev.once.postgres} implements its store, the starter's filter drives it. Details:
- * docs/idempotency.md.
+ * passed. Depends on {@code dev.once.json} (canonical JSON for fingerprints), {@code
+ * dev.once.failures} and {@code dev.once.log} (the loop's classification and throttled logging of
+ * database failures), the JDK, JDBC and SLF4J; {@code dev.once.postgres} implements its store, the
+ * starter's filter drives it. Details: docs/idempotency.md.
  */
 package dev.once.idempotency;

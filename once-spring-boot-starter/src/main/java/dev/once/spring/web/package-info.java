@@ -5,10 +5,11 @@
  * dev.once.spring.web.MvcIdempotentHandlers} finds, or by path pattern), names their client with an
  * {@link dev.once.spring.web.IdempotencyClientResolver}, checks the key, the body and the client's
  * caps ({@link dev.once.spring.web.ClientCaps}), and hands the request to {@link
- * dev.once.spring.web.IdempotentExecution}, which claims the key, runs the handler and stores its
- * answer in one transaction. {@link dev.once.spring.web.OnceProblem} is the vocabulary of the RFC
- * 9457 problems it answers; {@link dev.once.spring.web.OutboxOverloadedAnswer} answers load
- * shedding's refusal.
+ * dev.once.spring.web.IdempotentExecution}, which runs once-core's request loop ({@code
+ * IdempotencyEngine.execute}) in Spring transactions: it claims the key, runs the handler and
+ * stores its answer in one transaction. {@link dev.once.spring.web.OnceProblem} is the vocabulary
+ * of the RFC 9457 problems it answers; {@link dev.once.spring.web.OutboxOverloadedAnswer} answers
+ * load shedding's refusal.
  *
  * <p>Guarantees: a request takes effect at most once per (client, key). A retry of a completed
  * request with the same fingerprint gets the stored status, body, {@code Content-Type} and {@code
