@@ -18,6 +18,8 @@ public interface IdempotentHandler<E extends Exception> {
    * and leaves {@link IdempotencyEngine#execute} as it is.
    *
    * @param connection the transaction's connection, auto-commit off
+   * @return the answer, never {@code null} (a {@code null} rolls back and is thrown out of {@link
+   *     IdempotencyEngine#execute} as an {@link IllegalStateException})
    */
   HandlerAnswer handle(Connection connection) throws E;
 }

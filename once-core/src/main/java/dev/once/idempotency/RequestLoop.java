@@ -68,6 +68,10 @@ final class RequestLoop {
       rollbackQuietly(tx);
       throw e;
     }
+    if (answer == null) {
+      rollbackQuietly(tx);
+      throw new IllegalStateException("the handler of an idempotent request returned no answer");
+    }
     return afterHandler(acquired, tx, answer);
   }
 
