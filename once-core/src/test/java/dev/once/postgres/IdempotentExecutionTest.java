@@ -283,6 +283,24 @@ class IdempotentExecutionTest {
   }
 
   @Test
+  void aRefusalWhoseKeyWasTakenMeanwhileAnswersWhatTheKeyHolds() throws SQLException {
+    StoredResponse theOthers = StoredResponse.of(201, "text/plain", null, bytes("the other"));
+    HandlerAnswer refusal = HandlerAnswer.of(422, "text/plain", null, bytes("refused"));
+    IdempotentOutcome outcome =
+        execute(
+            "taken-refusal",
+            "{}",
+            connection -> {
+              // Another request's answer commits for the key before the refusal is stored.
+              insertCompleted("taken-refusal", fingerprint("{}"), theOthers);
+              return writesThenAnswers("taken-refusal", refusal).handle(connection);
+            });
+
+    assertThat(outcome).isEqualTo(new IdempotentOutcome.Replayed(theOthers, true));
+    assertThat(effects("taken-refusal")).isZero();
+  }
+
+  @Test
   void aRollbackOnlyTransactionIsRolledBack() throws SQLException {
     IdempotentTransactions jdbc = IdempotentTransactions.jdbc(DB);
     IdempotentTransactions rollbackOnly =
