@@ -3,9 +3,14 @@ package dev.once.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
 import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.util.Set;
+import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -57,6 +62,47 @@ class SameDataSourceTest {
               .isInstanceOf(JpaTransactionManager.class);
           assertThat(context).hasSingleBean(Inbox.class);
         });
+  }
+
+  /**
+   * With the relay's own pool (the default once a consumer exists), the application's DataSource
+   * bean is wrapped for routing before any other bean sees it: the EntityManagerFactory, and so the
+   * JpaTransactionManager, are on the wrapped bean, the one Once uses.
+   */
+  @Test
+  void theRelaysRoutingDataSourceIsTheOneJpaManagesToo() {
+    runner
+        .withPropertyValues("once.outbox.relay.enabled=true")
+        .withBean(InboxConsumer.class, SameDataSourceTest::consumer)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              DataSource dataSource = context.getBean(DataSource.class);
+              assertThat(dataSource).isInstanceOf(RelayRoutingDataSource.class);
+              assertThat(
+                      ((JpaTransactionManager) context.getBean(PlatformTransactionManager.class))
+                          .getDataSource())
+                  .isSameAs(dataSource);
+              assertThat(context).hasSingleBean(Inbox.class);
+            });
+  }
+
+  private static InboxConsumer consumer() {
+    Set<String> types = Set.of("same-data-source." + UUID.randomUUID());
+    return new InboxConsumer() {
+      @Override
+      public String name() {
+        return "same-data-source";
+      }
+
+      @Override
+      public Set<String> types() {
+        return types;
+      }
+
+      @Override
+      public void consume(Connection tx, InboxMessage message) {}
+    };
   }
 
   /**

@@ -29,6 +29,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.orm.jpa.JpaTransactionManager;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -47,8 +48,12 @@ import org.springframework.transaction.PlatformTransactionManager;
       "spring.autoconfigure.exclude=",
       "spring.sql.init.schema-locations=classpath:schema.sql,classpath:jpa-schema.sql",
       // Rows stay where the handler and the consumer left them: nothing relays the events.
-      "once.outbox.relay.enabled=false"
+      "once.outbox.relay.enabled=false",
+      // A context of its own: a small pool, closed after the class, leaves the server's
+      // connections to the other test classes.
+      "spring.datasource.hikari.maximum-pool-size=8"
     })
+@DirtiesContext
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class JpaApplicationTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -256,6 +261,31 @@ class JpaApplicationTest {
     assertThat(storedKeys("k-b")).isZero();
     assertThat(orders(placed)).isEqualTo(1);
     assertThat(outboxRows(placed)).isEqualTo(1);
+  }
+
+  /**
+   * Flushed in the handler, the same violation is the handler's to answer: it refuses 422, which is
+   * stored and replayed, though the failed insert aborted the request's transaction (the refusal is
+   * stored by a transaction of its own).
+   */
+  @Test
+  void aConstraintViolatedAtAFlushInTheHandlerIsItsRefusalAndIsStored() {
+    String ref = tag();
+    assertThat(send("/jpa/orders/" + tag() + "?ref=" + ref, "k-c").statusCode()).isEqualTo(201);
+
+    String tag = tag();
+    String path = "/jpa/orders/" + tag + "?ref=" + ref;
+    HttpResponse<String> refused = send(path, "k-d");
+    HttpResponse<String> retry = send(path, "k-d");
+
+    assertThat(refused.statusCode()).isEqualTo(422);
+    assertThat(refused.body()).contains("duplicate-reference");
+    assertThat(retry.statusCode()).isEqualTo(422);
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(retry.body()).isEqualTo(refused.body());
+    assertThat(orders(tag)).isZero();
+    assertThat(outboxRows(tag)).isZero();
+    assertThat(storedKeys("k-d")).isEqualTo(1);
   }
 
   /** The consumer's repository write joins the inbox's transaction: one transaction id. */

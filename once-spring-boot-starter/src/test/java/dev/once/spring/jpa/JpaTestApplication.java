@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -121,7 +122,7 @@ public class JpaTestApplication {
     /**
      * Saves an order (flushed at once, or with {@code flush=false} left for the commit's flush),
      * publishes its event, then checks the stock: too large an order is refused 422 with the order
-     * and the event written.
+     * and the event written. A flushed order whose reference is taken is refused 422 too.
      */
     @Idempotent
     @PostMapping("/jpa/orders/{tag}")
@@ -133,7 +134,14 @@ public class JpaTestApplication {
         throws InterruptedException {
       PlacedOrder order = new PlacedOrder(ref, tag, quantity);
       if (flush) {
-        orders.saveAndFlush(order);
+        try {
+          orders.saveAndFlush(order);
+        } catch (DataIntegrityViolationException e) {
+          // Flushed in the handler, the duplicate reference is the client's error, answered as one.
+          return ResponseEntity.unprocessableEntity()
+              .contentType(MediaType.APPLICATION_JSON)
+              .body("{\"error\":\"duplicate-reference\",\"ref\":\"" + ref + "\"}");
+        }
       } else {
         orders.save(order);
       }
