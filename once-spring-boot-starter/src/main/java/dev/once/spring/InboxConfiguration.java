@@ -22,7 +22,6 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.ResourceTransactionManager;
 
 /**
  * The inbox, with consumers' transactions on the application's transaction manager, the in-process
@@ -47,12 +46,10 @@ class InboxConfiguration {
       PlatformTransactionManager transactions,
       DataSource dataSource,
       ObjectProvider<InboxDuplicates> duplicates) {
-    if (transactions instanceof ResourceTransactionManager resources
-        && resources.getResourceFactory() != dataSource) {
-      throw new IllegalStateException(
-          "Once needs the transaction manager to manage the same DataSource as the inbox, so"
-              + " that a consumer's writes and its inbox record share one transaction.");
-    }
+    SameDataSource.require(
+        transactions,
+        dataSource,
+        "the inbox, so that a consumer's writes and its inbox record share one transaction");
     Inbox inbox = Inbox.of(store, new SpringTransactions(transactions, dataSource));
     return new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE));
   }

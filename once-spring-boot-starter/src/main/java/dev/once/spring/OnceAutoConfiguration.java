@@ -50,7 +50,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -269,12 +268,11 @@ public class OnceAutoConfiguration {
         DataSource dataSource,
         OnceProperties properties,
         IdempotencyMetrics metrics) {
-      if (transactions instanceof ResourceTransactionManager resources
-          && resources.getResourceFactory() != dataSource) {
-        throw new IllegalStateException(
-            "Once needs the transaction manager to manage the same DataSource as the idempotency"
-                + " store, so that the key claim and the handler's writes share one transaction.");
-      }
+      SameDataSource.require(
+          transactions,
+          dataSource,
+          "the idempotency store, so that the key claim and the handler's writes share one"
+              + " transaction");
       return new IdempotentExecution(
           engine,
           transactions,
