@@ -4,6 +4,7 @@ import dev.once.spring.outbox.TransactionalOutbox;
 import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -39,6 +40,12 @@ public class EventsConfiguration {
   @ConditionalOnMissingBean
   OnceEvents onceEvents(TransactionalOutbox outbox, EventCodec codec) {
     return new OnceEvents(outbox, codec);
+  }
+
+  /** Fails the start on listener methods that were not registered. */
+  @Bean
+  static UnregisteredListeners onceUnregisteredListeners(ConfigurableListableBeanFactory beans) {
+    return new UnregisteredListeners(beans);
   }
 
   @Bean

@@ -286,6 +286,19 @@ class TypedEventsTest {
   }
 
   @Test
+  void aListenerHiddenBehindItsBeansDeclaredTypeFailsTheStart() {
+    runner
+        .withUserConfiguration(HiddenListener.class)
+        .run(
+            context ->
+                assertThat(context)
+                    .hasFailed()
+                    .getFailure()
+                    .hasStackTraceContaining("@OnceListener methods that Once did not register")
+                    .hasStackTraceContaining("Hidden.on(ItemRemoved) of bean hidden"));
+  }
+
+  @Test
   void eventsPublishedWithTheRelayOnReachTheListener() {
     runner
         .withPropertyValues("once.outbox.relay.enabled=true", "once.outbox.relay.pool-size=0")
@@ -320,6 +333,19 @@ class TypedEventsTest {
     static class Other {
       @OnceListener(consumer = CONSUMER)
       void again(ItemRemoved removed) {}
+    }
+  }
+
+  @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+  static class HiddenListener {
+    @org.springframework.context.annotation.Bean
+    Object hidden() {
+      return new Hidden();
+    }
+
+    static class Hidden {
+      @OnceListener(consumer = "hidden")
+      void on(ItemRemoved removed) {}
     }
   }
 
