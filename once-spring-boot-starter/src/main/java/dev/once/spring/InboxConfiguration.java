@@ -6,11 +6,13 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxStore;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.events.PublishedEventTypes;
 import dev.once.spring.inbox.InboxDuplicates;
 import dev.once.spring.inbox.InboxPurger;
 import dev.once.spring.inbox.ObservedInbox;
 import dev.once.spring.inbox.SpringTransactions;
 import java.util.Set;
+import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
@@ -56,15 +58,20 @@ class InboxConfiguration {
 
   /**
    * The in-process transport, unless the application (or {@code once-kafka}) has an event transport
-   * of its own.
+   * of its own; for the consumers, and for the published types: {@code once.outbox.events} and the
+   * {@code @OnceEvent} records of the application ({@link PublishedEventTypes}).
    */
   @Bean
   @ConditionalOnMissingBean(EventTransport.class)
   @Conditional(TransportNeeded.class)
   InProcessEventTransport onceInProcessEventTransport(
-      Inbox inbox, ObjectProvider<InboxConsumer> consumers, OnceProperties properties) {
-    return InProcessEventTransport.of(
-        inbox, consumers.orderedStream().toList(), Set.copyOf(EventsPublished.of(properties)));
+      Inbox inbox,
+      ObjectProvider<InboxConsumer> consumers,
+      OnceProperties properties,
+      ObjectProvider<PublishedEventTypes> typed) {
+    Set<String> published = new TreeSet<>(EventsPublished.of(properties));
+    typed.ifAvailable(types -> published.addAll(types.names()));
+    return InProcessEventTransport.of(inbox, consumers.orderedStream().toList(), published);
   }
 
   /** Inbox consumer beans, or published event types ({@code once.outbox.events}). */

@@ -9,6 +9,7 @@ import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.events.EventsConfiguration;
 import dev.once.spring.inbox.InboxDuplicates;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
@@ -57,7 +58,8 @@ import org.springframework.util.function.SingletonSupplier;
  * idempotency engine and its PostgreSQL store, the {@code Idempotency-Key} servlet filter, the
  * transactional outbox and its relay (running every {@link OutboxHandler} bean and delivering
  * events to every {@link InboxConsumer} bean through the inbox), the purges of expired keys and old
- * inbox records, their metrics, and the migration of Once's tables.
+ * inbox records, their metrics, and the migration of Once's tables; with Jackson 3, typed events
+ * ({@link EventsConfiguration}).
  */
 @AutoConfiguration(
     after = {
@@ -66,7 +68,8 @@ import org.springframework.util.function.SingletonSupplier;
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
-@Import({InboxConfiguration.class, RelayConfiguration.class})
+// EventsConfiguration first: its listener consumers must exist for the others' conditions.
+@Import({EventsConfiguration.class, InboxConfiguration.class, RelayConfiguration.class})
 public class OnceAutoConfiguration {
 
   /**

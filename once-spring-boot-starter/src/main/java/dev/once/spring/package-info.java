@@ -3,9 +3,10 @@
  * manager. {@link dev.once.spring.OnceAutoConfiguration} sets up the idempotency engine and its
  * PostgreSQL store, the {@code Idempotency-Key} servlet filter, the transactional outbox and its
  * relay (running every {@link dev.once.spring.outbox.OutboxHandler} bean and delivering events to
- * every {@link dev.once.inbox.InboxConsumer} bean through the inbox), the purges of expired keys
- * ({@link dev.once.spring.IdempotencyKeyPurger}) and old inbox records, their metrics, and the
- * migration of Once's tables ({@link dev.once.spring.OnceSchemaMigration}). Configured by {@link
+ * every {@link dev.once.inbox.InboxConsumer} bean through the inbox), typed events ({@code
+ * dev.once.spring.events}), the purges of expired keys ({@link
+ * dev.once.spring.IdempotencyKeyPurger}) and old inbox records, their metrics, and the migration of
+ * Once's tables ({@link dev.once.spring.OnceSchemaMigration}). Configured by {@link
  * dev.once.spring.OnceProperties} under {@code once.*}.
  *
  * <p>What an application can rely on: every property is validated at start, and a bad value stops
@@ -19,7 +20,7 @@
  * that a failover left read-only, unless the application set an exception override of its own.
  *
  * <p>Depends on the core's packages and on the starter's capability packages ({@code web}, {@code
- * outbox}, {@code inbox}, {@code metrics}, {@code scheduling}), none of which depends on it;
- * applications and {@code once-kafka}'s auto-configuration use it.
+ * outbox}, {@code events}, {@code inbox}, {@code metrics}, {@code scheduling}), none of which
+ * depends on it; applications and {@code once-kafka}'s auto-configuration use it.
  */
 package dev.once.spring;

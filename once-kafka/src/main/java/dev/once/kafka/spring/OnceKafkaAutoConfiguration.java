@@ -7,6 +7,7 @@ import dev.once.kafka.KafkaEventPublisher;
 import dev.once.postgres.WalFlush;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
+import dev.once.spring.events.PublishedEventTypes;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -30,8 +31,9 @@ import org.springframework.core.env.Environment;
 /**
  * Kafka as Once's event transport, when {@code spring.kafka.bootstrap-servers} is set and {@code
  * once.kafka.enabled} is not false ({@link KafkaTransportEnabled}): the relay publishes the rows of
- * event types (those the {@code InboxConsumer} beans take, and {@code once.outbox.events}) to Kafka
- * with {@link KafkaEventPublisher}, in place of the in-process transport, and every {@code
+ * event types (those the {@code InboxConsumer} beans take, including {@code @OnceListener} methods,
+ * the application's {@code @OnceEvent} records, and {@code once.outbox.events}) to Kafka with
+ * {@link KafkaEventPublisher}, in place of the in-process transport, and every {@code
  * InboxConsumer} bean reads its types from Kafka as a consumer group ({@link InboxListeners}),
  * through the inbox. Without a broker configured, the starter's in-process transport stays.
  */
@@ -58,10 +60,17 @@ public class OnceKafkaAutoConfiguration {
     return new KafkaClients(kafka, settings, durable);
   }
 
-  /** The event types this application publishes: those its consumers take, and the listed ones. */
-  static Set<String> publishedTypes(List<InboxConsumer> consumers, OnceProperties properties) {
+  /**
+   * The event types this application publishes: those its consumers take, the listed ones, and its
+   * {@code @OnceEvent} records' ({@link PublishedEventTypes}).
+   */
+  static Set<String> publishedTypes(
+      List<InboxConsumer> consumers,
+      OnceProperties properties,
+      ObjectProvider<PublishedEventTypes> typed) {
     Set<String> types = new TreeSet<>();
     consumers.forEach(consumer -> types.addAll(consumer.types()));
+    typed.ifAvailable(published -> types.addAll(published.names()));
     properties.getOutbox().getEvents().stream()
         .filter(type -> type != null && !type.isBlank())
         .map(String::trim)
@@ -75,9 +84,11 @@ public class OnceKafkaAutoConfiguration {
       OnceKafkaProperties settings,
       EventTopics topics,
       ObjectProvider<InboxConsumer> consumers,
-      OnceProperties properties) {
+      OnceProperties properties,
+      ObjectProvider<PublishedEventTypes> typed) {
     List<InboxConsumer> all = consumers.orderedStream().toList();
-    Set<String> names = new LinkedHashSet<>(topics.topicsOf(publishedTypes(all, properties)));
+    Set<String> names =
+        new LinkedHashSet<>(topics.topicsOf(publishedTypes(all, properties, typed)));
     if (settings.getConsumer().isEnabled()) {
       for (InboxConsumer consumer : all) {
         for (String topic : topics.topicsOf(consumer.types())) {
@@ -116,8 +127,9 @@ public class OnceKafkaAutoConfiguration {
       OnceProperties properties,
       OnceKafkaProperties settings,
       TransportMeters meters,
-      WalFlush durable) {
-    Set<String> types = publishedTypes(consumers.orderedStream().toList(), properties);
+      WalFlush durable,
+      ObjectProvider<PublishedEventTypes> typed) {
+    Set<String> types = publishedTypes(consumers.orderedStream().toList(), properties, typed);
     Duration send = settings.getProducer().getSendTimeout();
     OnceProperties.Relay relay = properties.getOutbox().getRelay();
     for (String type : types) {

@@ -1,6 +1,5 @@
 package dev.once.shop.orders;
 
-import dev.once.outbox.OutboxMessage;
 import dev.once.shop.accounts.Account;
 import dev.once.shop.accounts.AccountService;
 import dev.once.shop.accounts.CurrencyMismatchException;
@@ -16,7 +15,7 @@ import dev.once.shop.problems.NotFoundException;
 import dev.once.shop.problems.ShopProblem;
 import dev.once.shop.stock.Product;
 import dev.once.shop.stock.StockService;
-import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.spring.events.OnceEvents;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -46,7 +45,7 @@ public class OrderService {
   private final StockService stock;
   private final AccountService accounts;
   private final PaymentService payments;
-  private final TransactionalOutbox outbox;
+  private final OnceEvents events;
   private final JsonMapper json;
   private final Clock clock;
 
@@ -55,14 +54,14 @@ public class OrderService {
       StockService stock,
       AccountService accounts,
       PaymentService payments,
-      TransactionalOutbox outbox,
+      OnceEvents events,
       JsonMapper json,
       Clock clock) {
     this.orders = orders;
     this.stock = stock;
     this.accounts = accounts;
     this.payments = payments;
-    this.outbox = outbox;
+    this.events = events;
     this.json = json;
     this.clock = clock;
   }
@@ -129,8 +128,7 @@ public class OrderService {
         client, id, accountId, total, currency, json.writeValueAsString(priced), now)) {
       throw whyNotPlaced(client, accountId, currency);
     }
-    publish(
-        ShopEvents.ORDER_PLACED, id, new ShopEvents.OrderPlaced(id, client, List.copyOf(lines)));
+    events.publish(id, new ShopEvents.OrderPlaced(id, client, List.copyOf(lines)));
     items.sort(Comparator.comparing(Order.Item::sku));
     return new Order(
         id,
@@ -209,10 +207,7 @@ public class OrderService {
     }
     List<Line> lines =
         order.items().stream().map(item -> new Line(item.sku(), item.quantity())).toList();
-    publish(
-        ShopEvents.ORDER_CANCELLED,
-        order.id(),
-        new ShopEvents.OrderCancelled(order.id(), client, lines));
+    events.publish(order.id(), new ShopEvents.OrderCancelled(order.id(), client, lines));
     return order.cancelled(refund);
   }
 
@@ -273,10 +268,6 @@ public class OrderService {
       throw orderNotFound();
     }
     return orders.lock(client, orderId).orElseThrow(OrderService::orderNotFound);
-  }
-
-  private void publish(String type, String orderId, Object payload) {
-    outbox.publish(new OutboxMessage(type, orderId, json.writeValueAsString(payload)));
   }
 
   /** Why the order's insert wrote nothing; read only on that failure path. */

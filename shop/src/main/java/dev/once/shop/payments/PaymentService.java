@@ -7,11 +7,13 @@ import dev.once.shop.accounts.AccountService;
 import dev.once.shop.accounts.CurrencyMismatchException;
 import dev.once.shop.accounts.InsufficientFundsException;
 import dev.once.shop.accounts.Money;
+import dev.once.shop.events.ShopEvents;
 import dev.once.shop.persistence.Ids;
 import dev.once.shop.persistence.Timestamps;
 import dev.once.shop.problems.InvalidRequestException;
 import dev.once.shop.problems.NotFoundException;
 import dev.once.shop.problems.ShopProblem;
+import dev.once.spring.events.OnceEvents;
 import dev.once.spring.outbox.TransactionalOutbox;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -38,14 +40,15 @@ public class PaymentService {
   public static final String PROVIDER_REFUND = "provider.refund";
 
   /** Event published when the provider accepted a payment. */
-  public static final String PAYMENT_SUCCEEDED = "payment.succeeded";
+  public static final String PAYMENT_SUCCEEDED = ShopEvents.PAYMENT_SUCCEEDED;
 
   /** Event published when the provider declined a payment (its charge is already given back). */
-  public static final String PAYMENT_FAILED = "payment.failed";
+  public static final String PAYMENT_FAILED = ShopEvents.PAYMENT_FAILED;
 
   private final PaymentRepository payments;
   private final AccountService accounts;
   private final TransactionalOutbox outbox;
+  private final OnceEvents events;
   private final JsonMapper json;
   private final Clock clock;
 
@@ -53,11 +56,13 @@ public class PaymentService {
       PaymentRepository payments,
       AccountService accounts,
       TransactionalOutbox outbox,
+      OnceEvents events,
       JsonMapper json,
       Clock clock) {
     this.payments = payments;
     this.accounts = accounts;
     this.outbox = outbox;
+    this.events = events;
     this.json = json;
     this.clock = clock;
   }
@@ -274,14 +279,15 @@ public class PaymentService {
   }
 
   private void publish(Payment payment) {
-    Map<String, Object> payload = new LinkedHashMap<>();
-    payload.put("paymentId", payment.id());
-    payload.put("accountId", payment.accountId());
-    payload.put("amount", Money.format(payment.amount()));
-    payload.put("currency", payment.currency());
-    payload.put("status", payment.status().wireName());
-    String type = payment.status() == PaymentStatus.SUCCEEDED ? PAYMENT_SUCCEEDED : PAYMENT_FAILED;
-    outbox.publish(new OutboxMessage(type, payment.id(), json.writeValueAsString(payload)));
+    String amount = Money.format(payment.amount());
+    String status = payment.status().wireName();
+    events.publish(
+        payment.id(),
+        payment.status() == PaymentStatus.SUCCEEDED
+            ? new ShopEvents.PaymentSucceeded(
+                payment.id(), payment.accountId(), amount, payment.currency(), status)
+            : new ShopEvents.PaymentFailed(
+                payment.id(), payment.accountId(), amount, payment.currency(), status));
   }
 
   /** The answer when a compare-and-set from pending moved nothing. */

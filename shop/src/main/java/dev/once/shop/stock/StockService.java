@@ -1,13 +1,12 @@
 package dev.once.shop.stock;
 
-import dev.once.outbox.OutboxMessage;
 import dev.once.shop.events.ShopEvents;
 import dev.once.shop.events.ShopEvents.Line;
 import dev.once.shop.events.ShopEvents.StockOutcome;
 import dev.once.shop.persistence.Timestamps;
 import dev.once.shop.problems.NotFoundException;
 import dev.once.shop.problems.ShopProblem;
-import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.spring.events.OnceEvents;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.Collection;
@@ -30,13 +29,13 @@ import tools.jackson.databind.json.JsonMapper;
 @Service
 public class StockService {
   private final StockRepository stock;
-  private final TransactionalOutbox outbox;
+  private final OnceEvents events;
   private final JsonMapper json;
   private final Clock clock;
 
-  StockService(StockRepository stock, TransactionalOutbox outbox, JsonMapper json, Clock clock) {
+  StockService(StockRepository stock, OnceEvents events, JsonMapper json, Clock clock) {
     this.stock = stock;
-    this.outbox = outbox;
+    this.events = events;
     this.json = json;
     this.clock = clock;
   }
@@ -119,7 +118,7 @@ public class StockService {
       } else {
         stock.reject(client, orderId, linesJson, Timestamps.now(clock));
       }
-      outcome = Optional.of(new StockOutcome(orderId, shortSkus.isEmpty(), shortSkus));
+      outcome = Optional.of(StockOutcome.of(orderId, shortSkus.isEmpty(), shortSkus));
     }
     outcome.ifPresent(this::publish);
     return outcome;
@@ -144,10 +143,10 @@ public class StockService {
     List<String> states =
         locked.stream().map(line -> line.reservation().orElse("none")).distinct().toList();
     if (states.equals(List.of("held")) && locked.size() == lines.size()) {
-      return Optional.of(new StockOutcome(orderId, true, List.of()));
+      return Optional.of(StockOutcome.of(orderId, true, List.of()));
     }
     if (states.contains("rejected")) {
-      return Optional.of(new StockOutcome(orderId, false, shortSkus(lines, locked)));
+      return Optional.of(StockOutcome.of(orderId, false, shortSkus(lines, locked)));
     }
     return Optional.empty(); // released or void: the order was cancelled
   }
@@ -169,8 +168,7 @@ public class StockService {
   }
 
   private void publish(StockOutcome outcome) {
-    outbox.publish(
-        new OutboxMessage(outcome.type(), outcome.orderId(), json.writeValueAsString(outcome)));
+    events.publish(outcome.orderId(), outcome);
   }
 
   static NotFoundException productNotFound() {

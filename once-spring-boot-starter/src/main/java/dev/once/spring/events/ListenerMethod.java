@@ -1,0 +1,80 @@
+package dev.once.spring.events;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+
+/**
+ * One {@link OnceListener} method, checked.
+ *
+ * @param beanName the bean it is called on
+ * @param method the method, declared on the bean's class
+ * @param event its first parameter's event type
+ * @param consumer its consumer name
+ * @param withMetadata whether it takes an {@link EventMetadata} second
+ */
+record ListenerMethod(
+    String beanName, Method method, EventType event, String consumer, boolean withMetadata) {
+
+  /**
+   * The listener methods of {@code beanClass}.
+   *
+   * @throws IllegalStateException if one of them has the wrong shape
+   */
+  static List<ListenerMethod> of(String beanName, Class<?> beanClass) {
+    if (!AnnotationUtils.isCandidateClass(beanClass, OnceListener.class)) {
+      return List.of();
+    }
+    Map<Method, OnceListener> annotated =
+        MethodIntrospector.selectMethods(
+            beanClass,
+            (MethodIntrospector.MetadataLookup<OnceListener>)
+                method -> AnnotatedElementUtils.findMergedAnnotation(method, OnceListener.class));
+    List<ListenerMethod> listeners = new ArrayList<>();
+    annotated.forEach(
+        (method, annotation) -> listeners.add(check(beanName, method, annotation.consumer())));
+    listeners.sort((a, b) -> a.method().toGenericString().compareTo(b.method().toGenericString()));
+    return listeners;
+  }
+
+  private static ListenerMethod check(String beanName, Method method, String consumer) {
+    String where = "@OnceListener method " + method.toGenericString() + " (bean " + beanName + ")";
+    if (Modifier.isStatic(method.getModifiers())) {
+      throw new IllegalStateException(where + " is static; listeners are methods of a bean");
+    }
+    if (consumer.isBlank() || consumer.length() > 200 || !consumer.strip().equals(consumer)) {
+      throw new IllegalStateException(
+          where + " needs a consumer of 1 to 200 characters without surrounding blanks");
+    }
+    Class<?>[] parameters = method.getParameterTypes();
+    if (parameters.length < 1
+        || parameters.length > 2
+        || (parameters.length == 2 && parameters[1] != EventMetadata.class)) {
+      throw new IllegalStateException(
+          where + " must take an @OnceEvent record, and optionally an EventMetadata after it");
+    }
+    EventType event;
+    try {
+      event = EventType.of(parameters[0]);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(where + ": " + e.getMessage(), e);
+    }
+    return new ListenerMethod(beanName, method, event, consumer, parameters.length == 2);
+  }
+
+  @Override
+  public String toString() {
+    return method.getDeclaringClass().getSimpleName()
+        + "."
+        + method.getName()
+        + "("
+        + event.recordType().getSimpleName()
+        + ") of bean "
+        + beanName;
+  }
+}

@@ -1,0 +1,93 @@
+package dev.once.spring.events;
+
+import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.sql.Connection;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * The inbox consumer of the {@link OnceListener} methods that share one consumer name: reads each
+ * event into its method's record ({@link EventCodec}), then calls the method, in the inbox's
+ * transaction. The listener beans are looked up on the first event, not when the consumer is made,
+ * so a listener may depend on anything (such as the services that publish). Thread-safe.
+ */
+final class TypedInboxConsumer implements InboxConsumer {
+  private final String name;
+  private final Map<String, ListenerMethod> byType;
+  private final BeanFactory beans;
+  private final Supplier<EventCodec> codec;
+
+  TypedInboxConsumer(
+      String name,
+      Map<String, ListenerMethod> byType,
+      BeanFactory beans,
+      Supplier<EventCodec> codec) {
+    this.name = name;
+    this.byType = Map.copyOf(byType);
+    this.beans = beans;
+    this.codec = codec;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Set<String> types() {
+    return byType.keySet();
+  }
+
+  /** The listener methods, by event type. */
+  Map<String, ListenerMethod> listeners() {
+    return byType;
+  }
+
+  @Override
+  public void consume(Connection tx, InboxMessage message) throws Exception {
+    ListenerMethod listener = byType.get(message.type());
+    if (listener == null) {
+      throw new IllegalArgumentException(
+          "Consumer " + name + " takes no events of type " + message.type());
+    }
+    EventCodec.Read read = codec.get().read(listener.event(), message, name);
+    Object bean = beans.getBean(listener.beanName());
+    Method method = AopUtils.selectInvocableMethod(listener.method(), bean.getClass());
+    ReflectionUtils.makeAccessible(method);
+    Object[] arguments =
+        listener.withMetadata()
+            ? new Object[] {
+              read.event(),
+              new EventMetadata(
+                  message.messageId(),
+                  message.type(),
+                  message.aggregateId(),
+                  read.publishedVersion())
+            }
+            : new Object[] {read.event()};
+    try {
+      method.invoke(bean, arguments);
+    } catch (InvocationTargetException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof Exception exception) {
+        throw exception;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "@OnceListener consumer " + name + " " + byType.values();
+  }
+}
