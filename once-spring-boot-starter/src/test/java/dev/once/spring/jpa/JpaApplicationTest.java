@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.spring.jpa.JpaTestApplication.Hooks;
 import dev.once.spring.jpa.JpaTestApplication.ReserveStock;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -69,7 +71,11 @@ class JpaApplicationTest {
   @Autowired DataSource dataSource;
   @Autowired PlatformTransactionManager transactions;
   @Autowired Inbox inbox;
-  @Autowired ReserveStock reserveStock;
+
+  /** The inbox consumer Once registered for the typed listener {@link ReserveStock}. */
+  @Autowired
+  @Qualifier("onceListener:" + ReserveStock.NAME)
+  InboxConsumer reserveStock;
 
   private final String client = "client-" + UUID.randomUUID();
 
@@ -292,7 +298,8 @@ class JpaApplicationTest {
   @Test
   void aJpaConsumerCommitsItsEntityWithItsInboxRecord() throws Exception {
     InboxMessage message =
-        new InboxMessage(UUID.randomUUID(), OrderEvents.ORDER_PLACED, tag(), "{}");
+        new InboxMessage(
+            UUID.randomUUID(), OrderEvents.ORDER_PLACED, tag(), "{\"ref\":\"r\",\"fail\":false}");
 
     assertThat(inbox.deliver(reserveStock, message)).isTrue();
     assertThat(inbox.deliver(reserveStock, message)).isFalse();
@@ -315,7 +322,8 @@ class JpaApplicationTest {
   @Test
   void aJpaConsumerThatThrowsRollsBackItsEntityAndItsInboxRecord() {
     InboxMessage message =
-        new InboxMessage(UUID.randomUUID(), OrderEvents.ORDER_PLACED, tag(), "{\"fail\":true}");
+        new InboxMessage(
+            UUID.randomUUID(), OrderEvents.ORDER_PLACED, tag(), "{\"ref\":\"r\",\"fail\":true}");
 
     assertThatThrownBy(() -> inbox.deliver(reserveStock, message)).hasMessage("stock service down");
 

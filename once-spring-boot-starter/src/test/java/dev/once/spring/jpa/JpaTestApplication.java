@@ -1,12 +1,12 @@
 package dev.once.spring.jpa;
 
-import dev.once.inbox.InboxConsumer;
-import dev.once.inbox.InboxMessage;
-import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.spring.events.EventMetadata;
+import dev.once.spring.events.OnceEvents;
+import dev.once.spring.events.OnceListener;
+import dev.once.spring.jpa.OrderEvents.OrderPlaced;
 import dev.once.spring.web.IdempotencyClientResolver;
 import dev.once.spring.web.Idempotent;
 import dev.once.testing.TestDatabase;
-import java.sql.Connection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -33,8 +33,8 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 /**
  * An application on Spring Data JPA and Hibernate, with Boot's JpaTransactionManager on the one
  * DataSource: an idempotent endpoint that saves an order through a repository and publishes an
- * event through the outbox, and an inbox consumer that saves a reservation through a repository.
- * The handler and the consumer write nothing through JDBC themselves.
+ * event through the outbox, and a typed event listener that saves a reservation through a
+ * repository. The handler and the consumer write nothing through JDBC themselves.
  */
 @SpringBootApplication
 public class JpaTestApplication {
@@ -56,8 +56,8 @@ public class JpaTestApplication {
   }
 
   @Bean
-  OrderEvents orderEvents(TransactionalOutbox outbox) {
-    return new OrderEvents(outbox);
+  OrderEvents orderEvents(OnceEvents events) {
+    return new OrderEvents(events);
   }
 
   @Bean
@@ -167,31 +167,23 @@ public class JpaTestApplication {
   }
 
   /**
-   * Reserves stock for each placed order, through a repository. A payload with {@code "fail"}
-   * throws after the reservation was flushed to the database.
+   * Reserves stock for each placed order, through a repository: a typed listener, run in the
+   * transaction of its inbox record. An event with {@code fail} throws after the reservation was
+   * flushed to the database.
    */
-  static final class ReserveStock implements InboxConsumer {
+  static class ReserveStock {
+    static final String NAME = "jpa-reserve-stock";
+
     private final StockReservations reservations;
 
     ReserveStock(StockReservations reservations) {
       this.reservations = reservations;
     }
 
-    @Override
-    public String name() {
-      return "jpa-reserve-stock";
-    }
-
-    @Override
-    public Set<String> types() {
-      return Set.of(OrderEvents.ORDER_PLACED);
-    }
-
-    @Override
-    public void consume(Connection tx, InboxMessage message) {
-      StockReservation reservation =
-          new StockReservation(message.messageId(), message.aggregateId());
-      if (message.payloadJson().contains("fail")) {
+    @OnceListener(consumer = NAME)
+    void on(OrderPlaced order, EventMetadata event) {
+      StockReservation reservation = new StockReservation(event.messageId(), event.aggregateId());
+      if (order.fail()) {
         reservations.saveAndFlush(reservation);
         throw new IllegalStateException("stock service down");
       }

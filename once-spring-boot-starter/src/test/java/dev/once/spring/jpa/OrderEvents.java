@@ -1,26 +1,33 @@
 package dev.once.spring.jpa;
 
-import dev.once.outbox.OutboxMessage;
-import dev.once.spring.outbox.TransactionalOutbox;
+import dev.once.spring.events.OnceEvent;
+import dev.once.spring.events.OnceEvents;
 
 /**
  * The one place the application publishes its events, in the transaction in progress: the request's
  * (or, for a consumer, the inbox's).
  */
 public final class OrderEvents {
-  /** Per run, so that rows left in the shared database by earlier runs are not this run's. */
-  public static final String ORDER_PLACED =
-      "jpa.order-placed." + java.util.UUID.randomUUID().toString().substring(0, 8);
+  /** The logical name of {@link OrderPlaced}. */
+  public static final String ORDER_PLACED = "jpa.order-placed";
 
-  private final TransactionalOutbox outbox;
+  /**
+   * An order was placed.
+   *
+   * @param ref the order's reference
+   * @param fail whether the consumer should fail after its reservation is flushed (a test hook)
+   */
+  @OnceEvent(name = ORDER_PLACED, version = 1)
+  public record OrderPlaced(String ref, boolean fail) {}
 
-  OrderEvents(TransactionalOutbox outbox) {
-    this.outbox = outbox;
+  private final OnceEvents events;
+
+  OrderEvents(OnceEvents events) {
+    this.events = events;
   }
 
   /** Publishes that {@code order} was placed; its aggregate is the order's tag. */
   void placed(PlacedOrder order) {
-    outbox.publish(
-        new OutboxMessage(ORDER_PLACED, order.getTag(), "{\"ref\":\"" + order.getRef() + "\"}"));
+    events.publish(order.getTag(), new OrderPlaced(order.getRef(), false));
   }
 }
