@@ -93,13 +93,12 @@ public class OnceAutoConfiguration {
       OnceProperties properties,
       IdempotencyStore store,
       ObjectProvider<OnceSchemaMigration> migration) {
-    properties.validate();
     // The tables must exist before the engine is used.
     migration.ifAvailable(m -> {});
     return IdempotencyEngine.builder(store)
-        .retention(properties.getIdempotency().getRetention())
-        .retryAfter(properties.getIdempotency().getRetryAfter())
-        .lease(properties.getIdempotency().getLease())
+        .retention(properties.idempotency().retention())
+        .retryAfter(properties.idempotency().retryAfter())
+        .lease(properties.idempotency().lease())
         .build();
   }
 
@@ -140,11 +139,9 @@ public class OnceAutoConfiguration {
   @ConditionalOnMissingBean
   OutboxLoadShedding onceOutboxLoadShedding(
       OnceProperties properties, ObjectProvider<OutboxAdmin> admin) {
-    properties.validate();
-    OnceProperties.LoadShedding shedding = properties.getOutbox().getLoadShedding();
-    return shedding.isEnabled()
-        ? new OutboxLoadShedding(
-            admin.getObject(), shedding.getMaxDueAge(), shedding.getSampleInterval())
+    OnceProperties.LoadShedding shedding = properties.outbox().loadShedding();
+    return shedding.enabled()
+        ? new OutboxLoadShedding(admin.getObject(), shedding.maxDueAge(), shedding.sampleInterval())
         : OutboxLoadShedding.off();
   }
 
@@ -172,9 +169,9 @@ public class OnceAutoConfiguration {
   @ConditionalOnBooleanProperty(name = "once.idempotency.purge.enabled", matchIfMissing = true)
   IdempotencyKeyPurger onceIdempotencyKeyPurger(
       IdempotencyEngine engine, DataSource dataSource, OnceProperties properties) {
-    OnceProperties.Purge purge = properties.getIdempotency().getPurge();
+    OnceProperties.Purge purge = properties.idempotency().purge();
     return new IdempotencyKeyPurger(
-        engine, dataSource, purge.getInterval(), purge.getBatchSize(), purge.getMaxRunTime());
+        engine, dataSource, purge.interval(), purge.batchSize(), purge.maxRunTime());
   }
 
   /** Outcome counters in Micrometer, when it is present and the application has a registry. */
@@ -243,8 +240,7 @@ public class OnceAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     OutboxOverloadedAnswer onceOutboxOverloadedAnswer(OnceProperties properties) {
-      properties.validate();
-      return new OutboxOverloadedAnswer(properties.getIdempotency().getHttp().getProblemTypeBase());
+      return new OutboxOverloadedAnswer(properties.idempotency().http().problemTypeBase());
     }
   }
 
@@ -279,21 +275,20 @@ public class OnceAutoConfiguration {
           engine,
           transactions,
           dataSource,
-          properties.getIdempotency().getHttp().getProblemTypeBase(),
+          properties.idempotency().http().problemTypeBase(),
           metrics,
-          (int) properties.getIdempotency().getLimits().getMaxAnswerSize().toBytes());
+          (int) properties.idempotency().limits().maxAnswerSize().toBytes());
     }
 
     /** The per-client caps of {@code once.idempotency.limits}; none by default. */
     @Bean
     @ConditionalOnMissingBean
     ClientCaps onceClientCaps(OnceProperties properties, Clock clock) {
-      properties.validate();
-      OnceProperties.Limits limits = properties.getIdempotency().getLimits();
+      OnceProperties.Limits limits = properties.idempotency().limits();
       return new ClientCaps(
-          limits.getMaxInFlightPerClient(),
-          limits.getNewKeysPerMinute(),
-          properties.getIdempotency().getRetryAfter(),
+          limits.maxInFlightPerClient(),
+          limits.newKeysPerMinute(),
+          properties.idempotency().retryAfter(),
           clock);
     }
 
@@ -319,25 +314,24 @@ public class OnceAutoConfiguration {
         IdempotencyMetrics metrics,
         ClientCaps caps,
         ObjectProvider<IdempotentHandlers> handlers) {
-      properties.validate();
-      OnceProperties.Http http = properties.getIdempotency().getHttp();
+      OnceProperties.Http http = properties.idempotency().http();
       IdempotencyFilter filter =
           new IdempotencyFilter(
               IdempotentEndpoints.of(
-                  http.getMethods(),
-                  http.getPaths(),
+                  http.methods(),
+                  http.paths(),
                   handlers.getIfAvailable(() -> IdempotentHandlers.NONE)),
               clients,
-              JsonCanonicalizer.withMaxDepth(http.getMaxJsonDepth()),
+              JsonCanonicalizer.withMaxDepth(http.maxJsonDepth()),
               execution,
-              http.getProblemTypeBase(),
+              http.problemTypeBase(),
               metrics,
               caps,
-              (int) http.getMaxBodySize().toBytes(),
-              http.getFilterOrder());
+              (int) http.maxBodySize().toBytes(),
+              http.filterOrder());
       FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(filter);
       registration.setName("onceIdempotencyFilter");
-      registration.setOrder(http.getFilterOrder());
+      registration.setOrder(http.filterOrder());
       return registration;
     }
   }

@@ -72,10 +72,10 @@ class OnceAutoConfigurationTest {
         .withPropertyValues(property)
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining(property.substring(0, property.indexOf('='))));
+                assertThat(BoundProperties.report(context.getStartupFailure()))
+                    .contains(
+                        BoundProperties.reported(property.substring(0, property.indexOf('=')))
+                            + ": must"));
   }
 
   @Test
