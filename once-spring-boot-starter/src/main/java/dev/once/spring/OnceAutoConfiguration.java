@@ -70,17 +70,6 @@ import org.springframework.util.function.SingletonSupplier;
 @Import({InboxConfiguration.class, RelayConfiguration.class})
 public class OnceAutoConfiguration {
 
-  /**
-   * The application's clock, which Once uses only for what is local to this process (the relay's
-   * purge cadence, throttled warnings, delivery latencies): every time several instances compare
-   * (key expiry, due times, leases, purge cut-offs) is the database's clock.
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  Clock onceClock() {
-    return Clock.systemUTC();
-  }
-
   @Bean
   @ConditionalOnMissingBean
   IdempotencyStore onceIdempotencyStore() {
@@ -283,13 +272,14 @@ public class OnceAutoConfiguration {
     /** The per-client caps of {@code once.idempotency.limits}; none by default. */
     @Bean
     @ConditionalOnMissingBean
-    ClientCaps onceClientCaps(OnceProperties properties, Clock clock) {
+    ClientCaps onceClientCaps(OnceProperties properties) {
       OnceProperties.Limits limits = properties.idempotency().limits();
       return new ClientCaps(
           limits.maxInFlightPerClient(),
           limits.newKeysPerMinute(),
           properties.idempotency().retryAfter(),
-          clock);
+          // Local to this process (token buckets); no Clock bean of Once's or the application's.
+          Clock.systemUTC());
     }
 
     /**

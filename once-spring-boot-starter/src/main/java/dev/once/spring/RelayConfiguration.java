@@ -66,7 +66,6 @@ class RelayConfiguration {
       RelayPool pool,
       ObjectProvider<OutboxStore> store,
       ObjectProvider<EventTransport> transport,
-      Clock clock,
       ObjectProvider<RelayListener> listener) {
     EventTransport events = transport.getIfAvailable();
     if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
@@ -79,7 +78,9 @@ class RelayConfiguration {
         () -> pool.own() ? PostgresStores.outboxStore(pool.dataSource()) : store.getObject(),
         beans.getBeansOfType(OutboxHandler.class),
         events,
-        clock,
+        // Only for what is local to this process (purge cadence, throttled warnings, latencies):
+        // every time instances compare is the database's.
+        Clock.systemUTC(),
         listener.getIfAvailable(() -> RelayListener.NONE));
   }
 

@@ -40,6 +40,8 @@ class OnceAutoConfigurationTest {
           assertThat(context).hasSingleBean(OnceSchemaMigration.class);
           assertThat(context).hasSingleBean(FilterRegistrationBean.class);
           assertThat(context.getBean(IdempotencyMetrics.class)).isSameAs(IdempotencyMetrics.NONE);
+          // Once's clocks are its own: the application's Clock beans are the application's.
+          assertThat(context).doesNotHaveBean(java.time.Clock.class);
         });
   }
 
