@@ -100,12 +100,6 @@ public class OnceAutoConfiguration {
     return PostgresStores.outboxStore(dataSource);
   }
 
-  @Bean
-  @ConditionalOnMissingBean
-  Outbox onceOutbox(OutboxStore store) {
-    return Outbox.of(store);
-  }
-
   /** Dead rows, requeue and stats for operators. */
   @Bean
   @ConditionalOnMissingBean
@@ -134,10 +128,15 @@ public class OnceAutoConfiguration {
         : OutboxLoadShedding.off();
   }
 
+  /**
+   * The one outbox applications inject: it appends on the connection of the Spring transaction in
+   * progress. once-core's connection-level {@link Outbox} it wraps is not a bean, so nothing
+   * appends outside the transaction by mistake.
+   */
   @Bean
   @ConditionalOnMissingBean
   TransactionalOutbox onceTransactionalOutbox(
-      Outbox outbox,
+      OutboxStore store,
       DataSource dataSource,
       RelayWakeUp wakeUp,
       ObjectProvider<InboxConsumer> consumers,
@@ -151,7 +150,7 @@ public class OnceAutoConfiguration {
                     .flatMap(consumer -> consumer.types().stream())
                     .collect(Collectors.toUnmodifiableSet()));
     return new TransactionalOutbox(
-        outbox, dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
+        Outbox.of(store), dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
   }
 
   @Bean

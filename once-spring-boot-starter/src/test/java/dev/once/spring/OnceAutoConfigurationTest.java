@@ -36,6 +36,8 @@ class OnceAutoConfigurationTest {
           assertThat(context).hasNotFailed();
           assertThat(context).hasSingleBean(IdempotencyEngine.class);
           assertThat(context).hasSingleBean(TransactionalOutbox.class);
+          // One outbox for users: once-core's connection-level Outbox is internal.
+          assertThat(context).doesNotHaveBean(dev.once.outbox.Outbox.class);
           assertThat(context).hasSingleBean(IdempotencyKeyPurger.class);
           assertThat(context).hasSingleBean(OnceSchemaMigration.class);
           assertThat(context).hasSingleBean(FilterRegistrationBean.class);
