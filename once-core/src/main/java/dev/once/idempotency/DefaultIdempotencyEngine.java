@@ -128,8 +128,14 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
 
   @Override
   public int purgeExpired(Connection connection, int batchSize) {
-    if (batchSize < 1) {
-      throw new IllegalArgumentException("batchSize must be at least 1, was " + batchSize);
+    if (batchSize < MIN_PURGE_BATCH_SIZE || batchSize > MAX_PURGE_BATCH_SIZE) {
+      throw new IllegalArgumentException(
+          "batchSize must be "
+              + MIN_PURGE_BATCH_SIZE
+              + " to "
+              + MAX_PURGE_BATCH_SIZE
+              + ", was "
+              + batchSize);
     }
     try {
       return store.deleteExpired(connection, batchSize);

@@ -65,8 +65,20 @@ public interface IdempotencyEngine {
    */
   Duration DEFAULT_LEASE = Duration.ofSeconds(60);
 
-  /** Longest lease PostgreSQL can enforce (its timeouts are int milliseconds). */
-  Duration MAX_LEASE = Duration.ofDays(24);
+  /** Shortest retention, retry-after and lease the builder accepts, in seconds. */
+  long MIN_SECONDS = 1;
+
+  /** Longest lease PostgreSQL can enforce (its timeouts are int milliseconds), in seconds. */
+  long MAX_LEASE_SECONDS = 24 * 86_400L;
+
+  /** Longest lease PostgreSQL can enforce (its timeouts are int milliseconds): 24 days. */
+  Duration MAX_LEASE = Duration.ofSeconds(MAX_LEASE_SECONDS);
+
+  /** Fewest keys one {@link #purgeExpired} statement may delete. */
+  int MIN_PURGE_BATCH_SIZE = 1;
+
+  /** Most keys one {@link #purgeExpired} statement may delete. */
+  int MAX_PURGE_BATCH_SIZE = 100_000;
 
   /** Default {@code Retry-After} suggested to a duplicate that arrives while the key is in use. */
   Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
@@ -314,7 +326,7 @@ public interface IdempotencyEngine {
     }
 
     private static void requireAtLeastOneSecond(String name, Duration value) {
-      if (value == null || value.compareTo(Duration.ofSeconds(1)) < 0) {
+      if (value == null || value.compareTo(Duration.ofSeconds(MIN_SECONDS)) < 0) {
         throw new IllegalArgumentException(name + " must be at least 1 second, was " + value);
       }
     }

@@ -73,8 +73,9 @@ final class DefaultInbox implements Inbox {
     if (retention.isNegative()) {
       throw new IllegalArgumentException("retention must not be negative, but was " + retention);
     }
-    if (limit < 1) {
-      throw new IllegalArgumentException("limit must be at least 1, but was " + limit);
+    if (limit < MIN_PURGE_LIMIT || limit > MAX_PURGE_LIMIT) {
+      throw new IllegalArgumentException(
+          "limit must be " + MIN_PURGE_LIMIT + " to " + MAX_PURGE_LIMIT + ", but was " + limit);
     }
     return store.purge(retention, limit);
   }

@@ -34,9 +34,15 @@ public interface Inbox {
   boolean deliver(InboxConsumer consumer, InboxMessage message, Completion completion)
       throws Exception;
 
+  /** Fewest records one {@link #purge} may delete. */
+  int MIN_PURGE_LIMIT = 1;
+
+  /** Most records one {@link #purge} may delete. */
+  int MAX_PURGE_LIMIT = 100_000;
+
   /**
-   * Deletes up to {@code limit} records older than {@code retention} by the database's clock,
-   * oldest first.
+   * Deletes up to {@code limit} ({@value #MIN_PURGE_LIMIT} to {@value #MAX_PURGE_LIMIT}) records
+   * older than {@code retention} by the database's clock, oldest first.
    *
    * @return how many were deleted
    */

@@ -1,8 +1,13 @@
 package dev.once.outbox;
 
+import static dev.once.outbox.RelayLimits.*;
+
 import java.time.Duration;
 
-/** Validation of {@link OutboxRelay.Builder}; messages name the setting and the bad value. */
+/**
+ * Validation of {@link OutboxRelay.Builder} against {@link RelayLimits}; messages name the setting
+ * and the bad value.
+ */
 final class RelaySettings {
   private RelaySettings() {}
 
@@ -10,19 +15,35 @@ final class RelaySettings {
     if (b.handlers.isEmpty()) {
       throw new IllegalArgumentException("an outbox relay needs at least one handler");
     }
-    range("workers", b.workers, 1, 1000);
-    range("batchSize", b.batchSize, 1, 10_000);
-    range("purgeBatchSize", b.purgeBatchSize, 1, 100_000);
-    between("lease", b.lease, Duration.ofSeconds(1), Duration.ofHours(24));
-    between("pollInterval", b.pollInterval, Duration.ofMillis(10), Duration.ofHours(1));
-    between("handlerTimeout", b.handlerTimeout, Duration.ofMillis(10), Duration.ofHours(24));
+    range("workers", b.workers, MIN_WORKERS, MAX_WORKERS);
+    range("batchSize", b.batchSize, MIN_BATCH_SIZE, MAX_BATCH_SIZE);
+    range("purgeBatchSize", b.purgeBatchSize, MIN_PURGE_BATCH_SIZE, MAX_PURGE_BATCH_SIZE);
+    between("lease", b.lease, MIN_LEASE_MILLIS, MAX_LEASE_MILLIS);
+    between("pollInterval", b.pollInterval, MIN_POLL_INTERVAL_MILLIS, MAX_POLL_INTERVAL_MILLIS);
+    between(
+        "handlerTimeout", b.handlerTimeout, MIN_HANDLER_TIMEOUT_MILLIS, MAX_HANDLER_TIMEOUT_MILLIS);
     b.timeouts.forEach(
         (type, timeout) ->
             between(
-                "handlerTimeout of " + type, timeout, Duration.ofMillis(10), Duration.ofHours(24)));
-    between("claimCoalescing", b.claimCoalescing, Duration.ZERO, Duration.ofSeconds(1));
-    between("deliveredRetention", b.deliveredRetention, Duration.ZERO, Duration.ofDays(365));
-    between("shutdownTimeout", b.shutdownTimeout, Duration.ZERO, Duration.ofHours(1));
+                "handlerTimeout of " + type,
+                timeout,
+                MIN_HANDLER_TIMEOUT_MILLIS,
+                MAX_HANDLER_TIMEOUT_MILLIS));
+    between(
+        "claimCoalescing",
+        b.claimCoalescing,
+        MIN_CLAIM_COALESCING_MILLIS,
+        MAX_CLAIM_COALESCING_MILLIS);
+    between(
+        "deliveredRetention",
+        b.deliveredRetention,
+        MIN_DELIVERED_RETENTION_MILLIS,
+        MAX_DELIVERED_RETENTION_MILLIS);
+    between(
+        "shutdownTimeout",
+        b.shutdownTimeout,
+        MIN_SHUTDOWN_TIMEOUT_MILLIS,
+        MAX_SHUTDOWN_TIMEOUT_MILLIS);
   }
 
   private static void range(String name, int value, int min, int max) {
@@ -32,7 +53,9 @@ final class RelaySettings {
     }
   }
 
-  private static void between(String name, Duration value, Duration min, Duration max) {
+  private static void between(String name, Duration value, long minMillis, long maxMillis) {
+    Duration min = Duration.ofMillis(minMillis);
+    Duration max = Duration.ofMillis(maxMillis);
     if (value == null || value.compareTo(min) < 0 || value.compareTo(max) > 0) {
       throw new IllegalArgumentException(
           name + " must be " + min + " to " + max + ", but was " + value);

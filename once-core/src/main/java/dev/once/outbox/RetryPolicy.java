@@ -9,7 +9,7 @@ import java.util.random.RandomGenerator;
  * after which the row turns {@code dead}. Immutable; validated on construction.
  *
  * @param maxAttempts attempts in all, the first included; 1 to 1000
- * @param initialDelay delay before the second attempt; at least 1 ms
+ * @param initialDelay delay before the second attempt; 1 ms to 365 days
  * @param multiplier growth of the delay per attempt; 1.0 to 10.0
  * @param maxDelay cap of the delay; at least {@code initialDelay}
  * @param jitter fraction of the delay drawn at random, 0.0 (none) to 1.0 (full jitter): the delay
@@ -23,27 +23,58 @@ public record RetryPolicy(
    * 10 attempts, 1 s doubling up to 5 min, 50% jitter: at most 511 s (about 8.5 minutes) from the
    * first attempt to the last.
    */
+  /** Fewest {@link #maxAttempts()}. */
+  public static final int MIN_ATTEMPTS = 1;
+
+  /** Most {@link #maxAttempts()}. */
+  public static final int MAX_ATTEMPTS = 1000;
+
+  /** Shortest {@link #initialDelay()}, in milliseconds. */
+  public static final long MIN_INITIAL_DELAY_MILLIS = 1;
+
+  /** Longest {@link #initialDelay()}, in milliseconds: 365 days. */
+  public static final long MAX_INITIAL_DELAY_MILLIS = 365 * 86_400_000L;
+
+  /** Smallest {@link #multiplier()}. */
+  public static final double MIN_MULTIPLIER = 1.0;
+
+  /** Largest {@link #multiplier()}. */
+  public static final double MAX_MULTIPLIER = 10.0;
+
+  /** Smallest {@link #jitter()}: none. */
+  public static final double MIN_JITTER = 0.0;
+
+  /** Largest {@link #jitter()}: full jitter. */
+  public static final double MAX_JITTER = 1.0;
+
   public static final RetryPolicy DEFAULT =
       new RetryPolicy(10, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.5);
 
   public RetryPolicy {
     Objects.requireNonNull(initialDelay, "initialDelay");
     Objects.requireNonNull(maxDelay, "maxDelay");
-    if (maxAttempts < 1 || maxAttempts > 1000) {
-      throw new IllegalArgumentException("maxAttempts must be 1 to 1000, but was " + maxAttempts);
-    }
-    if (initialDelay.compareTo(Duration.ofMillis(1)) < 0) {
+    if (maxAttempts < MIN_ATTEMPTS || maxAttempts > MAX_ATTEMPTS) {
       throw new IllegalArgumentException(
-          "initialDelay must be at least 1ms, but was " + initialDelay);
+          "maxAttempts must be "
+              + MIN_ATTEMPTS
+              + " to "
+              + MAX_ATTEMPTS
+              + ", but was "
+              + maxAttempts);
     }
-    if (!(multiplier >= 1.0 && multiplier <= 10.0)) {
+    if (initialDelay.compareTo(Duration.ofMillis(MIN_INITIAL_DELAY_MILLIS)) < 0
+        || initialDelay.compareTo(Duration.ofMillis(MAX_INITIAL_DELAY_MILLIS)) > 0) {
+      throw new IllegalArgumentException(
+          "initialDelay must be 1ms to 365d, but was " + initialDelay);
+    }
+    if (!(multiplier >= MIN_MULTIPLIER && multiplier <= MAX_MULTIPLIER)) {
       throw new IllegalArgumentException("multiplier must be 1.0 to 10.0, but was " + multiplier);
     }
     if (maxDelay.compareTo(initialDelay) < 0) {
       throw new IllegalArgumentException(
           "maxDelay must be at least initialDelay (" + initialDelay + "), but was " + maxDelay);
     }
-    if (!(jitter >= 0.0 && jitter <= 1.0)) {
+    if (!(jitter >= MIN_JITTER && jitter <= MAX_JITTER)) {
       throw new IllegalArgumentException("jitter must be 0.0 to 1.0, but was " + jitter);
     }
   }

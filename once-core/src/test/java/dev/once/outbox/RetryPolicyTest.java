@@ -22,7 +22,7 @@ class RetryPolicyTest {
     assertThatThrownBy(() -> new RetryPolicy(1001, S1, 2.0, S1, 0))
         .hasMessage("maxAttempts must be 1 to 1000, but was 1001");
     assertThatThrownBy(() -> new RetryPolicy(3, Duration.ZERO, 2.0, S1, 0))
-        .hasMessage("initialDelay must be at least 1ms, but was PT0S");
+        .hasMessage("initialDelay must be 1ms to 365d, but was PT0S");
     assertThatThrownBy(() -> new RetryPolicy(3, S1, 0.5, S1, 0))
         .hasMessage("multiplier must be 1.0 to 10.0, but was 0.5");
     assertThatThrownBy(() -> new RetryPolicy(3, S1, Double.NaN, S1, 0))

@@ -21,7 +21,7 @@ final class EventsPublished implements Condition {
 
   /** The configured event types, trimmed, blanks dropped. */
   static List<String> of(OnceProperties properties) {
-    return properties.getOutbox().getEvents().stream()
+    return properties.outbox().events().stream()
         .filter(type -> type != null && !type.isBlank())
         .map(String::trim)
         .distinct()

@@ -90,13 +90,12 @@ class InboxConfiguration {
   @Bean
   @ConditionalOnBooleanProperty(name = "once.inbox.purge.enabled", matchIfMissing = true)
   InboxPurger onceInboxPurger(Inbox inbox, OnceProperties properties) {
-    properties.validate();
-    OnceProperties.Inbox settings = properties.getInbox();
+    OnceProperties.Inbox settings = properties.inbox();
     return new InboxPurger(
         inbox,
-        settings.getRetention(),
-        settings.getPurge().getInterval(),
-        settings.getPurge().getBatchSize(),
-        settings.getPurge().getMaxRunTime());
+        settings.retention(),
+        settings.purge().interval(),
+        settings.purge().batchSize(),
+        settings.purge().maxRunTime());
   }
 }

@@ -72,17 +72,6 @@ import org.springframework.util.function.SingletonSupplier;
 @Import({EventsConfiguration.class, InboxConfiguration.class, RelayConfiguration.class})
 public class OnceAutoConfiguration {
 
-  /**
-   * The application's clock, which Once uses only for what is local to this process (the relay's
-   * purge cadence, throttled warnings, delivery latencies): every time several instances compare
-   * (key expiry, due times, leases, purge cut-offs) is the database's clock.
-   */
-  @Bean
-  @ConditionalOnMissingBean
-  Clock onceClock() {
-    return Clock.systemUTC();
-  }
-
   @Bean
   @ConditionalOnMissingBean
   IdempotencyStore onceIdempotencyStore() {
@@ -95,13 +84,12 @@ public class OnceAutoConfiguration {
       OnceProperties properties,
       IdempotencyStore store,
       ObjectProvider<OnceSchemaMigration> migration) {
-    properties.validate();
     // The tables must exist before the engine is used.
     migration.ifAvailable(m -> {});
     return IdempotencyEngine.builder(store)
-        .retention(properties.getIdempotency().getRetention())
-        .retryAfter(properties.getIdempotency().getRetryAfter())
-        .lease(properties.getIdempotency().getLease())
+        .retention(properties.idempotency().retention())
+        .retryAfter(properties.idempotency().retryAfter())
+        .lease(properties.idempotency().lease())
         .build();
   }
 
@@ -112,12 +100,6 @@ public class OnceAutoConfiguration {
       DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
     migration.ifAvailable(m -> {});
     return PostgresStores.outboxStore(dataSource);
-  }
-
-  @Bean
-  @ConditionalOnMissingBean
-  Outbox onceOutbox(OutboxStore store) {
-    return Outbox.of(store);
   }
 
   /** Dead rows, requeue and stats for operators. */
@@ -142,18 +124,21 @@ public class OnceAutoConfiguration {
   @ConditionalOnMissingBean
   OutboxLoadShedding onceOutboxLoadShedding(
       OnceProperties properties, ObjectProvider<OutboxAdmin> admin) {
-    properties.validate();
-    OnceProperties.LoadShedding shedding = properties.getOutbox().getLoadShedding();
-    return shedding.isEnabled()
-        ? new OutboxLoadShedding(
-            admin.getObject(), shedding.getMaxDueAge(), shedding.getSampleInterval())
+    OnceProperties.LoadShedding shedding = properties.outbox().loadShedding();
+    return shedding.enabled()
+        ? new OutboxLoadShedding(admin.getObject(), shedding.maxDueAge(), shedding.sampleInterval())
         : OutboxLoadShedding.off();
   }
 
+  /**
+   * The one outbox applications inject: it appends on the connection of the Spring transaction in
+   * progress. once-core's connection-level {@link Outbox} it wraps is not a bean, so nothing
+   * appends outside the transaction by mistake.
+   */
   @Bean
   @ConditionalOnMissingBean
   TransactionalOutbox onceTransactionalOutbox(
-      Outbox outbox,
+      OutboxStore store,
       DataSource dataSource,
       RelayWakeUp wakeUp,
       ObjectProvider<InboxConsumer> consumers,
@@ -167,16 +152,16 @@ public class OnceAutoConfiguration {
                     .flatMap(consumer -> consumer.types().stream())
                     .collect(Collectors.toUnmodifiableSet()));
     return new TransactionalOutbox(
-        outbox, dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
+        Outbox.of(store), dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
   }
 
   @Bean
   @ConditionalOnBooleanProperty(name = "once.idempotency.purge.enabled", matchIfMissing = true)
   IdempotencyKeyPurger onceIdempotencyKeyPurger(
       IdempotencyEngine engine, DataSource dataSource, OnceProperties properties) {
-    OnceProperties.Purge purge = properties.getIdempotency().getPurge();
+    OnceProperties.Purge purge = properties.idempotency().purge();
     return new IdempotencyKeyPurger(
-        engine, dataSource, purge.getInterval(), purge.getBatchSize(), purge.getMaxRunTime());
+        engine, dataSource, purge.interval(), purge.batchSize(), purge.maxRunTime());
   }
 
   /** Outcome counters in Micrometer, when it is present and the application has a registry. */
@@ -245,8 +230,7 @@ public class OnceAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     OutboxOverloadedAnswer onceOutboxOverloadedAnswer(OnceProperties properties) {
-      properties.validate();
-      return new OutboxOverloadedAnswer(properties.getIdempotency().getHttp().getProblemTypeBase());
+      return new OutboxOverloadedAnswer(properties.idempotency().http().problemTypeBase());
     }
   }
 
@@ -280,22 +264,22 @@ public class OnceAutoConfiguration {
           engine,
           transactions,
           dataSource,
-          properties.getIdempotency().getHttp().getProblemTypeBase(),
+          properties.idempotency().http().problemTypeBase(),
           metrics,
-          (int) properties.getIdempotency().getLimits().getMaxAnswerSize().toBytes());
+          (int) properties.idempotency().limits().maxAnswerSize().toBytes());
     }
 
     /** The per-client caps of {@code once.idempotency.limits}; none by default. */
     @Bean
     @ConditionalOnMissingBean
-    ClientCaps onceClientCaps(OnceProperties properties, Clock clock) {
-      properties.validate();
-      OnceProperties.Limits limits = properties.getIdempotency().getLimits();
+    ClientCaps onceClientCaps(OnceProperties properties) {
+      OnceProperties.Limits limits = properties.idempotency().limits();
       return new ClientCaps(
-          limits.getMaxInFlightPerClient(),
-          limits.getNewKeysPerMinute(),
-          properties.getIdempotency().getRetryAfter(),
-          clock);
+          limits.maxInFlightPerClient(),
+          limits.newKeysPerMinute(),
+          properties.idempotency().retryAfter(),
+          // Local to this process (token buckets); no Clock bean of Once's or the application's.
+          Clock.systemUTC());
     }
 
     /**
@@ -320,25 +304,24 @@ public class OnceAutoConfiguration {
         IdempotencyMetrics metrics,
         ClientCaps caps,
         ObjectProvider<IdempotentHandlers> handlers) {
-      properties.validate();
-      OnceProperties.Http http = properties.getIdempotency().getHttp();
+      OnceProperties.Http http = properties.idempotency().http();
       IdempotencyFilter filter =
           new IdempotencyFilter(
               IdempotentEndpoints.of(
-                  http.getMethods(),
-                  http.getPaths(),
+                  http.methods(),
+                  http.paths(),
                   handlers.getIfAvailable(() -> IdempotentHandlers.NONE)),
               clients,
-              JsonCanonicalizer.withMaxDepth(http.getMaxJsonDepth()),
+              JsonCanonicalizer.withMaxDepth(http.maxJsonDepth()),
               execution,
-              http.getProblemTypeBase(),
+              http.problemTypeBase(),
               metrics,
               caps,
-              (int) http.getMaxBodySize().toBytes(),
-              http.getFilterOrder());
+              (int) http.maxBodySize().toBytes(),
+              http.filterOrder());
       FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(filter);
       registration.setName("onceIdempotencyFilter");
-      registration.setOrder(http.getFilterOrder());
+      registration.setOrder(http.filterOrder());
       return registration;
     }
   }

@@ -76,24 +76,24 @@ final class OutboxRelays {
     OutboxRelay.Builder builder =
         OutboxRelay.builder(store.get())
             .defaultRetryPolicy(OutboxSettings.defaultPolicy(settings))
-            .workers(settings.getWorkers())
-            .batchSize(settings.getBatchSize())
-            .lease(settings.getLease())
-            .handlerTimeout(settings.getHandlerTimeout())
-            .claimCoalescing(settings.getClaimCoalescing())
-            .asyncCompletions(settings.isAsyncCompletions())
-            .pollInterval(settings.getPollInterval())
-            .deliveredRetention(settings.getDeliveredRetention())
-            .purgeBatchSize(settings.getPurgeBatchSize())
-            .shutdownTimeout(settings.getShutdownTimeout())
+            .workers(settings.workers())
+            .batchSize(settings.batchSize())
+            .lease(settings.lease())
+            .handlerTimeout(settings.handlerTimeout())
+            .claimCoalescing(settings.claimCoalescing())
+            .asyncCompletions(settings.asyncCompletions())
+            .pollInterval(settings.pollInterval())
+            .deliveredRetention(settings.deliveredRetention())
+            .purgeBatchSize(settings.purgeBatchSize())
+            .shutdownTimeout(settings.shutdownTimeout())
             .clock(clock)
             .listener(listener);
     settings
-        .getTypes()
+        .types()
         .forEach(
             (type, retry) -> {
-              if (retry.getHandlerTimeout() != null) {
-                builder.handlerTimeout(type, retry.getHandlerTimeout());
+              if (retry.handlerTimeout() != null) {
+                builder.handlerTimeout(type, retry.handlerTimeout());
               }
             });
     // What handlers and consumers append drains the backlog: load shedding never refuses it.

@@ -43,8 +43,7 @@ class RelayConfiguration {
 
   @Bean
   RelayPool onceRelayPool(DataSource dataSource, OnceProperties properties) {
-    properties.validate();
-    return RelayPool.of(dataSource, properties.getOutbox().getRelay().getPoolSize());
+    return RelayPool.of(dataSource, properties.outbox().relay().poolSize());
   }
 
   /**
@@ -67,9 +66,7 @@ class RelayConfiguration {
       RelayPool pool,
       ObjectProvider<OutboxStore> store,
       ObjectProvider<EventTransport> transport,
-      Clock clock,
       ObjectProvider<RelayListener> listener) {
-    properties.validate();
     EventTransport events = transport.getIfAvailable();
     if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
       throw new IllegalStateException(
@@ -77,11 +74,13 @@ class RelayConfiguration {
               + " DataSource, to apply each event in a transaction with its inbox record.");
     }
     return OutboxRelays.build(
-        properties.getOutbox().getRelay(),
+        properties.outbox().relay(),
         () -> pool.own() ? PostgresStores.outboxStore(pool.dataSource()) : store.getObject(),
         beans.getBeansOfType(OutboxHandler.class),
         events,
-        clock,
+        // Only for what is local to this process (purge cadence, throttled warnings, latencies):
+        // every time instances compare is the database's.
+        Clock.systemUTC(),
         listener.getIfAvailable(() -> RelayListener.NONE));
   }
 
@@ -128,7 +127,7 @@ class RelayConfiguration {
     RelayHealth onceRelayHealthIndicator(
         OutboxRelay relay, ObjectProvider<OutboxAdmin> admin, OnceProperties properties) {
       return new RelayHealth(
-          relay, admin.getObject(), properties.getOutbox().getRelay().getHealthMaxDueAge());
+          relay, admin.getObject(), properties.outbox().relay().healthMaxDueAge());
     }
   }
 

@@ -36,10 +36,14 @@ class OnceAutoConfigurationTest {
           assertThat(context).hasNotFailed();
           assertThat(context).hasSingleBean(IdempotencyEngine.class);
           assertThat(context).hasSingleBean(TransactionalOutbox.class);
+          // One outbox for users: once-core's connection-level Outbox is internal.
+          assertThat(context).doesNotHaveBean(dev.once.outbox.Outbox.class);
           assertThat(context).hasSingleBean(IdempotencyKeyPurger.class);
           assertThat(context).hasSingleBean(OnceSchemaMigration.class);
           assertThat(context).hasSingleBean(FilterRegistrationBean.class);
           assertThat(context.getBean(IdempotencyMetrics.class)).isSameAs(IdempotencyMetrics.NONE);
+          // Once's clocks are its own: the application's Clock beans are the application's.
+          assertThat(context).doesNotHaveBean(java.time.Clock.class);
         });
   }
 
@@ -72,10 +76,10 @@ class OnceAutoConfigurationTest {
         .withPropertyValues(property)
         .run(
             context ->
-                assertThat(context)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining(property.substring(0, property.indexOf('='))));
+                assertThat(BoundProperties.report(context.getStartupFailure()))
+                    .contains(
+                        BoundProperties.reported(property.substring(0, property.indexOf('=')))
+                            + ": must"));
   }
 
   @Test

@@ -1,97 +1,118 @@
 package dev.once.spring;
 
+import static dev.once.spring.BoundProperties.bind;
+import static dev.once.spring.BoundProperties.failure;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
-/** Bad configuration stops the start with a message that names the property and the value. */
+/**
+ * Bad configuration stops the start with Bean Validation's report, which names the property, the
+ * allowed range and the value.
+ */
 class OncePropertiesTest {
 
   @Test
-  void defaultsAreValid() {
-    assertThatCode(() -> new OnceProperties().validate()).doesNotThrowAnyException();
+  void defaultsAreValidAndTheSameBoundOrBuilt() {
+    OnceProperties bound = bind();
+    assertThat(bound).isEqualTo(OnceProperties.defaults());
+    assertThat(bound.idempotency().retention()).isEqualTo(Duration.ofHours(24));
+    assertThat(bound.idempotency().retryAfter()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(bound.idempotency().lease()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(bound.idempotency().http().methods()).containsExactly("POST");
+    assertThat(bound.idempotency().http().maxBodySize()).isEqualTo(DataSize.ofMegabytes(1));
+    assertThat(bound.idempotency().http().maxJsonDepth()).isEqualTo(64);
+    assertThat(bound.idempotency().http().problemTypeBase())
+        .isEqualTo("https://once.dev/problems/");
+    assertThat(bound.idempotency().limits().maxAnswerSize()).isEqualTo(DataSize.ofKilobytes(64));
+    assertThat(bound.idempotency().purge().batchSize()).isEqualTo(500);
+    assertThat(bound.idempotency().purge().interval()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(bound.schema().migrate()).isTrue();
+    assertThat(bound.inbox().retention()).isEqualTo(Duration.ofDays(7));
+    assertThat(bound.inbox().purge().interval()).isEqualTo(Duration.ofMinutes(5));
+    assertThat(bound.inbox().purge().batchSize()).isEqualTo(1000);
   }
 
   @Test
   void retentionBelowOneSecondIsRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getIdempotency().setRetention(Duration.ZERO);
-    assertThatThrownBy(p::validate)
-        .hasMessageContaining("once.idempotency.retention")
-        .hasMessageContaining("PT0S");
+    assertThat(failure("once.idempotency.retention=0s"))
+        .contains("once.idempotency.retention: must be at least 1s, but was 'PT0S'");
   }
 
   @Test
   void leaseBeyondWhatPostgresEnforcesIsRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getIdempotency().setLease(Duration.ofDays(30));
-    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.lease");
+    assertThat(failure("once.idempotency.lease=30d"))
+        .contains("once.idempotency.lease: must be 1s to 24d, but was 'PT720H'");
   }
 
   @Test
   void pathsAreEmptyByDefaultAndMayBe() {
-    OnceProperties p = new OnceProperties();
-    assertThat(p.getIdempotency().getHttp().getPaths()).isEmpty();
-    p.getIdempotency().getHttp().setPaths(List.of());
-    assertThatCode(p::validate).doesNotThrowAnyException();
+    assertThat(bind().idempotency().http().paths()).isEmpty();
+    assertThat(bind("once.idempotency.http.paths=").idempotency().http().paths()).isEmpty();
   }
 
   @Test
   void malformedOrBlankPathPatternsAreRefusedByName() {
     for (String pattern : new String[] {"/v1/{id", " "}) {
-      OnceProperties p = new OnceProperties();
-      p.getIdempotency().getHttp().setPaths(List.of("/ok/**", pattern));
-      assertThatThrownBy(p::validate)
-          .hasMessageContaining("once.idempotency.http.paths")
-          .hasMessageContaining("'" + pattern + "'");
+      assertThat(
+              failure(
+                  "once.idempotency.http.paths[0]=/ok/**",
+                  "once.idempotency.http.paths[1]=" + pattern))
+          .contains("once.idempotency.http.paths: must hold Spring path patterns")
+          .contains("'" + pattern.trim() + "' is not one");
     }
   }
 
   @Test
   void zeroBodyLimitIsRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getIdempotency().getHttp().setMaxBodySize(DataSize.ofBytes(0));
-    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.http.max-body-size");
+    assertThat(failure("once.idempotency.http.max-body-size=0B"))
+        .contains("once.idempotency.http.maxBodySize: must be 1B to 2GB, but was '0B'");
   }
 
   @Test
   void depthAndBatchBoundsAreRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getIdempotency().getHttp().setMaxJsonDepth(0);
-    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.http.max-json-depth");
-    OnceProperties q = new OnceProperties();
-    q.getIdempotency().getPurge().setBatchSize(0);
-    assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.batch-size");
+    assertThat(failure("once.idempotency.http.max-json-depth=0"))
+        .contains("once.idempotency.http.maxJsonDepth: must be 1 to 10000, but was '0'");
+    assertThat(failure("once.idempotency.purge.batch-size=0"))
+        .contains("once.idempotency.purge.batchSize: must be 1 to 100000, but was '0'");
   }
 
   @Test
   void limitsOutOfRangeAreRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getIdempotency().getLimits().setMaxInFlightPerClient(-1);
-    assertThatThrownBy(p::validate)
-        .hasMessageContaining("once.idempotency.limits.max-in-flight-per-client")
-        .hasMessageContaining("'-1'");
-    OnceProperties q = new OnceProperties();
-    q.getIdempotency().getLimits().setNewKeysPerMinute(-5);
-    assertThatThrownBy(q::validate)
-        .hasMessageContaining("once.idempotency.limits.new-keys-per-minute");
-    OnceProperties r = new OnceProperties();
-    r.getIdempotency().getLimits().setMaxAnswerSize(DataSize.ofBytes(0));
-    assertThatThrownBy(r::validate).hasMessageContaining("once.idempotency.limits.max-answer-size");
+    assertThat(failure("once.idempotency.limits.max-in-flight-per-client=-1"))
+        .contains(
+            "once.idempotency.limits.maxInFlightPerClient: must be 0 to 100000 (0: no cap), but"
+                + " was '-1'");
+    assertThat(failure("once.idempotency.limits.new-keys-per-minute=-5"))
+        .contains("once.idempotency.limits.newKeysPerMinute: must be 0 to 10000000");
+    assertThat(failure("once.idempotency.limits.max-answer-size=0B"))
+        .contains("once.idempotency.limits.maxAnswerSize: must be 1B to 2GB");
   }
 
   @Test
   void aPurgeRunTimeOutOfRangeIsRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getIdempotency().getPurge().setMaxRunTime(Duration.ofMillis(10));
-    assertThatThrownBy(p::validate).hasMessageContaining("once.idempotency.purge.max-run-time");
-    OnceProperties q = new OnceProperties();
-    q.getIdempotency().getPurge().setMaxRunTime(Duration.ofHours(2));
-    assertThatThrownBy(q::validate).hasMessageContaining("once.idempotency.purge.max-run-time");
+    assertThat(failure("once.idempotency.purge.max-run-time=10ms"))
+        .contains("once.idempotency.purge.maxRunTime: must be 100ms to 1h, but was 'PT0.01S'");
+    assertThat(failure("once.idempotency.purge.max-run-time=2h"))
+        .contains("once.idempotency.purge.maxRunTime: must be 100ms to 1h, but was 'PT2H'");
+  }
+
+  @Test
+  void noMethodIsRefusedByName() {
+    assertThat(failure("once.idempotency.http.methods="))
+        .contains("once.idempotency.http.methods: must name at least one method");
+  }
+
+  @Test
+  void everyBadValueIsReportedAtOnce() {
+    assertThat(
+            failure(
+                "once.idempotency.http.max-json-depth=0",
+                "once.idempotency.http.filter-order=3",
+                "once.idempotency.http.max-body-size=0B"))
+        .contains("once.idempotency.http.maxJsonDepth")
+        .contains("once.idempotency.http.maxBodySize");
   }
 }

@@ -1,9 +1,12 @@
 package dev.once.spring;
 
+import static dev.once.spring.BoundProperties.bind;
+import static dev.once.spring.BoundProperties.failure;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.outbox.RetryPolicy;
+import jakarta.validation.Validation;
+import jakarta.validation.ValidatorFactory;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,60 +15,50 @@ class OutboxSettingsTest {
 
   @Test
   void defaultsAreValidAndTheDefaultPolicyIsTheCoresDefault() {
-    OnceProperties p = new OnceProperties();
-    p.validate();
-    assertThat(OutboxSettings.defaultPolicy(p.getOutbox().getRelay()))
-        .isEqualTo(RetryPolicy.DEFAULT);
+    OnceProperties p = bind();
+    assertThat(OutboxSettings.defaultPolicy(p.outbox().relay())).isEqualTo(RetryPolicy.DEFAULT);
+    assertThat(p.outbox().relay().workers()).isEqualTo(8);
+    assertThat(p.outbox().relay().poolSize()).isEqualTo(OnceProperties.Relay.DEFAULT_POOL_SIZE);
+    assertThat(p.outbox().relay().claimCoalescing()).isEqualTo(Duration.ofMillis(5));
+    assertThat(p.outbox().relay().types()).isEmpty();
+    assertThat(p.outbox().events()).isEmpty();
   }
 
   @Test
   void badRelaySettingsAreRefusedByNameAndValue() {
-    OnceProperties workers = new OnceProperties();
-    workers.getOutbox().getRelay().setWorkers(0);
-    assertThatThrownBy(workers::validate)
-        .hasMessageContaining("once.outbox.relay.workers")
-        .hasMessageContaining("'0'");
-
-    OnceProperties poll = new OnceProperties();
-    poll.getOutbox().getRelay().setPollInterval(Duration.ofMillis(5));
-    assertThatThrownBy(poll::validate)
-        .hasMessageContaining("once.outbox.relay.poll-interval")
-        .hasMessageContaining("PT0.005S");
-
-    OnceProperties lease = new OnceProperties();
-    lease.getOutbox().getRelay().setLease(Duration.ofDays(2));
-    assertThatThrownBy(lease::validate)
-        .hasMessageContaining("once.outbox.relay.lease")
-        .hasMessageContaining("PT48H");
+    assertThat(failure("once.outbox.relay.workers=0"))
+        .contains("once.outbox.relay.workers: must be 1 to 1000, but was '0'");
+    assertThat(failure("once.outbox.relay.poll-interval=5ms"))
+        .contains("once.outbox.relay.pollInterval: must be 10ms to 1h, but was 'PT0.005S'");
+    assertThat(failure("once.outbox.relay.lease=2d"))
+        .contains("once.outbox.relay.lease: must be 1s to 24h, but was 'PT48H'");
   }
 
   @Test
   void badRetryFieldsAreRefusedByTheirFullName() {
-    OnceProperties jitter = new OnceProperties();
-    OnceProperties.Retry retry = new OnceProperties.Retry();
-    retry.setJitter(2.0);
-    jitter.getOutbox().getRelay().getTypes().put("payment.succeeded", retry);
-    assertThatThrownBy(jitter::validate)
-        .hasMessageContaining("once.outbox.relay.types[payment.succeeded].jitter")
-        .hasMessageContaining("'2.0'");
-
-    OnceProperties maxDelay = new OnceProperties();
-    maxDelay.getOutbox().getRelay().getRetry().setMaxDelay(Duration.ofMillis(10));
-    assertThatThrownBy(maxDelay::validate)
-        .hasMessageContaining("once.outbox.relay.retry.max-delay")
-        .hasMessageContaining("PT0.01S");
+    assertThat(failure("once.outbox.relay.types[payment.succeeded].jitter=2.0"))
+        .contains("once.outbox.relay.types[payment.succeeded].jitter: must be 0.0 to 1.0")
+        .contains("but was '2.0'");
+    assertThat(failure("once.outbox.relay.retry.max-delay=10ms"))
+        .contains(
+            "once.outbox.relay.retry.maxDelay: must be at least the initial-delay (1s), but was"
+                + " 'PT0.01S'");
+    assertThat(failure("once.outbox.relay.retry.handler-timeout=5s"))
+        .contains(
+            "once.outbox.relay.retry.handlerTimeout: is not a retry setting: use"
+                + " once.outbox.relay.handler-timeout");
+    assertThat(failure("once.outbox.relay.types[provider.charge].handler-timeout=1ms"))
+        .contains("once.outbox.relay.types[provider.charge].handlerTimeout: must be 10ms to 24h");
   }
 
   @Test
   void aTypesPolicyOverridesOnlyTheFieldsItSets() {
-    OnceProperties p = new OnceProperties();
-    p.getOutbox().getRelay().getRetry().setInitialDelay(Duration.ofSeconds(2));
-    OnceProperties.Retry override = new OnceProperties.Retry();
-    override.setMaxAttempts(3);
-    p.getOutbox().getRelay().getTypes().put("provider.charge", override);
+    OnceProperties p =
+        bind(
+            "once.outbox.relay.retry.initial-delay=2s",
+            "once.outbox.relay.types[provider.charge].max-attempts=3");
 
-    RetryPolicy policy =
-        OutboxSettings.typePolicies(p.getOutbox().getRelay()).get("provider.charge");
+    RetryPolicy policy = OutboxSettings.typePolicies(p.outbox().relay()).get("provider.charge");
 
     assertThat(policy.maxAttempts()).isEqualTo(3);
     assertThat(policy.initialDelay()).isEqualTo(Duration.ofSeconds(2));
@@ -74,61 +67,60 @@ class OutboxSettingsTest {
 
   @Test
   void anInboxRetentionShorterThanARetrySpanIsRefusedNamingBoth() {
-    OnceProperties p = new OnceProperties();
-    p.getInbox().setRetention(Duration.ofHours(1));
-    OnceProperties.Retry slow = new OnceProperties.Retry();
-    slow.setMaxAttempts(30);
-    p.getOutbox().getRelay().getTypes().put("provider.charge", slow);
+    assertThat(
+            failure(
+                "once.inbox.retention=1h",
+                "once.outbox.relay.types[provider.charge].max-attempts=30"))
+        .contains("once.inbox.retention: must be longer than the longest retry span of")
+        .contains("once.outbox.relay.types[provider.charge]")
+        .contains("but was 'PT1H'");
 
-    assertThatThrownBy(p::validate)
-        .hasMessageContaining("once.inbox.retention (PT1H)")
-        .hasMessageContaining("once.outbox.relay.types[provider.charge]");
-
-    p.getInbox().setRetention(Duration.ofDays(1));
-    p.validate();
+    bind("once.inbox.retention=1d", "once.outbox.relay.types[provider.charge].max-attempts=30");
   }
 
   @Test
   void badInboxPurgeSettingsAreRefusedByName() {
-    OnceProperties p = new OnceProperties();
-    p.getInbox().getPurge().setBatchSize(0);
-    assertThatThrownBy(p::validate).hasMessageContaining("once.inbox.purge.batch-size");
+    assertThat(failure("once.inbox.purge.batch-size=0"))
+        .contains("once.inbox.purge.batchSize: must be 1 to 100000, but was '0'");
   }
 
   @Test
   void loadSheddingIsOffByDefaultAndItsDurationsAreRefusedByNameAndValue() {
-    OnceProperties defaults = new OnceProperties();
-    OnceProperties.LoadShedding shedding = defaults.getOutbox().getLoadShedding();
-    assertThat(shedding.isEnabled()).isFalse();
-    assertThat(shedding.getMaxDueAge()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(shedding.getSampleInterval()).isEqualTo(Duration.ofMillis(250));
+    OnceProperties.LoadShedding shedding = bind().outbox().loadShedding();
+    assertThat(shedding.enabled()).isFalse();
+    assertThat(shedding.maxDueAge()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(shedding.sampleInterval()).isEqualTo(Duration.ofMillis(250));
 
-    OnceProperties age = new OnceProperties();
-    age.getOutbox().getLoadShedding().setMaxDueAge(Duration.ofMillis(50));
-    assertThatThrownBy(age::validate)
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage(
-            "Invalid configuration: once.outbox.load-shedding.max-due-age must be PT0.1S to PT24H,"
-                + " but was 'PT0.05S'.");
+    assertThat(failure("once.outbox.load-shedding.max-due-age=50ms"))
+        .contains("once.outbox.loadShedding.maxDueAge: must be 100ms to 24h, but was 'PT0.05S'");
 
-    OnceProperties none = new OnceProperties();
-    none.getOutbox().getLoadShedding().setMaxDueAge(null);
-    assertThatThrownBy(none::validate)
-        .hasMessageContaining("once.outbox.load-shedding.max-due-age")
-        .hasMessageContaining("'null'");
+    // An empty value binds the default; a record built with no value is refused.
+    assertThat(bind("once.outbox.load-shedding.max-due-age=").outbox().loadShedding().maxDueAge())
+        .isEqualTo(Duration.ofSeconds(5));
+    try (ValidatorFactory factory = Validation.buildDefaultValidatorFactory()) {
+      assertThat(
+              factory
+                  .getValidator()
+                  .validate(new OnceProperties.LoadShedding(true, null, Duration.ofMillis(250))))
+          .singleElement()
+          .satisfies(
+              v -> {
+                assertThat(v.getPropertyPath()).hasToString("maxDueAge");
+                assertThat(v.getMessage()).isEqualTo("must be 100ms to 24h");
+                assertThat(v.getInvalidValue()).isNull();
+              });
+    }
 
-    OnceProperties interval = new OnceProperties();
-    interval.getOutbox().getLoadShedding().setSampleInterval(Duration.ofMillis(1));
-    assertThatThrownBy(interval::validate)
-        .hasMessageContaining("once.outbox.load-shedding.sample-interval")
-        .hasMessageContaining("'PT0.001S'");
+    assertThat(failure("once.outbox.load-shedding.sample-interval=1ms"))
+        .contains("once.outbox.loadShedding.sampleInterval")
+        .contains("'PT0.001S'");
 
-    OnceProperties slower = new OnceProperties();
-    slower.getOutbox().getLoadShedding().setMaxDueAge(Duration.ofSeconds(1));
-    slower.getOutbox().getLoadShedding().setSampleInterval(Duration.ofSeconds(2));
-    assertThatThrownBy(slower::validate)
-        .hasMessage(
-            "Invalid configuration: once.outbox.load-shedding.sample-interval must be at most"
-                + " max-due-age PT1S, but was 'PT2S'.");
+    assertThat(
+            failure(
+                "once.outbox.load-shedding.max-due-age=1s",
+                "once.outbox.load-shedding.sample-interval=2s"))
+        .isEqualTo(
+            "once.outbox.loadShedding.sampleInterval: must be at most max-due-age (1s), but was"
+                + " 'PT2S'");
   }
 }

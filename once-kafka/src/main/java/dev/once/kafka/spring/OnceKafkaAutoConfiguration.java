@@ -71,7 +71,7 @@ public class OnceKafkaAutoConfiguration {
     Set<String> types = new TreeSet<>();
     consumers.forEach(consumer -> types.addAll(consumer.types()));
     typed.ifAvailable(published -> types.addAll(published.names()));
-    properties.getOutbox().getEvents().stream()
+    properties.outbox().events().stream()
         .filter(type -> type != null && !type.isBlank())
         .map(String::trim)
         .forEach(types::add);
@@ -131,13 +131,13 @@ public class OnceKafkaAutoConfiguration {
       ObjectProvider<PublishedEventTypes> typed) {
     Set<String> types = publishedTypes(consumers.orderedStream().toList(), properties, typed);
     Duration send = settings.getProducer().getSendTimeout();
-    OnceProperties.Relay relay = properties.getOutbox().getRelay();
+    OnceProperties.Relay relay = properties.outbox().relay();
     for (String type : types) {
-      OnceProperties.Retry retry = relay.getTypes().get(type);
+      OnceProperties.Retry retry = relay.types().get(type);
       Duration timeout =
-          retry != null && retry.getHandlerTimeout() != null
-              ? retry.getHandlerTimeout()
-              : relay.getHandlerTimeout();
+          retry != null && retry.handlerTimeout() != null
+              ? retry.handlerTimeout()
+              : relay.handlerTimeout();
       if (send.compareTo(timeout) >= 0) {
         throw new IllegalStateException(
             "Invalid configuration: once.kafka.producer.send-timeout ("

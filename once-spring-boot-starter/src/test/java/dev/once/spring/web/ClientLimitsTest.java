@@ -4,6 +4,7 @@ import static dev.once.spring.web.FilterRequests.assertProblem;
 import static dev.once.spring.web.FilterRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.spring.OnceProperties;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -56,12 +57,17 @@ class ClientLimitsTest {
     FilterTestApplication.database(registry);
   }
 
-  /** A clock that stands still: no bucket refills during a test. */
+  /** Caps on a clock that stands still: no bucket refills during a test. */
   @TestConfiguration(proxyBeanMethods = false)
   static class StillClock {
     @Bean
-    Clock clock() {
-      return Clock.fixed(Instant.now(), ZoneOffset.UTC);
+    ClientCaps stillClientCaps(OnceProperties once) {
+      OnceProperties.Limits limits = once.idempotency().limits();
+      return new ClientCaps(
+          limits.maxInFlightPerClient(),
+          limits.newKeysPerMinute(),
+          once.idempotency().retryAfter(),
+          Clock.fixed(Instant.now(), ZoneOffset.UTC));
     }
   }
 

@@ -122,7 +122,7 @@ public class OpenApiConfiguration {
 
   @Bean
   OperationCustomizer operationProblems(OnceProperties once) {
-    return new OperationProblems(once.getIdempotency().getHttp().getProblemTypeBase());
+    return new OperationProblems(once.idempotency().http().problemTypeBase());
   }
 
   @Bean

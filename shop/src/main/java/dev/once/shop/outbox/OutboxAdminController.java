@@ -51,7 +51,7 @@ class OutboxAdminController {
 
   OutboxAdminController(OutboxAdmin outbox, OnceProperties once, Clock clock) {
     this.outbox = outbox;
-    this.inboxRetention = once.getInbox().getRetention();
+    this.inboxRetention = once.inbox().retention();
     this.clock = clock;
   }
 

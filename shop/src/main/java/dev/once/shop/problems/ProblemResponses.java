@@ -47,7 +47,7 @@ public class ProblemResponses {
   private final String typeBase;
 
   public ProblemResponses(OnceProperties once) {
-    this.typeBase = once.getIdempotency().getHttp().getProblemTypeBase();
+    this.typeBase = once.idempotency().http().problemTypeBase();
   }
 
   /** The problem {@code problem} with {@code detail}. */

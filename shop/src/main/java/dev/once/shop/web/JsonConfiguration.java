@@ -73,11 +73,11 @@ class JsonConfiguration {
    * max-body-size} bytes, within which every name, number and string may be as long as the body.
    */
   static JsonFactory limits(OnceProperties once) {
-    int maxBytes = (int) once.getIdempotency().getHttp().getMaxBodySize().toBytes(); // <= 2 GB
+    int maxBytes = (int) once.idempotency().http().maxBodySize().toBytes(); // <= 2 GB
     return JsonFactory.builder()
         .streamReadConstraints(
             StreamReadConstraints.builder()
-                .maxNestingDepth(once.getIdempotency().getHttp().getMaxJsonDepth())
+                .maxNestingDepth(once.idempotency().http().maxJsonDepth())
                 .maxDocumentLength(maxBytes)
                 .maxNameLength(maxBytes)
                 .maxNumberLength(maxBytes)

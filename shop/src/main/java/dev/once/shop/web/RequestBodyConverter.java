@@ -54,8 +54,8 @@ public class RequestBodyConverter extends JacksonJsonHttpMessageConverter {
   public RequestBodyConverter(JsonMapper json, OnceProperties once, Validator validator) {
     super(json);
     this.validator = validator;
-    this.maxBytes = (int) once.getIdempotency().getHttp().getMaxBodySize().toBytes();
-    this.maxDepth = once.getIdempotency().getHttp().getMaxJsonDepth();
+    this.maxBytes = (int) once.idempotency().http().maxBodySize().toBytes();
+    this.maxDepth = once.idempotency().http().maxJsonDepth();
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.once.shop.support;
 
+import dev.once.spring.OnceProperties;
+import dev.once.spring.web.ClientCaps;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -93,13 +95,27 @@ public abstract class SmallPoolShopTest {
     }
   }
 
-  /** Takes precedence over the shop's system {@link Clock} wherever one is injected. */
+  /**
+   * Takes precedence over the shop's system {@link Clock} wherever one is injected, and drives
+   * Once's per-client caps (which otherwise read the system clock): their buckets refill only when
+   * a test moves it.
+   */
   @TestConfiguration(proxyBeanMethods = false)
   static class PinnedClock {
     @Bean
     @Primary
     MutableClock mutableClock() {
       return new MutableClock(Instant.parse("2026-06-01T12:00:00Z"));
+    }
+
+    @Bean
+    ClientCaps pinnedClientCaps(OnceProperties once, MutableClock clock) {
+      OnceProperties.Limits limits = once.idempotency().limits();
+      return new ClientCaps(
+          limits.maxInFlightPerClient(),
+          limits.newKeysPerMinute(),
+          once.idempotency().retryAfter(),
+          clock);
     }
   }
 }

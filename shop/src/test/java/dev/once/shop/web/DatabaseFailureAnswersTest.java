@@ -34,7 +34,7 @@ import org.springframework.transaction.TransactionSystemException;
  * service-unavailable} with {@code Retry-After}, whether a handler or a filter raised it.
  */
 class DatabaseFailureAnswersTest {
-  private final ProblemResponses problems = new ProblemResponses(new OnceProperties());
+  private final ProblemResponses problems = new ProblemResponses(OnceProperties.defaults());
   private final ProblemExceptionHandler handler =
       new ProblemExceptionHandler(problems, new DatabaseUnavailable(problems, Clock.systemUTC()));
 

@@ -16,7 +16,7 @@ import org.springframework.mock.web.MockHttpServletRequest;
 
 /** Failures outside Spring MVC that the container forwards to the error page. */
 class ProblemErrorControllerTest {
-  private final ProblemResponses problems = new ProblemResponses(new OnceProperties());
+  private final ProblemResponses problems = new ProblemResponses(OnceProperties.defaults());
   private final ProblemErrorController controller =
       new ProblemErrorController(
           problems,

@@ -6,7 +6,10 @@ import dev.once.shop.problems.ProblemResponses;
 import dev.once.spring.OnceProperties;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -15,7 +18,7 @@ class ProblemErrorReportValveTest {
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   private final ProblemErrorReportValve valve =
-      new ProblemErrorReportValve(new ProblemResponses(new OnceProperties()));
+      new ProblemErrorReportValve(new ProblemResponses(OnceProperties.defaults()));
 
   @Test
   void namesEachStatusWithTheShopsSlug() {
@@ -31,8 +34,11 @@ class ProblemErrorReportValveTest {
 
   @Test
   void writesValidAsciiJsonWhateverTheTypeBase() {
-    OnceProperties once = new OnceProperties();
-    once.getIdempotency().getHttp().setProblemTypeBase("https://exämple.dev/é/");
+    OnceProperties once =
+        new Binder(
+                new MapConfigurationPropertySource(
+                    Map.of("once.idempotency.http.problem-type-base", "https://exämple.dev/é/")))
+            .bindOrCreate("once", OnceProperties.class);
     String body = new ProblemErrorReportValve(new ProblemResponses(once)).body(400);
     assertThat(body).matches("\\p{ASCII}+");
     assertThat(JSON.readTree(body).get("type").stringValue())

@@ -16,11 +16,14 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.catalina.connector.ClientAbortException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.core.ResolvableType;
 import org.springframework.mock.http.MockHttpInputMessage;
 import org.springframework.util.unit.DataSize;
@@ -318,9 +321,13 @@ class RequestBodyConverterTest {
   }
 
   private static RequestBodyConverter converter(DataSize maxBodySize, int maxDepth) {
-    OnceProperties once = new OnceProperties();
-    once.getIdempotency().getHttp().setMaxBodySize(maxBodySize);
-    once.getIdempotency().getHttp().setMaxJsonDepth(maxDepth);
+    OnceProperties once =
+        new Binder(
+                new MapConfigurationPropertySource(
+                    Map.of(
+                        "once.idempotency.http.max-body-size", maxBodySize.toString(),
+                        "once.idempotency.http.max-json-depth", String.valueOf(maxDepth))))
+            .bindOrCreate("once", OnceProperties.class);
     // The shop's mapper: Once's limits, then the strict reading.
     JsonMapper.Builder json = JsonMapper.builder(JsonConfiguration.limits(once));
     new JsonConfiguration().strictReading().customize(json);
