@@ -9,40 +9,15 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.validation.FieldError;
 import org.springframework.validation.ObjectError;
 
 /**
  * Binds {@link OnceProperties} in an application context, as an application's start does, and
- * renders what stops the start the way Spring Boot's failure report does: property, value, reason.
+ * renders what stops the start as Once's failure report does ({@link
+ * OncePropertiesFailureAnalyzer}): property (dashed), reason, value.
  */
 public final class BoundProperties {
   private BoundProperties() {}
-
-  /**
-   * How Spring Boot's report names a property given as in a properties file: each dashed segment in
-   * the record component's camel case (once.outbox.relay.poll-interval is reported as
-   * once.outbox.relay.pollInterval); bracketed keys stay as they are.
-   */
-  public static String reported(String property) {
-    StringBuilder out = new StringBuilder();
-    boolean upper = false;
-    int depth = 0;
-    for (char c : property.toCharArray()) {
-      if (c == '[') {
-        depth++;
-      } else if (c == ']') {
-        depth--;
-      }
-      if (c == '-' && depth == 0) {
-        upper = true;
-        continue;
-      }
-      out.append(upper ? Character.toUpperCase(c) : c);
-      upper = false;
-    }
-    return out.toString();
-  }
 
   @Configuration(proxyBeanMethods = false)
   @EnableConfigurationProperties(OnceProperties.class)
@@ -93,19 +68,7 @@ public final class BoundProperties {
     assertThat(t).as("a BindValidationException in %s", startupFailure).isNotNull();
     List<String> lines = new ArrayList<>();
     for (ObjectError error : ((BindValidationException) t).getValidationErrors()) {
-      if (error instanceof FieldError field) {
-        lines.add(
-            field.getObjectName()
-                + "."
-                + field.getField()
-                + ": "
-                + field.getDefaultMessage()
-                + ", but was '"
-                + field.getRejectedValue()
-                + "'");
-      } else {
-        lines.add(error.getObjectName() + ": " + error.getDefaultMessage());
-      }
+      lines.add(OncePropertiesFailureAnalyzer.line(error));
     }
     return String.join("\n", lines);
   }

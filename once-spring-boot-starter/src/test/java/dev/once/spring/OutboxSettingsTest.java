@@ -29,7 +29,7 @@ class OutboxSettingsTest {
     assertThat(failure("once.outbox.relay.workers=0"))
         .contains("once.outbox.relay.workers: must be 1 to 1000, but was '0'");
     assertThat(failure("once.outbox.relay.poll-interval=5ms"))
-        .contains("once.outbox.relay.pollInterval: must be 10ms to 1h, but was 'PT0.005S'");
+        .contains("once.outbox.relay.poll-interval: must be 10ms to 1h, but was 'PT0.005S'");
     assertThat(failure("once.outbox.relay.lease=2d"))
         .contains("once.outbox.relay.lease: must be 1s to 24h, but was 'PT48H'");
   }
@@ -41,14 +41,14 @@ class OutboxSettingsTest {
         .contains("but was '2.0'");
     assertThat(failure("once.outbox.relay.retry.max-delay=10ms"))
         .contains(
-            "once.outbox.relay.retry.maxDelay: must be at least the initial-delay (1s), but was"
+            "once.outbox.relay.retry.max-delay: must be at least the initial-delay (1s), but was"
                 + " 'PT0.01S'");
     assertThat(failure("once.outbox.relay.retry.handler-timeout=5s"))
         .contains(
-            "once.outbox.relay.retry.handlerTimeout: is not a retry setting: use"
+            "once.outbox.relay.retry.handler-timeout: is not a retry setting: use"
                 + " once.outbox.relay.handler-timeout");
     assertThat(failure("once.outbox.relay.types[provider.charge].handler-timeout=1ms"))
-        .contains("once.outbox.relay.types[provider.charge].handlerTimeout: must be 10ms to 24h");
+        .contains("once.outbox.relay.types[provider.charge].handler-timeout: must be 10ms to 24h");
   }
 
   @Test
@@ -81,7 +81,7 @@ class OutboxSettingsTest {
   @Test
   void badInboxPurgeSettingsAreRefusedByName() {
     assertThat(failure("once.inbox.purge.batch-size=0"))
-        .contains("once.inbox.purge.batchSize: must be 1 to 100000, but was '0'");
+        .contains("once.inbox.purge.batch-size: must be 1 to 100000, but was '0'");
   }
 
   @Test
@@ -92,7 +92,7 @@ class OutboxSettingsTest {
     assertThat(shedding.sampleInterval()).isEqualTo(Duration.ofMillis(250));
 
     assertThat(failure("once.outbox.load-shedding.max-due-age=50ms"))
-        .contains("once.outbox.loadShedding.maxDueAge: must be 100ms to 24h, but was 'PT0.05S'");
+        .contains("once.outbox.load-shedding.max-due-age: must be 100ms to 24h, but was 'PT0.05S'");
 
     // An empty value binds the default; a record built with no value is refused.
     assertThat(bind("once.outbox.load-shedding.max-due-age=").outbox().loadShedding().maxDueAge())
@@ -112,7 +112,7 @@ class OutboxSettingsTest {
     }
 
     assertThat(failure("once.outbox.load-shedding.sample-interval=1ms"))
-        .contains("once.outbox.loadShedding.sampleInterval")
+        .contains("once.outbox.load-shedding.sample-interval")
         .contains("'PT0.001S'");
 
     assertThat(
@@ -120,7 +120,7 @@ class OutboxSettingsTest {
                 "once.outbox.load-shedding.max-due-age=1s",
                 "once.outbox.load-shedding.sample-interval=2s"))
         .isEqualTo(
-            "once.outbox.loadShedding.sampleInterval: must be at most max-due-age (1s), but was"
+            "once.outbox.load-shedding.sample-interval: must be at most max-due-age (1s), but was"
                 + " 'PT2S'");
   }
 }

@@ -129,7 +129,7 @@ class RelayWiringTest {
         .run(
             context ->
                 assertThat(BoundProperties.report(context.getStartupFailure()))
-                    .contains(BoundProperties.reported(name) + ": must"));
+                    .contains(name + ": must"));
   }
 
   @Test
