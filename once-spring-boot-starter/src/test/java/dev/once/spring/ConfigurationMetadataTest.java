@@ -42,4 +42,24 @@ class ConfigurationMetadataTest {
                     .asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
                     .containsExactly("POST"));
   }
+
+  /** An IDE flags the property that typed events made unnecessary, and says why. */
+  @Test
+  void theMetadataMarksTheEventsPropertyDeprecated() throws Exception {
+    String json;
+    try (InputStream in =
+        OnceProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    List<Map<String, Object>> events =
+        JsonPath.read(json, "$.properties[?(@.name == 'once.outbox.events')]");
+
+    assertThat(events)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.get("deprecated")).isEqualTo(true);
+              assertThat(e.get("deprecation")).asString().contains("@OnceEvent");
+            });
+  }
 }
