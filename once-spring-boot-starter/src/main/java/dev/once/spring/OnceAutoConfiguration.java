@@ -1,5 +1,7 @@
 package dev.once.spring;
 
+import dev.once.events.EventTransport;
+import dev.once.events.InProcessEventTransport;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyStore;
 import dev.once.inbox.InboxConsumer;
@@ -32,6 +34,7 @@ import java.time.Clock;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
@@ -142,14 +145,21 @@ public class OnceAutoConfiguration {
       DataSource dataSource,
       RelayWakeUp wakeUp,
       ObjectProvider<InboxConsumer> consumers,
+      ObjectProvider<EventTransport> transports,
       OutboxLoadShedding shedding) {
-    // The consumers are read once, on first use, when every bean exists.
+    // An event is written if a consumer of this application takes its type, or a transport carries
+    // it out of the process (once-kafka's publisher: other services read the topic). The in-process
+    // transport carries events only to this application's consumers. Read once, on first use, when
+    // every bean exists.
     Supplier<Set<String>> consumedTypes =
         SingletonSupplier.of(
             () ->
-                consumers
-                    .orderedStream()
-                    .flatMap(consumer -> consumer.types().stream())
+                Stream.concat(
+                        consumers.orderedStream().flatMap(consumer -> consumer.types().stream()),
+                        transports
+                            .orderedStream()
+                            .filter(transport -> !(transport instanceof InProcessEventTransport))
+                            .flatMap(transport -> transport.types().stream()))
                     .collect(Collectors.toUnmodifiableSet()));
     return new TransactionalOutbox(
         Outbox.of(store), dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);

@@ -23,6 +23,7 @@ import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -126,6 +127,54 @@ class TypedKafkaEventsTest {
               assertThat(TestBroker.readAll(SHIPPED).get(0).value())
                   .as("the record's own JSON on the topic")
                   .isEqualTo("{\"parcelId\": \"p1-" + run + "\"}");
+            });
+  }
+
+  static final String ANNOUNCED = "test.kafka.typed.announced";
+
+  /** An event for other services: nothing in this application listens to it. */
+  @OnceEvent(name = ANNOUNCED)
+  public record Announced(String text) {}
+
+  /** A service that only publishes: its application package holds the event record. */
+  @Configuration(proxyBeanMethods = false)
+  @AutoConfigurationPackage
+  static class PublishOnly {}
+
+  /**
+   * With Kafka, an event no consumer of this application takes is still written and published:
+   * other services read the topic. (Without a broker it would be written for nobody.)
+   */
+  @Test
+  void anEventNoLocalListenerTakesStillReachesItsTopic() {
+    String run = TestBroker.run();
+    KafkaTransportTest.app(run)
+        .withUserConfiguration(PublishOnly.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              TransactionTemplate transactions =
+                  new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+              OnceEvents events = context.getBean(OnceEvents.class);
+
+              OutboxEntry entry =
+                  transactions.execute(
+                      status ->
+                          events
+                              .publish("news-" + run, new Announced("hello " + run))
+                              .orElseThrow(() -> new AssertionError("the event was not written")));
+
+              await()
+                  .atMost(Duration.ofSeconds(60))
+                  .until(
+                      () ->
+                          TestBroker.readAll(ANNOUNCED).stream()
+                              .anyMatch(
+                                  r ->
+                                      entry
+                                          .messageId()
+                                          .toString()
+                                          .equals(header(r, OnceHeaders.MESSAGE_ID))));
             });
   }
 }
