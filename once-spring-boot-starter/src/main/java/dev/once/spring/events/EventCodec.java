@@ -27,7 +27,7 @@ import tools.jackson.databind.node.ObjectNode;
  * object (no trailing content, no duplicate member), a primitive component must be present, and the
  * record's constructor checks apply. Thread-safe.
  */
-public final class EventCodec {
+final class EventCodec {
   /** The reserved top-level member that carries versions above 1. */
   public static final String VERSION = "@version";
 
@@ -35,7 +35,7 @@ public final class EventCodec {
   private final EventUpcasters upcasters;
   private final ObjectReader trees;
 
-  public EventCodec(JsonMapper json, EventUpcasters upcasters) {
+  EventCodec(JsonMapper json, EventUpcasters upcasters) {
     this.json = Objects.requireNonNull(json, "json");
     this.upcasters = Objects.requireNonNull(upcasters, "upcasters");
     this.trees =

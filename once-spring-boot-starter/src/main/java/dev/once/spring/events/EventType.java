@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param name its {@link OnceEvent#name()}
  * @param version its {@link OnceEvent#version()}
  */
-public record EventType(Class<?> recordType, String name, int version) {
+record EventType(Class<?> recordType, String name, int version) {
   private static final ClassValue<EventType> TYPES =
       new ClassValue<>() {
         @Override

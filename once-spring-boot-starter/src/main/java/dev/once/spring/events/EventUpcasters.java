@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /** The {@link EventUpcaster} beans, one per event and version. Immutable and thread-safe. */
-public final class EventUpcasters {
+final class EventUpcasters {
   private final Map<Step, EventUpcaster> steps;
 
   private record Step(String event, int fromVersion) {}

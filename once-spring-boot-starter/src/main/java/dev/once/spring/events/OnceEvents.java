@@ -19,7 +19,7 @@ public final class OnceEvents {
   private final TransactionalOutbox outbox;
   private final EventCodec codec;
 
-  public OnceEvents(TransactionalOutbox outbox, EventCodec codec) {
+  OnceEvents(TransactionalOutbox outbox, EventCodec codec) {
     this.outbox = Objects.requireNonNull(outbox, "outbox");
     this.codec = Objects.requireNonNull(codec, "codec");
   }
