@@ -5,7 +5,6 @@ import dev.once.events.InProcessEventTransport;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyStore;
 import dev.once.inbox.InboxConsumer;
-import dev.once.json.JsonCanonicalizer;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
@@ -21,16 +20,7 @@ import dev.once.spring.outbox.OutboxHandler;
 import dev.once.spring.outbox.OutboxLoadShedding;
 import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
-import dev.once.spring.web.ClientCaps;
-import dev.once.spring.web.IdempotencyClientResolver;
-import dev.once.spring.web.IdempotencyFilter;
-import dev.once.spring.web.IdempotentEndpoints;
-import dev.once.spring.web.IdempotentExecution;
-import dev.once.spring.web.IdempotentHandlers;
-import dev.once.spring.web.MvcIdempotentHandlers;
-import dev.once.spring.web.OutboxOverloadedAnswer;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -38,6 +28,7 @@ import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -48,11 +39,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportSelector;
+import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.util.function.SingletonSupplier;
 
@@ -71,8 +62,7 @@ import org.springframework.util.function.SingletonSupplier;
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
-// EventsConfiguration first: its listener consumers must exist for the others' conditions.
-@Import({EventsConfiguration.class, InboxConfiguration.class, RelayConfiguration.class})
+@Import(OnceAutoConfiguration.PackageConfigurations.class)
 public class OnceAutoConfiguration {
 
   @Bean
@@ -230,109 +220,42 @@ public class OnceAutoConfiguration {
   }
 
   /**
-   * The 503 answer of load shedding's {@code OutboxOverloadedException}, in Spring MVC
-   * applications, whether or not the idempotency filter is on.
+   * Under the conditions of the idempotency filter ({@code dev.once.spring.web.WebConfiguration}),
+   * the transaction manager must manage the DataSource of the idempotency store, so that the key
+   * claim and the handler's writes share one transaction.
    */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-  @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerExceptionResolver")
-  static class OutboxOverloadedConfiguration {
-    @Bean
-    @ConditionalOnMissingBean
-    OutboxOverloadedAnswer onceOutboxOverloadedAnswer(OnceProperties properties) {
-      return new OutboxOverloadedAnswer(properties.idempotency().http().problemTypeBase());
-    }
-  }
-
-  /** The servlet filter, in servlet web applications. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
   @ConditionalOnBean(PlatformTransactionManager.class)
   @ConditionalOnBooleanProperty(name = "once.idempotency.http.enabled", matchIfMissing = true)
-  static class WebConfiguration {
-
+  static class IdempotencyTransactionsConfiguration {
     @Bean
-    @ConditionalOnMissingBean
-    IdempotencyClientResolver onceIdempotencyClientResolver() {
-      return IdempotencyClientResolver.standard();
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    IdempotentExecution onceIdempotentExecution(
-        IdempotencyEngine engine,
-        PlatformTransactionManager transactions,
-        DataSource dataSource,
-        OnceProperties properties,
-        IdempotencyMetrics metrics) {
+    SmartInitializingSingleton onceIdempotencySameDataSource(
+        PlatformTransactionManager transactions, DataSource dataSource) {
       SameDataSource.require(
           transactions,
           dataSource,
           "the idempotency store, so that the key claim and the handler's writes share one"
               + " transaction");
-      return new IdempotentExecution(
-          engine,
-          transactions,
-          dataSource,
-          properties.idempotency().http().problemTypeBase(),
-          metrics,
-          (int) properties.idempotency().limits().maxAnswerSize().toBytes());
+      return () -> {};
     }
+  }
 
-    /** The per-client caps of {@code once.idempotency.limits}; none by default. */
-    @Bean
-    @ConditionalOnMissingBean
-    ClientCaps onceClientCaps(OnceProperties properties) {
-      OnceProperties.Limits limits = properties.idempotency().limits();
-      return new ClientCaps(
-          limits.maxInFlightPerClient(),
-          limits.newKeysPerMinute(),
-          properties.idempotency().retryAfter(),
-          // Local to this process (token buckets); no Clock bean of Once's or the application's.
-          Clock.systemUTC());
-    }
-
-    /**
-     * Finds {@link dev.once.spring.web.Idempotent} on the handler Spring MVC chooses, when Spring
-     * MVC is present.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.web.servlet.HandlerMapping")
-    static class AnnotatedEndpointsConfiguration {
-      @Bean
-      @ConditionalOnMissingBean
-      IdempotentHandlers onceIdempotentHandlers(ApplicationContext context) {
-        return new MvcIdempotentHandlers(context);
-      }
-    }
-
-    @Bean
-    FilterRegistrationBean<IdempotencyFilter> onceIdempotencyFilter(
-        OnceProperties properties,
-        IdempotencyClientResolver clients,
-        IdempotentExecution execution,
-        IdempotencyMetrics metrics,
-        ClientCaps caps,
-        ObjectProvider<IdempotentHandlers> handlers) {
-      OnceProperties.Http http = properties.idempotency().http();
-      IdempotencyFilter filter =
-          new IdempotencyFilter(
-              IdempotentEndpoints.of(
-                  http.methods(),
-                  http.paths(),
-                  handlers.getIfAvailable(() -> IdempotentHandlers.NONE)),
-              clients,
-              JsonCanonicalizer.withMaxDepth(http.maxJsonDepth()),
-              execution,
-              http.problemTypeBase(),
-              metrics,
-              caps,
-              (int) http.maxBodySize().toBytes(),
-              http.filterOrder());
-      FilterRegistrationBean<IdempotencyFilter> registration = new FilterRegistrationBean<>(filter);
-      registration.setName("onceIdempotencyFilter");
-      registration.setOrder(http.filterOrder());
-      return registration;
+  /**
+   * The configurations of the capability packages, by name: they are package-private there, so that
+   * their beans' types need not be public. The events first: their listener consumers must exist
+   * for the others' conditions.
+   */
+  static class PackageConfigurations implements ImportSelector {
+    @Override
+    public String[] selectImports(AnnotationMetadata metadata) {
+      return new String[] {
+        EventsConfiguration.class.getName(),
+        InboxConfiguration.class.getName(),
+        RelayConfiguration.class.getName(),
+        "dev.once.spring.web.OutboxOverloadedConfiguration",
+        "dev.once.spring.web.WebConfiguration"
+      };
     }
   }
 }

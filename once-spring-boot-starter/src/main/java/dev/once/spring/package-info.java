@@ -19,8 +19,16 @@
  * requests and relay work never take each other's connections; every Hikari pool drops a connection
  * that a failover left read-only, unless the application set an exception override of its own.
  *
- * <p>Depends on the core's packages and on the starter's capability packages ({@code web}, {@code
- * outbox}, {@code events}, {@code inbox}, {@code metrics}, {@code scheduling}), none of which
- * depends on it; applications and {@code once-kafka}'s auto-configuration use it.
+ * <p>Public here are only {@link dev.once.spring.OnceAutoConfiguration} (Spring Boot loads it),
+ * {@link dev.once.spring.OnceProperties} and the types the auto-configuration's beans expose; a
+ * capability package's beans are defined by a package-private configuration of its own ({@code
+ * dev.once.spring.web.WebConfiguration}), which the auto-configuration imports by name, so that the
+ * types behind them stay package-private.
+ *
+ * <p>Depends on the core's packages and on the starter's capability packages ({@code outbox},
+ * {@code events}, {@code inbox}, {@code metrics}, {@code scheduling}), none of which depends on it;
+ * {@code web} reads {@link dev.once.spring.OnceProperties}, and the auto-configuration names its
+ * configurations only as strings, never as classes. Applications and {@code once-kafka}'s
+ * auto-configuration use it.
  */
 package dev.once.spring;

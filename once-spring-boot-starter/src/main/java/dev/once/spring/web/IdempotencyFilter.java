@@ -36,7 +36,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * IdempotentExecution}, which claims the key, runs the handler and stores its answer in one
  * transaction. Thread-safe; holds no per-request state.
  */
-public final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
+final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
   private static final Logger log = LoggerFactory.getLogger(IdempotencyFilter.class);
 
   private final IdempotentEndpoints endpoints;

@@ -18,7 +18,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * configured methods whose handler carries {@link Idempotent} (on the method, else on its class),
  * or whose path matches one of the configured patterns. The annotation wins over the patterns.
  */
-public final class IdempotentEndpoints {
+final class IdempotentEndpoints {
   /** What a request needs. */
   public enum Need {
     /** Not idempotent: the filter passes it on untouched. */

@@ -43,7 +43,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  *   <li>the database failed: 503 {@code service-unavailable} with {@code Retry-After: 1}.
  * </ul>
  */
-public final class IdempotentExecution {
+final class IdempotentExecution {
   /** Response header set on every replayed answer. */
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 

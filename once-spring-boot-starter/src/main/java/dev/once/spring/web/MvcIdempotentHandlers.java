@@ -39,7 +39,7 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * refuses the request before choosing a handler: unsupported method or media type, unsatisfied
  * parameter conditions) finds no handler.
  */
-public final class MvcIdempotentHandlers implements IdempotentHandlers, SmartInitializingSingleton {
+final class MvcIdempotentHandlers implements IdempotentHandlers, SmartInitializingSingleton {
   private static final Logger log = LoggerFactory.getLogger(MvcIdempotentHandlers.class);
 
   private final ApplicationContext context;

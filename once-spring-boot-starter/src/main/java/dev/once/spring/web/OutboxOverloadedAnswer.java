@@ -22,7 +22,7 @@ import org.springframework.web.servlet.ModelAndView;
  * a catch-all {@code @ExceptionHandler(Exception.class)}, which should then map this exception
  * first. Stateless apart from the problem type base; thread-safe.
  */
-public final class OutboxOverloadedAnswer implements HandlerExceptionResolver, Ordered {
+final class OutboxOverloadedAnswer implements HandlerExceptionResolver, Ordered {
   private static final Logger log = LoggerFactory.getLogger(OutboxOverloadedAnswer.class);
 
   /** The problem's detail: one fixed sentence, nothing internal. */

@@ -1,15 +1,20 @@
 /**
- * The HTTP idempotency contract for Spring MVC. {@link dev.once.spring.web.IdempotencyFilter} takes
- * the requests that {@link dev.once.spring.web.IdempotentEndpoints} marks (by method, and by the
- * {@link dev.once.spring.web.Idempotent} annotation of their handler, which {@link
- * dev.once.spring.web.MvcIdempotentHandlers} finds, or by path pattern), names their client with an
- * {@link dev.once.spring.web.IdempotencyClientResolver}, checks the key, the body and the client's
- * caps ({@link dev.once.spring.web.ClientCaps}), and hands the request to {@link
- * dev.once.spring.web.IdempotentExecution}, which runs once-core's request loop ({@code
- * IdempotencyEngine.execute}) in Spring transactions: it claims the key, runs the handler and
- * stores its answer in one transaction. {@link dev.once.spring.web.OnceProblem} is the vocabulary
- * of the RFC 9457 problems it answers; {@link dev.once.spring.web.OutboxOverloadedAnswer} answers
- * load shedding's refusal.
+ * The HTTP idempotency contract for Spring MVC. Public are only the types an application touches:
+ * {@link dev.once.spring.web.Idempotent}, {@link dev.once.spring.web.IdempotencyClientResolver},
+ * {@link dev.once.spring.web.IdempotentHandlers} and {@link dev.once.spring.web.ClientCaps} (each
+ * may be a bean of the application's), and {@link dev.once.spring.web.OnceProblem}; the rest is
+ * package-private, its beans defined by {@code WebConfiguration} and {@code
+ * OutboxOverloadedConfiguration}, which the auto-configuration imports by name.
+ *
+ * <p>{@code IdempotencyFilter} takes the requests that {@code IdempotentEndpoints} marks (by
+ * method, and by the {@link dev.once.spring.web.Idempotent} annotation of their handler, which
+ * {@code MvcIdempotentHandlers} finds, or by path pattern), names their client with an {@link
+ * dev.once.spring.web.IdempotencyClientResolver}, checks the key, the body and the client's caps
+ * ({@link dev.once.spring.web.ClientCaps}), and hands the request to {@code IdempotentExecution},
+ * which runs once-core's request loop ({@code IdempotencyEngine.execute}) in Spring transactions:
+ * it claims the key, runs the handler and stores its answer in one transaction. {@link
+ * dev.once.spring.web.OnceProblem} is the vocabulary of the RFC 9457 problems it answers; {@code
+ * OutboxOverloadedAnswer} answers load shedding's refusal.
  *
  * <p>Guarantees: a request takes effect at most once per (client, key). A retry of a completed
  * request with the same fingerprint gets the stored status, body, {@code Content-Type} and {@code
@@ -26,8 +31,9 @@
  * replays the committed answer).
  *
  * <p>Depends on {@code dev.once.idempotency}, {@code dev.once.json}, {@code dev.once.outbox} (the
- * overload exception), {@code dev.once.failures}, {@code dev.once.log} and {@code
- * dev.once.spring.metrics}; the auto-configuration and applications use it. Details:
- * docs/idempotency.md.
+ * overload exception), {@code dev.once.failures}, {@code dev.once.log}, {@code
+ * dev.once.spring.metrics} and {@code dev.once.spring} (its configurations read {@code
+ * OnceProperties}); applications use it, and the auto-configuration imports its configurations by
+ * name. Details: docs/idempotency.md.
  */
 package dev.once.spring.web;
