@@ -11,16 +11,12 @@ import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.events.EventsConfiguration;
-import dev.once.spring.inbox.InboxDuplicates;
 import dev.once.spring.metrics.IdempotencyMetrics;
-import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
-import dev.once.spring.metrics.MicrometerInboxDuplicates;
 import dev.once.spring.outbox.ApplicationRelayWakeUp;
 import dev.once.spring.outbox.OutboxHandler;
 import dev.once.spring.outbox.OutboxLoadShedding;
 import dev.once.spring.outbox.RelayWakeUp;
 import dev.once.spring.outbox.TransactionalOutbox;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -164,25 +160,6 @@ public class OnceAutoConfiguration {
         engine, dataSource, purge.interval(), purge.batchSize(), purge.maxRunTime());
   }
 
-  /** Outcome counters in Micrometer, when it is present and the application has a registry. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-  static class MicrometerConfiguration {
-    @Bean
-    @ConditionalOnMissingBean
-    IdempotencyMetrics onceIdempotencyMetrics(ObjectProvider<MeterRegistry> registry) {
-      MeterRegistry meters = registry.getIfAvailable();
-      return meters == null ? IdempotencyMetrics.NONE : new MicrometerIdempotencyMetrics(meters);
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    InboxDuplicates onceInboxDuplicates(ObjectProvider<MeterRegistry> registry) {
-      MeterRegistry meters = registry.getIfAvailable();
-      return meters == null ? InboxDuplicates.NONE : new MicrometerInboxDuplicates(meters);
-    }
-  }
-
   @Bean
   @ConditionalOnMissingBean
   IdempotencyMetrics onceNoIdempotencyMetrics() {
@@ -251,8 +228,11 @@ public class OnceAutoConfiguration {
     public String[] selectImports(AnnotationMetadata metadata) {
       return new String[] {
         EventsConfiguration.class.getName(),
+        "dev.once.spring.metrics.MetricsConfiguration",
         InboxConfiguration.class.getName(),
         RelayConfiguration.class.getName(),
+        // After the relay's: it is there if the relay's bean is.
+        "dev.once.spring.metrics.RelayMetricsConfiguration",
         "dev.once.spring.web.OutboxOverloadedConfiguration",
         "dev.once.spring.web.WebConfiguration"
       };

@@ -7,15 +7,10 @@ import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
 import dev.once.postgres.PostgresStores;
-import dev.once.spring.metrics.MicrometerRelayListener;
-import dev.once.spring.metrics.OutboxGauges;
-import dev.once.spring.metrics.RelayMeters;
 import dev.once.spring.outbox.OutboxHandler;
 import dev.once.spring.outbox.OutboxRelayLifecycle;
 import dev.once.spring.outbox.RelayHealth;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
-import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -87,35 +82,6 @@ class RelayConfiguration {
   @Bean
   OutboxRelayLifecycle onceOutboxRelayLifecycle(OutboxRelay relay) {
     return new OutboxRelayLifecycle(relay);
-  }
-
-  /** The relay's counters and timer, and the outbox gauges, in Micrometer. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-  static class RelayMetricsConfiguration {
-    /** How often the gauges re-read the outbox's stats. */
-    static final Duration STATS_INTERVAL = Duration.ofSeconds(5);
-
-    @Bean
-    @ConditionalOnMissingBean
-    RelayListener onceRelayListener(ObjectProvider<MeterRegistry> registry) {
-      MeterRegistry meters = registry.getIfAvailable();
-      return meters == null ? RelayListener.NONE : new MicrometerRelayListener(meters);
-    }
-
-    @Bean
-    RelayMeters onceRelayMeters(OutboxRelay relay, ObjectProvider<MeterRegistry> registry) {
-      return new RelayMeters(relay, registry.getIfAvailable());
-    }
-
-    @Bean
-    OutboxGauges onceOutboxGauges(
-        ObjectProvider<OutboxAdmin> admin, ObjectProvider<MeterRegistry> registry) {
-      MeterRegistry meters = registry.getIfAvailable();
-      return meters == null
-          ? OutboxGauges.none()
-          : new OutboxGauges(admin.getObject(), meters, STATS_INTERVAL);
-    }
   }
 
   /** The relay's health indicator, with Spring Boot's health support on the classpath. */

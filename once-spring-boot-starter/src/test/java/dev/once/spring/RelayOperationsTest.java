@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.once.outbox.OutboxRelay;
-import dev.once.spring.metrics.MicrometerRelayListener;
-import dev.once.spring.metrics.RelayMeters;
 import dev.once.spring.outbox.OutboxTestApplication;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
@@ -172,17 +170,23 @@ class RelayOperationsTest {
 
               await()
                   .atMost(PATIENCE)
-                  .until(() -> meters.get(RelayMeters.DELIVERED).functionCounter().count() >= 2);
-              assertThat(meters.get(RelayMeters.CLAIMS).functionCounter().count()).isPositive();
-              assertThat(meters.get(RelayMeters.CLAIMED_ROWS).functionCounter().count())
+                  .until(
+                      () ->
+                          meters.get("once.outbox.relay.delivered").functionCounter().count() >= 2);
+              assertThat(meters.get("once.outbox.relay.claims").functionCounter().count())
+                  .isPositive();
+              assertThat(meters.get("once.outbox.relay.claimed.rows").functionCounter().count())
                   .isGreaterThanOrEqualTo(2);
-              assertThat(meters.get(RelayMeters.JOINED).functionCounter().count())
+              assertThat(
+                      meters.get("once.outbox.relay.joined.completions").functionCounter().count())
                   .as("the event's last consumer completed its row")
                   .isGreaterThanOrEqualTo(1);
-              assertThat(meters.get(RelayMeters.COMMITS).functionCounter().count()).isPositive();
-              assertThat(meters.get(RelayMeters.BUSY).functionCounter().count()).isPositive();
-              assertThat(meters.get(RelayMeters.RUNNING).gauge().value()).isEqualTo(1.0);
-              assertThat(meters.get(MicrometerRelayListener.CLAIM).summary().count()).isPositive();
+              assertThat(meters.get("once.outbox.relay.commits").functionCounter().count())
+                  .isPositive();
+              assertThat(meters.get("once.outbox.relay.busy").functionCounter().count())
+                  .isPositive();
+              assertThat(meters.get("once.outbox.relay.running").gauge().value()).isEqualTo(1.0);
+              assertThat(meters.get("once.outbox.claim").summary().count()).isPositive();
             });
   }
 

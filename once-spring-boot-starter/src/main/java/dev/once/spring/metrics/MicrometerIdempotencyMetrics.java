@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** Counts outcomes in Micrometer as {@value #REQUESTS}, tagged {@code outcome}. */
-public final class MicrometerIdempotencyMetrics implements IdempotencyMetrics {
+final class MicrometerIdempotencyMetrics implements IdempotencyMetrics {
 
   /** Name of the counter. */
   public static final String REQUESTS = "once.idempotency.requests";

@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /** Counts skipped redeliveries as {@value #DUPLICATES}, tagged {@code consumer}. Thread-safe. */
-public final class MicrometerInboxDuplicates implements InboxDuplicates {
+final class MicrometerInboxDuplicates implements InboxDuplicates {
   public static final String DUPLICATES = "once.inbox.duplicates";
 
   private final MeterRegistry registry;

@@ -16,7 +16,7 @@ import java.time.Instant;
  * how many attempts each delivered row took as the distribution {@value #ATTEMPTS}, and the rows
  * each non-empty claim returned as the distribution {@value #CLAIM}. Thread-safe.
  */
-public final class MicrometerRelayListener implements RelayListener {
+final class MicrometerRelayListener implements RelayListener {
   public static final String DELIVERED = "once.outbox.delivered";
   public static final String RETRIED = "once.outbox.retried";
   public static final String DEAD = "once.outbox.dead";

@@ -16,7 +16,7 @@ import org.springframework.context.SmartLifecycle;
  * from {@link OutboxAdmin#stats()} on a background thread every {@code interval}, never on a
  * scrape, so scrapes cost the database nothing. Thread-safe.
  */
-public final class OutboxGauges implements SmartLifecycle {
+final class OutboxGauges implements SmartLifecycle {
   public static final String BACKLOG = "once.outbox.backlog";
   public static final String OLDEST_DUE_AGE = "once.outbox.oldest.due.age";
   public static final String DEAD_ROWS = "once.outbox.dead.rows";

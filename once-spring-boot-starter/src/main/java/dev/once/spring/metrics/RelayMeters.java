@@ -26,7 +26,7 @@ import java.util.function.ToDoubleFunction;
  *       runs).
  * </ul>
  */
-public final class RelayMeters {
+final class RelayMeters {
   public static final String CLAIMS = "once.outbox.relay.claims";
   public static final String CLAIMED_ROWS = "once.outbox.relay.claimed.rows";
   public static final String COMMITS = "once.outbox.relay.commits";

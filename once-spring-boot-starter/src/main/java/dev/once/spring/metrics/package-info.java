@@ -2,12 +2,14 @@
  * Once's metrics. {@link dev.once.spring.metrics.IdempotencyMetrics} learns how each idempotent
  * request ended ({@link dev.once.spring.metrics.IdempotencyMetrics.Outcome}); with Micrometer and a
  * {@code MeterRegistry} the starter counts the outcomes as {@code once.idempotency.requests}
- * ({@link dev.once.spring.metrics.MicrometerIdempotencyMetrics}), the relay's outcomes tagged
- * {@code type} ({@link dev.once.spring.metrics.MicrometerRelayListener}), the outbox's backlog,
- * oldest due age and dead rows as gauges ({@link dev.once.spring.metrics.OutboxGauges}), the
- * relay's own counters ({@link dev.once.spring.metrics.RelayMeters}) and the inbox's skipped
- * redeliveries tagged {@code consumer} ({@link dev.once.spring.metrics.MicrometerInboxDuplicates}).
- * Another sink implements {@link dev.once.spring.metrics.IdempotencyMetrics} as a bean.
+ * ({@code MicrometerIdempotencyMetrics}), the relay's outcomes tagged {@code type} ({@code
+ * MicrometerRelayListener}), the outbox's backlog, oldest due age and dead rows as gauges ({@code
+ * OutboxGauges}), the relay's own counters ({@code RelayMeters}) and the inbox's skipped
+ * redeliveries tagged {@code consumer} ({@code MicrometerInboxDuplicates}). Another sink implements
+ * {@link dev.once.spring.metrics.IdempotencyMetrics} as a bean. Public is only {@link
+ * dev.once.spring.metrics.IdempotencyMetrics}; the meter names are the contract, and the Micrometer
+ * types are package-private, their beans defined by {@code MetricsConfiguration} and {@code
+ * RelayMetricsConfiguration}, which the auto-configuration imports by name.
  *
  * <p>What a scrape costs: nothing in the database. The gauges are read by one query on a background
  * thread every 5 s, never on a scrape, and the relay's counters come from memory; tags are bounded

@@ -7,7 +7,6 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.spring.OnceAutoConfiguration;
-import dev.once.spring.metrics.MicrometerInboxDuplicates;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -85,7 +84,7 @@ class SpringInboxTest {
           assertThat(
                   context
                       .getBean(MeterRegistry.class)
-                      .get(MicrometerInboxDuplicates.DUPLICATES)
+                      .get("once.inbox.duplicates")
                       .tag("consumer", "reserve-stock")
                       .counter()
                       .count())

@@ -13,9 +13,7 @@ import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxRelay;
 import dev.once.spring.OnceAutoConfiguration;
-import dev.once.spring.metrics.MicrometerInboxDuplicates;
-import dev.once.spring.metrics.MicrometerRelayListener;
-import dev.once.spring.metrics.OutboxGauges;
+import dev.once.spring.metrics.OutboxGaugesRefresh;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
 import dev.once.testing.EffectTable;
@@ -133,7 +131,7 @@ class OutboxRelayAutoConfigurationTest {
           MeterRegistry meters = context.getBean(MeterRegistry.class);
           assertThat(
                   meters
-                      .get(MicrometerInboxDuplicates.DUPLICATES)
+                      .get("once.inbox.duplicates")
                       .tag("consumer", "send-mail-" + RUN)
                       .counter()
                       .count())
@@ -146,11 +144,10 @@ class OutboxRelayAutoConfigurationTest {
     runner.run(
         context -> {
           MeterRegistry meters = context.getBean(MeterRegistry.class);
-          OutboxGauges gauges = context.getBean(OutboxGauges.class);
-          gauges.refresh();
-          double deadBefore = meters.get(OutboxGauges.DEAD_ROWS).gauge().value();
-          assertThat(meters.find(OutboxGauges.BACKLOG).gauge()).isNotNull();
-          assertThat(meters.find(OutboxGauges.OLDEST_DUE_AGE).gauge()).isNotNull();
+          OutboxGaugesRefresh.refresh(context);
+          double deadBefore = meters.get("once.outbox.dead.rows").gauge().value();
+          assertThat(meters.find("once.outbox.backlog").gauge()).isNotNull();
+          assertThat(meters.find("once.outbox.oldest.due.age").gauge()).isNotNull();
           Orders orders = context.getBean(Orders.class);
 
           orders.append(CHARGE, "{}");
@@ -160,13 +157,12 @@ class OutboxRelayAutoConfigurationTest {
               .atMost(PATIENCE)
               .until(
                   () ->
-                      count(meters, MicrometerRelayListener.DELIVERED) >= 1
-                          && count(meters, MicrometerRelayListener.DEAD) >= 1);
-          assertThat(
-                  meters.get(MicrometerRelayListener.LATENCY).tag("type", CHARGE).timer().count())
+                      count(meters, "once.outbox.delivered") >= 1
+                          && count(meters, "once.outbox.dead") >= 1);
+          assertThat(meters.get("once.outbox.delivery.latency").tag("type", CHARGE).timer().count())
               .isGreaterThanOrEqualTo(1);
-          gauges.refresh();
-          assertThat(meters.get(OutboxGauges.DEAD_ROWS).gauge().value())
+          OutboxGaugesRefresh.refresh(context);
+          assertThat(meters.get("once.outbox.dead.rows").gauge().value())
               .isGreaterThanOrEqualTo(deadBefore + 1);
         });
   }

@@ -2,7 +2,6 @@ package dev.once.spring.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.spring.metrics.MicrometerIdempotencyMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -50,7 +49,7 @@ class IdempotencyFilterTest {
   @Autowired FilterTestApplication.SecondPool secondPool;
 
   private double outcomes(String outcome) {
-    return meters.counter(MicrometerIdempotencyMetrics.REQUESTS, "outcome", outcome).count();
+    return meters.counter("once.idempotency.requests", "outcome", outcome).count();
   }
 
   private final String client = "client-" + UUID.randomUUID();
