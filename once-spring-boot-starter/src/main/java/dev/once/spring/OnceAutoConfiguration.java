@@ -10,7 +10,6 @@ import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.postgres.PostgresStores;
-import dev.once.spring.events.EventsConfiguration;
 import dev.once.spring.metrics.IdempotencyMetrics;
 import dev.once.spring.outbox.ApplicationRelayWakeUp;
 import dev.once.spring.outbox.OutboxHandler;
@@ -49,7 +48,7 @@ import org.springframework.util.function.SingletonSupplier;
  * transactional outbox and its relay (running every {@link OutboxHandler} bean and delivering
  * events to every {@link InboxConsumer} bean through the inbox), the purges of expired keys and old
  * inbox records, their metrics, and the migration of Once's tables; with Jackson 3, typed events
- * ({@link EventsConfiguration}).
+ * ({@code dev.once.spring.events.EventsConfiguration}).
  */
 @AutoConfiguration(
     after = {
@@ -227,7 +226,7 @@ public class OnceAutoConfiguration {
     @Override
     public String[] selectImports(AnnotationMetadata metadata) {
       return new String[] {
-        EventsConfiguration.class.getName(),
+        "dev.once.spring.events.EventsConfiguration",
         "dev.once.spring.metrics.MetricsConfiguration",
         InboxConfiguration.class.getName(),
         RelayConfiguration.class.getName(),

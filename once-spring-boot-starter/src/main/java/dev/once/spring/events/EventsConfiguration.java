@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
 @Import(OnceListenerRegistrar.class)
-public class EventsConfiguration {
+class EventsConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
