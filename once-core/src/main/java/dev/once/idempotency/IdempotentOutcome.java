@@ -24,8 +24,15 @@ public sealed interface IdempotentOutcome
         IdempotentOutcome.InUse,
         IdempotentOutcome.Unavailable {
 
-  /** Whether the handler ran for this request (its writes committed only if {@link Executed}). */
-  boolean ranHandler();
+  /**
+   * Whether the handler ran for this request (its writes committed only if {@link Executed}).
+   * Always for the outcomes that only a handler's answer leads to; {@link Replayed}, {@link
+   * KeyReused}, {@link InUse} and {@link Unavailable}, which may come before or after the handler,
+   * say it in a component of their own.
+   */
+  default boolean ranHandler() {
+    return true;
+  }
 
   /**
    * The handler's success (2xx, or 3xx but 304) committed with its answer, in one transaction: the
@@ -34,11 +41,6 @@ public sealed interface IdempotentOutcome
   record Executed(StoredResponse answer) implements IdempotentOutcome {
     public Executed {
       Objects.requireNonNull(answer, "answer");
-    }
-
-    @Override
-    public boolean ranHandler() {
-      return true;
     }
   }
 
@@ -50,11 +52,6 @@ public sealed interface IdempotentOutcome
   record Refused(StoredResponse answer) implements IdempotentOutcome {
     public Refused {
       Objects.requireNonNull(answer, "answer");
-    }
-
-    @Override
-    public boolean ranHandler() {
-      return true;
     }
   }
 
@@ -80,11 +77,6 @@ public sealed interface IdempotentOutcome
     public NotStored {
       Objects.requireNonNull(answer, "answer");
     }
-
-    @Override
-    public boolean ranHandler() {
-      return true;
-    }
   }
 
   /**
@@ -93,24 +85,14 @@ public sealed interface IdempotentOutcome
    * was rolled back and the key is free. Refuse the request (the starter: 422 {@code
    * answer-too-large}); nothing of it was applied.
    */
-  record TooLarge(int answerBytes, int maxAnswerBytes) implements IdempotentOutcome {
-    @Override
-    public boolean ranHandler() {
-      return true;
-    }
-  }
+  record TooLarge(int answerBytes, int maxAnswerBytes) implements IdempotentOutcome {}
 
   /**
    * The handler answered a success, but the transaction was marked rollback-only: everything was
    * rolled back and the key is free. Answer with an error that invites a retry with the same key
    * (the starter: 500 {@code internal-error}).
    */
-  record RollbackOnly() implements IdempotentOutcome {
-    @Override
-    public boolean ranHandler() {
-      return true;
-    }
-  }
+  record RollbackOnly() implements IdempotentOutcome {}
 
   /**
    * The key holds the answer of a different request (another fingerprint): nothing of this one took

@@ -1,7 +1,7 @@
 package dev.once.spring;
 
 import dev.once.idempotency.IdempotencyEngine;
-import dev.once.spring.scheduling.PeriodicTask;
+import dev.once.spring.internal.PeriodicTask;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -18,11 +18,11 @@ import org.springframework.context.SmartLifecycle;
  * left is followed by the next after a second, not after the interval. Expiry is the database's
  * clock. Several instances may run at once: each batch skips rows another holds.
  */
-public final class IdempotencyKeyPurger implements SmartLifecycle {
+final class IdempotencyKeyPurger implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(IdempotencyKeyPurger.class);
 
   /** The default of {@code once.idempotency.purge.max-run-time}. */
-  public static final Duration DEFAULT_MAX_RUN_TIME = Duration.ofSeconds(10);
+  static final Duration DEFAULT_MAX_RUN_TIME = Duration.ofSeconds(10);
 
   private final IdempotencyEngine engine;
   private final DataSource dataSource;
@@ -30,12 +30,12 @@ public final class IdempotencyKeyPurger implements SmartLifecycle {
   private final Duration maxRunTime;
   private final PeriodicTask task;
 
-  public IdempotencyKeyPurger(
+  IdempotencyKeyPurger(
       IdempotencyEngine engine, DataSource dataSource, Duration interval, int batchSize) {
     this(engine, dataSource, interval, batchSize, DEFAULT_MAX_RUN_TIME);
   }
 
-  public IdempotencyKeyPurger(
+  IdempotencyKeyPurger(
       IdempotencyEngine engine,
       DataSource dataSource,
       Duration interval,
@@ -54,7 +54,7 @@ public final class IdempotencyKeyPurger implements SmartLifecycle {
    *
    * @return how many keys were deleted
    */
-  public int purgeNow() throws SQLException {
+  int purgeNow() throws SQLException {
     return purgeRun().deleted();
   }
 

@@ -345,11 +345,25 @@ public record OnceProperties(
       Map<String, @Valid Retry> types)
       implements CrossChecked.Rules {
 
-    static final int DEFAULT_POOL_SIZE = 8;
+    /** The default of {@code once.outbox.relay.pool-size}. */
+    public static final int DEFAULT_POOL_SIZE = 8;
 
     public Relay {
       retry = retry != null ? retry : Retry.UNSET;
       types = types == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(types));
+    }
+
+    /**
+     * The retry policy of every type with no entry under {@code types}: {@code retry}, each unset
+     * field from once-core's {@link RetryPolicy#DEFAULT}.
+     */
+    public RetryPolicy defaultRetryPolicy() {
+      return OutboxSettings.defaultPolicy(this);
+    }
+
+    /** The retry policy of each type under {@code types}, each unset field from the default's. */
+    public Map<String, RetryPolicy> typeRetryPolicies() {
+      return OutboxSettings.typePolicies(this);
     }
 
     /**

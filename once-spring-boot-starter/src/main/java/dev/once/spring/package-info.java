@@ -4,8 +4,8 @@
  * PostgreSQL store, the {@code Idempotency-Key} servlet filter, the transactional outbox and its
  * relay (running every {@link dev.once.spring.outbox.OutboxHandler} bean and delivering events to
  * every {@link dev.once.inbox.InboxConsumer} bean through the inbox), typed events ({@code
- * dev.once.spring.events}), the purges of expired keys ({@link
- * dev.once.spring.IdempotencyKeyPurger}) and old inbox records, their metrics, and the migration of
+ * dev.once.spring.events}), the purges of expired keys and old
+ * inbox records, their metrics, and the migration of
  * Once's tables ({@link dev.once.spring.OnceSchemaMigration}). Configured by {@link
  * dev.once.spring.OnceProperties} under {@code once.*}.
  *
@@ -20,15 +20,16 @@
  * that a failover left read-only, unless the application set an exception override of its own.
  *
  * <p>Public here are only {@link dev.once.spring.OnceAutoConfiguration} (Spring Boot loads it),
- * {@link dev.once.spring.OnceProperties} and the types the auto-configuration's beans expose; a
- * capability package's beans are defined by a package-private configuration of its own ({@code
- * dev.once.spring.web.WebConfiguration}), which the auto-configuration imports by name, so that the
- * types behind them stay package-private.
+ * {@link dev.once.spring.OnceProperties}, {@link dev.once.spring.OnceSchemaMigration} (a bean to
+ * order after) and {@link dev.once.spring.ApplicationRole}. Each capability package's beans are
+ * defined by a package-private configuration of its own ({@code
+ * dev.once.spring.web.WebConfiguration}, {@code dev.once.spring.inbox.InboxConfiguration}, {@code
+ * dev.once.spring.outbox.OutboxConfiguration} and {@code RelayConfiguration}, …), which the
+ * auto-configuration imports by name, so that the types behind them stay package-private.
  *
- * <p>Depends on the core's packages and on the starter's capability packages ({@code outbox},
- * {@code events}, {@code inbox}, {@code metrics}, {@code scheduling}), none of which depends on it;
- * {@code web} reads {@link dev.once.spring.OnceProperties}, and the auto-configuration names its
- * configurations only as strings, never as classes. Applications and {@code once-kafka}'s
- * auto-configuration use it.
+ * <p>Depends on once-core and {@code dev.once.spring.internal} alone; the capability packages
+ * ({@code web}, {@code inbox}, {@code outbox}) read {@link dev.once.spring.OnceProperties}, and the
+ * auto-configuration names their configurations only as strings, never as classes. Applications
+ * and {@code once-kafka}'s auto-configuration use it.
  */
 package dev.once.spring;

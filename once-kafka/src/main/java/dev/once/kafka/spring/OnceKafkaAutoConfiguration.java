@@ -8,6 +8,7 @@ import dev.once.postgres.WalFlush;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.events.PublishedEventTypes;
+import dev.once.spring.internal.EventsPublished;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -71,10 +72,7 @@ public class OnceKafkaAutoConfiguration {
     Set<String> types = new TreeSet<>();
     consumers.forEach(consumer -> types.addAll(consumer.types()));
     typed.ifAvailable(published -> types.addAll(published.names()));
-    properties.outbox().events().stream()
-        .filter(type -> type != null && !type.isBlank())
-        .map(String::trim)
-        .forEach(types::add);
+    types.addAll(EventsPublished.names(properties.outbox().events()));
     return types;
   }
 

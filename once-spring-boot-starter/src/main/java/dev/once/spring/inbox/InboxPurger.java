@@ -1,7 +1,7 @@
 package dev.once.spring.inbox;
 
 import dev.once.inbox.Inbox;
-import dev.once.spring.scheduling.PeriodicTask;
+import dev.once.spring.internal.PeriodicTask;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,11 +16,11 @@ import org.springframework.context.SmartLifecycle;
  * a second, not after the interval. Several instances may run at once: each batch skips rows
  * another holds. Thread-safe.
  */
-public final class InboxPurger implements SmartLifecycle {
+final class InboxPurger implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxPurger.class);
 
   /** The default of {@code once.inbox.purge.max-run-time}. */
-  public static final Duration DEFAULT_MAX_RUN_TIME = Duration.ofSeconds(10);
+  static final Duration DEFAULT_MAX_RUN_TIME = Duration.ofSeconds(10);
 
   private final Inbox inbox;
   private final Duration retention;
@@ -28,11 +28,11 @@ public final class InboxPurger implements SmartLifecycle {
   private final Duration maxRunTime;
   private final PeriodicTask task;
 
-  public InboxPurger(Inbox inbox, Duration retention, Duration interval, int batchSize) {
+  InboxPurger(Inbox inbox, Duration retention, Duration interval, int batchSize) {
     this(inbox, retention, interval, batchSize, DEFAULT_MAX_RUN_TIME);
   }
 
-  public InboxPurger(
+  InboxPurger(
       Inbox inbox, Duration retention, Duration interval, int batchSize, Duration maxRunTime) {
     this.inbox = inbox;
     this.retention = retention;
@@ -47,7 +47,7 @@ public final class InboxPurger implements SmartLifecycle {
    *
    * @return how many records were deleted
    */
-  public int purgeNow() {
+  int purgeNow() {
     return purgeRun().deleted();
   }
 

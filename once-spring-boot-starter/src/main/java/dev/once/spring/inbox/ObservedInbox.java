@@ -7,11 +7,11 @@ import dev.once.outbox.Completion;
 import java.time.Duration;
 
 /** An {@link Inbox} that reports the duplicates it skipped. Thread-safe if the delegate is. */
-public final class ObservedInbox implements Inbox {
+final class ObservedInbox implements Inbox {
   private final Inbox delegate;
   private final InboxDuplicates duplicates;
 
-  public ObservedInbox(Inbox delegate, InboxDuplicates duplicates) {
+  ObservedInbox(Inbox delegate, InboxDuplicates duplicates) {
     this.delegate = delegate;
     this.duplicates = duplicates;
   }

@@ -15,7 +15,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * JdbcTemplate or any DataSourceUtils-aware code therefore writes in the same transaction as the
  * inbox record. Thread-safe.
  */
-public final class SpringTransactions implements Transactions {
+final class SpringTransactions implements Transactions {
   private final TransactionTemplate template;
   private final DataSource dataSource;
 
@@ -23,7 +23,7 @@ public final class SpringTransactions implements Transactions {
    * @param transactions must manage {@code dataSource}, or the record and the effect would commit
    *     separately
    */
-  public SpringTransactions(PlatformTransactionManager transactions, DataSource dataSource) {
+  SpringTransactions(PlatformTransactionManager transactions, DataSource dataSource) {
     this.template = new TransactionTemplate(transactions);
     this.template.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
     this.dataSource = dataSource;

@@ -2,7 +2,7 @@ package dev.once.spring.metrics;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxStats;
-import dev.once.spring.scheduling.PeriodicTask;
+import dev.once.spring.internal.PeriodicTask;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;

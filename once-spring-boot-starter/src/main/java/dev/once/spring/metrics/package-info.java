@@ -17,7 +17,6 @@
  * threads and are fast and thread-safe.
  *
  * <p>Depends on {@code dev.once.outbox}, {@code dev.once.inbox}, {@code dev.once.spring.inbox} and
- * {@code dev.once.spring.scheduling}; the auto-configuration and {@code dev.once.spring.web} use
- * it.
+ * {@code dev.once.spring.internal}; the auto-configuration and {@code dev.once.spring.web} use it.
  */
 package dev.once.spring.metrics;

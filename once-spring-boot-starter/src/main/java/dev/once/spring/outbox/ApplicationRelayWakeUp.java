@@ -10,12 +10,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * exists: a bean lookup per committed transaction cost measurable CPU on the payment path (JFR:
  * {@code findAutowireCandidates} under every append). Thread-safe.
  */
-public final class ApplicationRelayWakeUp implements RelayWakeUp, SmartInitializingSingleton {
+final class ApplicationRelayWakeUp implements RelayWakeUp, SmartInitializingSingleton {
   private final ObjectProvider<OutboxRelay> relays;
   private volatile boolean resolved;
   private volatile OutboxRelay relay;
 
-  public ApplicationRelayWakeUp(ObjectProvider<OutboxRelay> relays) {
+  ApplicationRelayWakeUp(ObjectProvider<OutboxRelay> relays) {
     this.relays = relays;
   }
 

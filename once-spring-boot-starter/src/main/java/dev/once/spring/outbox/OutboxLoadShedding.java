@@ -3,7 +3,7 @@ package dev.once.spring.outbox;
 import dev.once.log.ThrottledLog;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxOverloadedException;
-import dev.once.spring.scheduling.PeriodicTask;
+import dev.once.spring.internal.PeriodicTask;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -47,7 +47,7 @@ public final class OutboxLoadShedding implements SmartLifecycle {
    * @param maxDueAge the age above which appends are refused
    * @param sampleInterval time between two readings
    */
-  public OutboxLoadShedding(OutboxAdmin admin, Duration maxDueAge, Duration sampleInterval) {
+  OutboxLoadShedding(OutboxAdmin admin, Duration maxDueAge, Duration sampleInterval) {
     this.admin = Objects.requireNonNull(admin, "admin");
     this.maxDueAge = Objects.requireNonNull(maxDueAge, "maxDueAge");
     this.task =
@@ -68,7 +68,7 @@ public final class OutboxLoadShedding implements SmartLifecycle {
   }
 
   /** Shedding turned off: {@link #check()} never throws, and nothing is read. */
-  public static OutboxLoadShedding off() {
+  static OutboxLoadShedding off() {
     return OFF;
   }
 
@@ -83,7 +83,7 @@ public final class OutboxLoadShedding implements SmartLifecycle {
    *
    * @throws OutboxOverloadedException with the age read and a suggested retry delay
    */
-  public void check() {
+  void check() {
     if (!shedding || RelayWork.active()) {
       return;
     }
@@ -105,7 +105,7 @@ public final class OutboxLoadShedding implements SmartLifecycle {
    * Reads the age now and decides. Runs on the background thread every sample interval; never
    * throws.
    */
-  public void sample() {
+  void sample() {
     if (admin == null) {
       return;
     }

@@ -8,11 +8,11 @@ import org.springframework.context.SmartLifecycle;
  * to the relay's shutdown timeout) before the context destroys its beans, so no handler runs while
  * the DataSource closes. Thread-safe.
  */
-public final class OutboxRelayLifecycle implements SmartLifecycle {
+final class OutboxRelayLifecycle implements SmartLifecycle {
   private final OutboxRelay relay;
   private boolean running;
 
-  public OutboxRelayLifecycle(OutboxRelay relay) {
+  OutboxRelayLifecycle(OutboxRelay relay) {
     this.relay = relay;
   }
 

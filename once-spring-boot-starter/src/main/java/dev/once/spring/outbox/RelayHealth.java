@@ -17,12 +17,12 @@ import org.springframework.boot.health.contributor.HealthIndicator;
  * outbox is read when the health is asked for (three index reads); a database failure is DOWN with
  * its exception class.
  */
-public final class RelayHealth implements HealthIndicator {
+final class RelayHealth implements HealthIndicator {
   private final OutboxRelay relay;
   private final OutboxAdmin admin;
   private final Duration maxDueAge;
 
-  public RelayHealth(OutboxRelay relay, OutboxAdmin admin, Duration maxDueAge) {
+  RelayHealth(OutboxRelay relay, OutboxAdmin admin, Duration maxDueAge) {
     this.relay = Objects.requireNonNull(relay, "relay");
     this.admin = Objects.requireNonNull(admin, "admin");
     this.maxDueAge = Objects.requireNonNull(maxDueAge, "maxDueAge");

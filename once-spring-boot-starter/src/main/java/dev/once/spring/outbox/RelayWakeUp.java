@@ -5,7 +5,7 @@ package dev.once.spring.outbox;
  * instead of at the next poll. Must be cheap and must not throw; thread-safe.
  */
 @FunctionalInterface
-public interface RelayWakeUp {
+interface RelayWakeUp {
 
   /** Nothing to wake: no relay runs in this application. */
   RelayWakeUp NONE = () -> {};

@@ -12,13 +12,13 @@ import java.util.Objects;
  * what the relay's own work appends (it drains the backlog), and the relay's handlers get their
  * connections from the relay's own pool. The starter wraps every handler it registers on the relay.
  */
-public final class RelayWork {
+final class RelayWork {
   private static final ThreadLocal<Boolean> ACTIVE = new ThreadLocal<>();
 
   private RelayWork() {}
 
   /** Whether the calling thread runs a relay handler now. */
-  public static boolean active() {
+  static boolean active() {
     return ACTIVE.get() != null;
   }
 
@@ -26,7 +26,7 @@ public final class RelayWork {
    * {@code handler} with the calling thread marked for each call; both {@code handle} methods are
    * passed on as they are, so a handler that completes its row in its own transaction still does.
    */
-  public static MessageHandler marked(MessageHandler handler) {
+  static MessageHandler marked(MessageHandler handler) {
     Objects.requireNonNull(handler, "handler");
     return new MessageHandler() {
       @Override

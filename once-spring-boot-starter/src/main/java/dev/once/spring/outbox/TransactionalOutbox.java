@@ -29,11 +29,11 @@ public final class TransactionalOutbox {
   private final Predicate<String> consumed;
   private final OutboxLoadShedding shedding;
 
-  public TransactionalOutbox(Outbox outbox, DataSource dataSource) {
+  TransactionalOutbox(Outbox outbox, DataSource dataSource) {
     this(outbox, dataSource, RelayWakeUp.NONE);
   }
 
-  public TransactionalOutbox(Outbox outbox, DataSource dataSource, RelayWakeUp relay) {
+  TransactionalOutbox(Outbox outbox, DataSource dataSource, RelayWakeUp relay) {
     this(outbox, dataSource, relay, type -> true);
   }
 
@@ -41,7 +41,7 @@ public final class TransactionalOutbox {
    * @param consumed whether an event type has a consumer (an inbox consumer in this application, or
    *     a transport that carries it elsewhere); see {@link #publish}
    */
-  public TransactionalOutbox(
+  TransactionalOutbox(
       Outbox outbox, DataSource dataSource, RelayWakeUp relay, Predicate<String> consumed) {
     this(outbox, dataSource, relay, consumed, OutboxLoadShedding.off());
   }
@@ -50,7 +50,7 @@ public final class TransactionalOutbox {
    * @param consumed as above
    * @param shedding consulted before every append; {@link OutboxLoadShedding#off()} never refuses
    */
-  public TransactionalOutbox(
+  TransactionalOutbox(
       Outbox outbox,
       DataSource dataSource,
       RelayWakeUp relay,

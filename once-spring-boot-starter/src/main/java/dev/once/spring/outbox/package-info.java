@@ -18,8 +18,7 @@
  * shed. The relay stops, waiting for rows in flight up to its shutdown time-out, before the
  * DataSource closes.
  *
- * <p>Depends on {@code dev.once.outbox}, {@code dev.once.log} and {@code
- * dev.once.spring.scheduling}; the auto-configuration and applications use it. Details:
- * docs/outbox.md.
+ * <p>Depends on {@code dev.once.outbox}, {@code dev.once.log} and {@code dev.once.spring.internal};
+ * the auto-configuration and applications use it. Details: docs/outbox.md.
  */
 package dev.once.spring.outbox;

@@ -40,6 +40,13 @@ class WebConfiguration {
     return IdempotencyClientResolver.standard();
   }
 
+  /** No metrics, unless Micrometer's ({@code dev.once.spring.metrics}) or the application's. */
+  @Bean
+  @ConditionalOnMissingBean
+  IdempotencyMetrics onceNoIdempotencyMetrics() {
+    return IdempotencyMetrics.NONE;
+  }
+
   @Bean
   @ConditionalOnMissingBean
   IdempotentExecution onceIdempotentExecution(

@@ -55,6 +55,42 @@ class InboxPurgerTest {
     assertThat(count(jdbc, fresh.messageId())).isEqualTo(1);
   }
 
+  /**
+   * One run deletes more old records than a hundred batches, however many (issue 22, item 2): a run
+   * used to stop after a hundred batches.
+   */
+  @Test
+  void oneInboxPurgeRunDeletesMoreOldRecordsThanAHundredBatches() {
+    DriverManagerDataSource ds =
+        new DriverManagerDataSource(
+            dev.once.testing.TestDatabase.jdbcUrl(), "postgres", "postgres");
+    new OnceSchemaMigration(ds);
+    JdbcTemplate jdbc = new JdbcTemplate(ds);
+    String consumer = "pace-" + UUID.randomUUID();
+    jdbc.update(
+        """
+        INSERT INTO once.inbox (message_id, consumer, received_at)
+        SELECT gen_random_uuid(), ?, now() - interval '2 days' FROM generate_series(1, ?)
+        """,
+        consumer,
+        1_000);
+    jdbc.update(
+        "INSERT INTO once.inbox (message_id, consumer, received_at) VALUES (?, ?, now())",
+        UUID.randomUUID(),
+        consumer);
+    Inbox inbox =
+        Inbox.of(PostgresStores.inboxStore(ds), Transactions.of(ds), java.time.Clock.systemUTC());
+
+    int deleted = new InboxPurger(inbox, Duration.ofDays(1), Duration.ofMinutes(1), 3).purgeNow();
+
+    assertThat(deleted).isGreaterThanOrEqualTo(1_000);
+    assertThat(
+            jdbc.queryForObject(
+                "SELECT count(*) FROM once.inbox WHERE consumer = ?", Long.class, consumer))
+        .as("only the recent record is left")
+        .isEqualTo(1);
+  }
+
   private static long count(JdbcTemplate jdbc, UUID id) {
     return jdbc.queryForObject(
         "SELECT count(*) FROM once.inbox WHERE message_id = ?", Long.class, id);

@@ -12,7 +12,6 @@ import dev.once.outbox.OutboxRelay;
 import dev.once.spring.BoundProperties;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
-import dev.once.spring.inbox.InboxPurger;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.time.Instant;
@@ -49,7 +48,7 @@ class RelayWiringTest {
           assertThat(context).doesNotHaveBean(OutboxRelayLifecycle.class);
           assertThat(context).doesNotHaveBean(InProcessEventTransport.class);
           assertThat(context).hasSingleBean(Inbox.class);
-          assertThat(context).hasSingleBean(InboxPurger.class);
+          assertThat(context).hasBean("onceInboxPurger");
         });
   }
 
@@ -80,7 +79,7 @@ class RelayWiringTest {
             context -> {
               assertThat(context).hasNotFailed();
               assertThat(context).doesNotHaveBean(OutboxRelay.class);
-              assertThat(context).doesNotHaveBean(InboxPurger.class);
+              assertThat(context).doesNotHaveBean("onceInboxPurger");
               assertThat(context).hasSingleBean(InProcessEventTransport.class);
             });
   }

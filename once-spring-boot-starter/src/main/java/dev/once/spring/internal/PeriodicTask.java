@@ -1,4 +1,4 @@
-package dev.once.spring.scheduling;
+package dev.once.spring.internal;
 
 import java.time.Duration;
 import java.util.concurrent.Executors;

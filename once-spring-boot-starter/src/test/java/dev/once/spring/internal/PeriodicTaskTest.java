@@ -1,4 +1,4 @@
-package dev.once.spring.scheduling;
+package dev.once.spring.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

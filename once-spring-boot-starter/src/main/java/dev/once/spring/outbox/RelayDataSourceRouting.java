@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.outbox;
 
 import javax.sql.DataSource;
 import org.springframework.beans.factory.config.BeanPostProcessor;

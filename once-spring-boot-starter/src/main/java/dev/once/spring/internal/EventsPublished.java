@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import java.util.List;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -8,8 +8,8 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /** Matches when {@code once.outbox.events} names at least one event type. */
-final class EventsPublished implements Condition {
-  static final String PROPERTY = "once.outbox.events";
+public final class EventsPublished implements Condition {
+  public static final String PROPERTY = "once.outbox.events";
 
   @Override
   public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
@@ -19,9 +19,9 @@ final class EventsPublished implements Condition {
         .orElse(false);
   }
 
-  /** The configured event types, trimmed, blanks dropped. */
-  static List<String> of(OnceProperties properties) {
-    return properties.outbox().events().stream()
+  /** {@code once.outbox.events} as configured: trimmed, blanks and repeats dropped. */
+  public static List<String> names(List<String> configured) {
+    return configured.stream()
         .filter(type -> type != null && !type.isBlank())
         .map(String::trim)
         .distinct()

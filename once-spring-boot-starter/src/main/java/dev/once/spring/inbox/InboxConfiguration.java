@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.inbox;
 
 import dev.once.events.EventTransport;
 import dev.once.events.InProcessEventTransport;
@@ -6,11 +6,11 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxStore;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.OnceProperties;
+import dev.once.spring.OnceSchemaMigration;
 import dev.once.spring.events.PublishedEventTypes;
-import dev.once.spring.inbox.InboxDuplicates;
-import dev.once.spring.inbox.InboxPurger;
-import dev.once.spring.inbox.ObservedInbox;
-import dev.once.spring.inbox.SpringTransactions;
+import dev.once.spring.internal.EventsPublished;
+import dev.once.spring.internal.SameDataSource;
 import java.util.Set;
 import java.util.TreeSet;
 import javax.sql.DataSource;
@@ -69,7 +69,7 @@ class InboxConfiguration {
       ObjectProvider<InboxConsumer> consumers,
       OnceProperties properties,
       ObjectProvider<PublishedEventTypes> typed) {
-    Set<String> published = new TreeSet<>(EventsPublished.of(properties));
+    Set<String> published = new TreeSet<>(EventsPublished.names(properties.outbox().events()));
     typed.ifAvailable(types -> published.addAll(types.names()));
     return InProcessEventTransport.of(inbox, consumers.orderedStream().toList(), published);
   }

@@ -1,6 +1,5 @@
-package dev.once.spring;
+package dev.once.spring.outbox;
 
-import dev.once.spring.outbox.RelayWork;
 import java.sql.Connection;
 import java.sql.SQLException;
 import javax.sql.DataSource;

@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.outbox;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;

@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.outbox;
 
 import dev.once.events.EventTransport;
 import dev.once.outbox.MessageHandler;
@@ -7,8 +7,6 @@ import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
 import dev.once.outbox.RetryPolicy;
 import dev.once.spring.OnceProperties.Relay;
-import dev.once.spring.outbox.OutboxHandler;
-import dev.once.spring.outbox.RelayWork;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,10 +70,10 @@ final class OutboxRelays {
         }
       }
     }
-    Map<String, RetryPolicy> policies = OutboxSettings.typePolicies(settings);
+    Map<String, RetryPolicy> policies = settings.typeRetryPolicies();
     OutboxRelay.Builder builder =
         OutboxRelay.builder(store.get())
-            .defaultRetryPolicy(OutboxSettings.defaultPolicy(settings))
+            .defaultRetryPolicy(settings.defaultRetryPolicy())
             .workers(settings.workers())
             .batchSize(settings.batchSize())
             .lease(settings.lease())

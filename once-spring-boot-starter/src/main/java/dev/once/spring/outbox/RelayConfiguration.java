@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.outbox;
 
 import dev.once.events.EventTransport;
 import dev.once.inbox.InboxConsumer;
@@ -7,9 +7,8 @@ import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
 import dev.once.postgres.PostgresStores;
-import dev.once.spring.outbox.OutboxHandler;
-import dev.once.spring.outbox.OutboxRelayLifecycle;
-import dev.once.spring.outbox.RelayHealth;
+import dev.once.spring.OnceProperties;
+import dev.once.spring.internal.EventsPublished;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;

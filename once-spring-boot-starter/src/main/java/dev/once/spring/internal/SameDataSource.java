@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import javax.sql.DataSource;
 import org.springframework.orm.jpa.JpaTransactionManager;
@@ -17,7 +17,7 @@ import org.springframework.util.ClassUtils;
  * then uses the very connection Hibernate writes through. A transaction manager that is no {@link
  * ResourceTransactionManager} (JTA) is taken on trust.
  */
-final class SameDataSource {
+public final class SameDataSource {
   private static final boolean JPA =
       ClassUtils.isPresent(
           "org.springframework.orm.jpa.JpaTransactionManager",
@@ -29,7 +29,8 @@ final class SameDataSource {
    * @throws IllegalStateException naming {@code what} if {@code transactions} manages another
    *     DataSource (or, for JPA, exposes none)
    */
-  static void require(PlatformTransactionManager transactions, DataSource dataSource, String what) {
+  public static void require(
+      PlatformTransactionManager transactions, DataSource dataSource, String what) {
     if (!manages(transactions, dataSource)) {
       throw new IllegalStateException(
           "Once needs the transaction manager to manage the same DataSource as "
@@ -40,7 +41,7 @@ final class SameDataSource {
     }
   }
 
-  static boolean manages(PlatformTransactionManager transactions, DataSource dataSource) {
+  public static boolean manages(PlatformTransactionManager transactions, DataSource dataSource) {
     if (JPA && Jpa.isJpa(transactions)) {
       return Jpa.dataSource(transactions) == dataSource;
     }

@@ -1,0 +1,100 @@
+package dev.once.spring.outbox;
+
+import dev.once.events.EventTransport;
+import dev.once.events.InProcessEventTransport;
+import dev.once.inbox.InboxConsumer;
+import dev.once.outbox.Outbox;
+import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxRelay;
+import dev.once.outbox.OutboxStore;
+import dev.once.postgres.PostgresStores;
+import dev.once.spring.OnceProperties;
+import dev.once.spring.OnceSchemaMigration;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The outbox: its store and admin, the {@link TransactionalOutbox} applications inject, the relay's
+ * wake-up after commit and load shedding. Imported by the auto-configuration by name; the relay
+ * itself is {@link RelayConfiguration}'s.
+ */
+@Configuration(proxyBeanMethods = false)
+class OutboxConfiguration {
+
+  /** The outbox's storage; its tables are migrated first. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboxStore onceOutboxStore(
+      DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
+    migration.ifAvailable(m -> {});
+    return PostgresStores.outboxStore(dataSource);
+  }
+
+  /** Dead rows, requeue and stats for operators. */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboxAdmin onceOutboxAdmin(OutboxStore store) {
+    return OutboxAdmin.of(store);
+  }
+
+  /** Wakes the relay, when one runs, after a transaction that appended rows commits. */
+  @Bean
+  @ConditionalOnMissingBean
+  RelayWakeUp onceRelayWakeUp(ObjectProvider<OutboxRelay> relay) {
+    return new ApplicationRelayWakeUp(relay);
+  }
+
+  /**
+   * Load shedding on the outbox's backlog ({@code once.outbox.load-shedding.*}), off by default;
+   * when on, its sampling thread starts and stops with the context.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  OutboxLoadShedding onceOutboxLoadShedding(
+      OnceProperties properties, ObjectProvider<OutboxAdmin> admin) {
+    OnceProperties.LoadShedding shedding = properties.outbox().loadShedding();
+    return shedding.enabled()
+        ? new OutboxLoadShedding(admin.getObject(), shedding.maxDueAge(), shedding.sampleInterval())
+        : OutboxLoadShedding.off();
+  }
+
+  /**
+   * The one outbox applications inject: it appends on the connection of the Spring transaction in
+   * progress. once-core's connection-level {@link Outbox} it wraps is not a bean, so nothing
+   * appends outside the transaction by mistake.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  TransactionalOutbox onceTransactionalOutbox(
+      OutboxStore store,
+      DataSource dataSource,
+      RelayWakeUp wakeUp,
+      ObjectProvider<InboxConsumer> consumers,
+      ObjectProvider<EventTransport> transports,
+      OutboxLoadShedding shedding) {
+    // An event is written if a consumer of this application takes its type, or a transport carries
+    // it out of the process (once-kafka's publisher: other services read the topic). The in-process
+    // transport carries events only to this application's consumers. Read once, on first use, when
+    // every bean exists.
+    Supplier<Set<String>> consumedTypes =
+        SingletonSupplier.of(
+            () ->
+                Stream.concat(
+                        consumers.orderedStream().flatMap(consumer -> consumer.types().stream()),
+                        transports
+                            .orderedStream()
+                            .filter(transport -> !(transport instanceof InProcessEventTransport))
+                            .flatMap(transport -> transport.types().stream()))
+                    .collect(Collectors.toUnmodifiableSet()));
+    return new TransactionalOutbox(
+        Outbox.of(store), dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
+  }
+}

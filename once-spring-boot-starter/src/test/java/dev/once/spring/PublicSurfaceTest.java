@@ -1,0 +1,71 @@
+package dev.once.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import dev.once.testing.PackageCycles;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The starter's public types are the ones applications touch (issue 25, item 4): a type that turns
+ * public by accident, or a type users need that turns package-private, fails here. {@code
+ * dev.once.spring.internal} is public only because Java cannot share a type between packages
+ * otherwise, and says it is not API.
+ */
+class PublicSurfaceTest {
+  private static final String INTERNAL = "dev.once.spring.internal";
+
+  @Test
+  void onlyTheTypesApplicationsTouchArePublic() {
+    List<String> outsideInternal =
+        publicTopLevelTypes().stream().filter(name -> !name.startsWith(INTERNAL + ".")).toList();
+
+    assertThat(outsideInternal)
+        .containsExactly(
+            "dev.once.spring.ApplicationRole",
+            "dev.once.spring.OnceAutoConfiguration",
+            "dev.once.spring.OnceProperties",
+            "dev.once.spring.OnceSchemaMigration",
+            "dev.once.spring.events.EventMetadata",
+            "dev.once.spring.events.EventPayloadException",
+            "dev.once.spring.events.EventUpcaster",
+            "dev.once.spring.events.EventVersionException",
+            "dev.once.spring.events.OnceEvent",
+            "dev.once.spring.events.OnceEvents",
+            "dev.once.spring.events.OnceListener",
+            "dev.once.spring.events.PublishedEventTypes",
+            "dev.once.spring.inbox.InboxDuplicates",
+            "dev.once.spring.metrics.IdempotencyMetrics",
+            "dev.once.spring.outbox.OutboxHandler",
+            "dev.once.spring.outbox.OutboxLoadShedding",
+            "dev.once.spring.outbox.TransactionalOutbox",
+            "dev.once.spring.web.ClientCaps",
+            "dev.once.spring.web.IdempotencyClientResolver",
+            "dev.once.spring.web.Idempotent",
+            "dev.once.spring.web.IdempotentHandlers",
+            "dev.once.spring.web.OnceProblem");
+  }
+
+  @Test
+  void theInternalPackageHoldsOnlyWhatPackagesShare() {
+    assertThat(publicTopLevelTypes().stream().filter(name -> name.startsWith(INTERNAL + ".")))
+        .containsExactly(
+            "dev.once.spring.internal.EventsPublished",
+            "dev.once.spring.internal.PeriodicTask",
+            "dev.once.spring.internal.SameDataSource");
+  }
+
+  private static List<String> publicTopLevelTypes() {
+    return StreamSupport.stream(
+            PackageCycles.mainClassesOf(OnceAutoConfiguration.class).spliterator(), false)
+        .filter(JavaClass::isTopLevelClass)
+        .filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC))
+        .map(JavaClass::getName)
+        .filter(name -> !name.endsWith(".package-info"))
+        .sorted()
+        .toList();
+  }
+}
