@@ -4,10 +4,9 @@
  * PostgreSQL store, the {@code Idempotency-Key} servlet filter, the transactional outbox and its
  * relay (running every {@link dev.once.spring.outbox.OutboxHandler} bean and delivering events to
  * every {@link dev.once.inbox.InboxConsumer} bean through the inbox), typed events ({@code
- * dev.once.spring.events}), the purges of expired keys and old
- * inbox records, their metrics, and the migration of
- * Once's tables ({@link dev.once.spring.OnceSchemaMigration}). Configured by {@link
- * dev.once.spring.OnceProperties} under {@code once.*}.
+ * dev.once.spring.events}), the purges of expired keys and old inbox records, their metrics, and
+ * the migration of Once's tables ({@link dev.once.spring.OnceSchemaMigration}). Configured by
+ * {@link dev.once.spring.OnceProperties} under {@code once.*}.
  *
  * <p>What an application can rely on: every property is validated at start, and a bad value stops
  * the start with the property's name; the start also fails if the inbox retention is not longer
@@ -29,7 +28,7 @@
  *
  * <p>Depends on once-core and {@code dev.once.spring.internal} alone; the capability packages
  * ({@code web}, {@code inbox}, {@code outbox}) read {@link dev.once.spring.OnceProperties}, and the
- * auto-configuration names their configurations only as strings, never as classes. Applications
- * and {@code once-kafka}'s auto-configuration use it.
+ * auto-configuration names their configurations only as strings, never as classes. Applications and
+ * {@code once-kafka}'s auto-configuration use it.
  */
 package dev.once.spring;
