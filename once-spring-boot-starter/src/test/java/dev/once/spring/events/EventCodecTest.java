@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.inbox.InboxMessage;
+import dev.once.spring.codec.PriceSet;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -19,11 +20,7 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @Timeout(30)
 class EventCodecTest {
-  static final String EVENT = "test.price.set";
-
-  /** Version 3; version 1 was {@code {"sku"}}, version 2 {@code {"sku", "cents"}}. */
-  @OnceEvent(name = EVENT, version = 3)
-  record PriceSet(String sku, int cents, String currency) {}
+  private static final String EVENT = PriceSet.NAME;
 
   private final EventCodec codec =
       new EventCodec(
