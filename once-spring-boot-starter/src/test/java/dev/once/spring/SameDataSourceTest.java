@@ -79,9 +79,9 @@ class SameDataSourceTest {
             context -> {
               assertThat(context).hasNotFailed();
               DataSource dataSource = context.getBean(DataSource.class);
-              assertThat(dataSource.getClass().getSimpleName())
+              assertThat(dataSource.getClass().getName())
                   .as("the relay's routing DataSource (package-private in dev.once.spring.outbox)")
-                  .isEqualTo("RelayRoutingDataSource");
+                  .isEqualTo("dev.once.spring.outbox.RelayRoutingDataSource");
               assertThat(
                       ((JpaTransactionManager) context.getBean(PlatformTransactionManager.class))
                           .getDataSource())

@@ -102,11 +102,11 @@ class RelayOperationsTest {
               assertThat(((HikariDataSource) pool.dataSource()).getMaximumPoolSize()).isEqualTo(8);
               // Both pools drop a connection that a failover left read-only.
               assertThat(((HikariDataSource) pool.dataSource()).getExceptionOverride())
-                  .extracting(override -> override.getClass().getSimpleName())
-                  .isEqualTo("FailoverEviction");
+                  .extracting(override -> override.getClass().getName())
+                  .isEqualTo("dev.once.spring.FailoverEviction");
               assertThat(application.unwrap(HikariDataSource.class).getExceptionOverride())
-                  .extracting(override -> override.getClass().getSimpleName())
-                  .isEqualTo("FailoverEviction");
+                  .extracting(override -> override.getClass().getName())
+                  .isEqualTo("dev.once.spring.FailoverEviction");
             });
   }
 
