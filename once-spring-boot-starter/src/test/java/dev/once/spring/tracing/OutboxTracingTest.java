@@ -262,7 +262,7 @@ class OutboxTracingTest {
   }
 
   @Test
-  void springBootsNoopTracerCountsAsNone() {
+  void aNoopTracerAndPropagatorCountAsNone() {
     runner
         .withBean(Tracer.class, () -> Tracer.NOOP)
         .withBean(
