@@ -21,6 +21,7 @@ import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.O
 import org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -40,19 +41,30 @@ class BootTracingTest {
               "once.outbox.relay.enabled=false",
               "management.tracing.sampling.probability=1.0");
 
+  private static String traceparent(ApplicationContext context, OutboxEntry entry) {
+    return new JdbcTemplate(context.getBean(DataSource.class))
+        .queryForObject(
+            "SELECT traceparent FROM once.outbox WHERE id = ?", String.class, entry.id());
+  }
+
+  /** Once's first, then the data source and transactions, then {@code tracing}. */
+  private ApplicationContextRunner with(Class<?>... tracing) {
+    Class<?>[] all = new Class<?>[tracing.length + 4];
+    all[0] = OnceAutoConfiguration.class;
+    all[1] = DataSourceAutoConfiguration.class;
+    all[2] = DataSourceTransactionManagerAutoConfiguration.class;
+    all[3] = TransactionAutoConfiguration.class;
+    System.arraycopy(tracing, 0, all, 4, tracing.length);
+    return runner.withConfiguration(AutoConfigurations.of(all));
+  }
+
   @Test
   void bootsOpenTelemetryTracerIsFoundAndTheAppendStoresItsContext() {
-    runner
-        .withConfiguration(
-            AutoConfigurations.of(
-                OnceAutoConfiguration.class,
-                DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class,
-                TransactionAutoConfiguration.class,
-                OpenTelemetrySdkAutoConfiguration.class,
-                MicrometerTracingAutoConfiguration.class,
-                OpenTelemetryTracingAutoConfiguration.class,
-                NoopTracerAutoConfiguration.class))
+    with(
+            OpenTelemetrySdkAutoConfiguration.class,
+            MicrometerTracingAutoConfiguration.class,
+            OpenTelemetryTracingAutoConfiguration.class,
+            NoopTracerAutoConfiguration.class)
         .run(
             context -> {
               assertThat(context).hasNotFailed();
@@ -66,12 +78,7 @@ class BootTracingTest {
                 request.end();
               }
 
-              assertThat(
-                      new JdbcTemplate(context.getBean(DataSource.class))
-                          .queryForObject(
-                              "SELECT traceparent FROM once.outbox WHERE id = ?",
-                              String.class,
-                              entry.id()))
+              assertThat(traceparent(context, entry))
                   .isEqualTo(
                       "00-"
                           + request.context().traceId()
@@ -83,14 +90,7 @@ class BootTracingTest {
 
   @Test
   void bootsNoopTracerIsNone() {
-    runner
-        .withConfiguration(
-            AutoConfigurations.of(
-                OnceAutoConfiguration.class,
-                DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class,
-                TransactionAutoConfiguration.class,
-                NoopTracerAutoConfiguration.class))
+    with(NoopTracerAutoConfiguration.class)
         .run(
             context -> {
               assertThat(context).hasNotFailed();
@@ -102,13 +102,7 @@ class BootTracingTest {
               try (Tracer.SpanInScope scope = tracer.withSpan(tracer.nextSpan().start())) {
                 entry = context.getBean(Orders.class).append(TracingTestApplication.CHARGE, "{}");
               }
-              assertThat(
-                      new JdbcTemplate(context.getBean(DataSource.class))
-                          .queryForObject(
-                              "SELECT traceparent FROM once.outbox WHERE id = ?",
-                              String.class,
-                              entry.id()))
-                  .isNull();
+              assertThat(traceparent(context, entry)).isNull();
             });
   }
 }
