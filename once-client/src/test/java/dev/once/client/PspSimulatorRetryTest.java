@@ -52,11 +52,8 @@ class PspSimulatorRetryTest {
   private OnceRequest charge(String reference, String amount) {
     return OnceRequest.post(psp.baseUri().resolve("/v1/charges"))
         .json(
-            "{\"reference\":\""
-                + reference
-                + "\",\"amount\":\""
-                + amount
-                + "\",\"currency\":\"EUR\"}");
+            "{\"reference\":\"%s\",\"amount\":\"%s\",\"currency\":\"EUR\"}"
+                .formatted(reference, amount));
   }
 
   @Test
