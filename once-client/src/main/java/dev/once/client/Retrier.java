@@ -47,8 +47,8 @@ public final class Retrier {
     this.listener = b.listener;
     this.clock = b.clock;
     this.sleeper = b.sleeper;
-    this.random = b.random;
-    this.keys = new UuidV7(b.clock, b.random);
+    this.random = b.random == null ? new SecureRandom() : b.random;
+    this.keys = new UuidV7(b.clock, this.random);
   }
 
   /** A builder: default policy, no listener, the system clock, real sleeping, a SecureRandom. */
@@ -257,7 +257,7 @@ public final class Retrier {
     private ClientListener listener = ClientListener.NONE;
     private Clock clock = Clock.systemUTC();
     private Sleeper sleeper = Sleeper.SYSTEM;
-    private RandomGenerator random = new SecureRandom();
+    private RandomGenerator random; // null: a new SecureRandom
 
     private Builder() {}
 
