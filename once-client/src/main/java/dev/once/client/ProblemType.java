@@ -9,8 +9,10 @@ import java.util.regex.Pattern;
  * The {@code type} of an RFC 9457 problem answer, the only thing the client reads from a body (to
  * tell {@code idempotency-key-in-use} and {@code idempotency-key-reused} from other 409s and 422s).
  * Hand-written because the module has no JSON library: it reads only {@code
- * application/problem+json} bodies up to 16 KiB, and only a {@code "type"} member whose string has
- * no escapes; anything else has no type.
+ * application/problem+json} bodies up to 16 KiB, and takes the first {@code "type"} member whose
+ * string has no escapes (RFC 9457 problems put theirs at the top level; a body that nests another
+ * {@code "type"} before it may be misread, and then at worst a 409 or 422 is not recognised as the
+ * key's); anything else has no type.
  */
 public final class ProblemType {
   private static final int MAX_BODY = 16 * 1024;
