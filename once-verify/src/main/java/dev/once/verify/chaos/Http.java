@@ -1,11 +1,15 @@
 package dev.once.verify.chaos;
 
+import dev.once.client.Exchange;
+import dev.once.client.ProblemType;
+import dev.once.client.Retrier;
 import dev.once.verify.json.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,6 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Small JSON-over-HTTP helper: one java.net.http client, answers as status and body text. Given
  * several base URLs (shop instances behind no load balancer) it sends each request to the next one
  * in turn, so a retry usually reaches another instance than its first try, as behind a balancer.
+ * {@link #call} sends one call through once-client's {@link Retrier}: every attempt under the
+ * call's key, each to the next instance.
  */
 final class Http {
   /** An answer: its status, body, and the replay and Retry-After headers. */
@@ -50,6 +56,11 @@ final class Http {
             .build();
     this.bases = List.copyOf(bases);
     this.timeout = timeout;
+  }
+
+  /** Each attempt's time-out. */
+  Duration timeout() {
+    return timeout;
   }
 
   Answer post(String path, String bearer, String key, String body)
@@ -90,8 +101,53 @@ final class Http {
     return URI.create(bases.get(i) + path);
   }
 
+  /**
+   * One call through {@code retrier} (its rules, deadline and listener): {@code key} on every
+   * attempt, a GET when {@code key} is null, else a POST of {@code body}; each attempt to the next
+   * instance, and {@code seen} sees each attempt's answer (for the 5xx samples).
+   *
+   * @throws dev.once.client.OnceClientException as {@link Retrier#run} does
+   */
+  Answer call(
+      Retrier retrier,
+      String path,
+      String bearer,
+      String key,
+      String body,
+      java.util.function.Consumer<Answer> seen) {
+    String method = key == null ? "GET" : "POST";
+    Exchange<Answer> attempt =
+        timeout -> {
+          HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(timeout);
+          if (bearer != null) {
+            b.header("Authorization", "Bearer " + bearer);
+          }
+          if (key == null) {
+            b.GET();
+          } else {
+            b.header("Idempotency-Key", key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+          }
+          HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+          Answer a = answer(r);
+          seen.accept(a);
+          return new Exchange.Reply<>(
+              r.statusCode(),
+              r.headers().firstValue("Retry-After").orElse(null),
+              ProblemType.of(
+                  r.headers().firstValue("Content-Type").orElse(null),
+                  r.body().getBytes(StandardCharsets.UTF_8)),
+              a);
+        };
+    return retrier.run(method, URI.create(bases.get(0) + path), key, attempt).response();
+  }
+
   private Answer send(HttpRequest request) throws IOException, InterruptedException {
-    HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+    return answer(client.send(request, HttpResponse.BodyHandlers.ofString()));
+  }
+
+  private static Answer answer(HttpResponse<String> r) {
     boolean replayed = r.headers().firstValue("Idempotent-Replayed").isPresent();
     int retryAfter = 1;
     try {

@@ -1,5 +1,11 @@
 package dev.once.verify.chaos;
 
+import dev.once.client.CallInterruptedException;
+import dev.once.client.ClientListener;
+import dev.once.client.GaveUpException;
+import dev.once.client.IdempotencyKeyReusedException;
+import dev.once.client.Retrier;
+import dev.once.client.RetryPolicy;
 import dev.once.verify.chaos.Amounts.Kind;
 import dev.once.verify.chaos.Observations.IntentRecord;
 import dev.once.verify.chaos.Observations.OrderAction;
@@ -9,6 +15,7 @@ import dev.once.verify.chaos.Observations.RestockRecord;
 import dev.once.verify.chaos.Observations.ReuseRecord;
 import dev.once.verify.chaos.Schedule.Step;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -16,8 +23,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.random.RandomGenerator;
 
 /**
  * The virtual clients: each has its own API client and accounts and loops over its seeded steps
@@ -220,45 +229,90 @@ final class Workload {
   /**
    * Sends until an answer: not a connection error or time-out, not a 5xx, not a 409
    * idempotency-key-in-use, not a 429 of the shop's per-client caps. Null if the run ended first.
+   * The call goes through once-client's {@link Retrier} with the run's deadline as its own: the
+   * same key on every attempt, full-jitter backoff (100 ms doubling to 1 s) or the shop's {@code
+   * Retry-After}, and {@link #listener} counts the attempts. A key reused with another body is the
+   * 422 {@code idempotency-key-reused} it was (once-client throws it as an exception).
    */
   Http.Answer sendUntilAnswer(String apiKey, String path, String key, String body)
       throws InterruptedException {
     long began = System.nanoTime();
-    while (!over()) {
-      counters.requests.incrementAndGet();
-      Http.Answer a;
-      try {
-        a = key == null ? http.get(path, apiKey) : http.post(path, apiKey, key, body);
-      } catch (IOException e) {
-        counters.connectionErrors.incrementAndGet();
-        Thread.sleep(250); // the shop is down or restarting
-        continue;
-      }
-      if (a.status() == 409 && "idempotency-key-in-use".equals(a.slug())) {
-        counters.inUse.incrementAndGet();
-        Thread.sleep(Math.min(1_000L, Math.max(100L, a.retryAfterSeconds() * 1_000L)));
-        continue;
-      }
-      if (a.status() == 429) {
-        // A per-client cap of the shop (once.idempotency.limits): nothing was executed and the
-        // key is free; a polite client waits as told and sends the same request again.
-        counters.limited.incrementAndGet();
-        Thread.sleep(Math.min(5_000L, Math.max(100L, a.retryAfterSeconds() * 1_000L)));
-        continue;
-      }
-      if (a.status() >= 500) {
-        if (counters.serverErrors.incrementAndGet() <= 10) {
-          counters.serverErrorSamples.add(
-              java.time.Instant.now() + " " + path + " -> " + a.status() + " " + a.body());
-        }
-        Thread.sleep(250);
-        continue;
-      }
-      counters.longestWaitMillis.accumulateAndGet(
-          (System.nanoTime() - began) / 1_000_000, Math::max);
-      return a;
+    long left = deadlineNanos - began;
+    if (left <= 0) {
+      return null;
     }
-    return null;
+    Retrier retrier =
+        Retrier.builder()
+            .policy(
+                RetryPolicy.builder()
+                    .baseDelay(Duration.ofMillis(100))
+                    .maxDelay(Duration.ofSeconds(1))
+                    .maxAttempts(Integer.MAX_VALUE)
+                    .attemptTimeout(http.timeout())
+                    .deadline(Duration.ofNanos(left))
+                    .build())
+            .listener(listener)
+            .random(RANDOM)
+            .build();
+    Http.Answer a;
+    try {
+      a = http.call(retrier, path, apiKey, key, body, answer -> sample(path, answer));
+    } catch (GaveUpException e) {
+      return null; // the run ended first
+    } catch (IdempotencyKeyReusedException e) {
+      a = new Http.Answer(422, REUSED, false, 0);
+    } catch (CallInterruptedException e) {
+      Thread.interrupted(); // InterruptedException carries it on instead
+      throw new InterruptedException("interrupted");
+    }
+    counters.longestWaitMillis.accumulateAndGet((System.nanoTime() - began) / 1_000_000, Math::max);
+    return a;
+  }
+
+  /** The body of a reused key's answer as the workload records it: its problem type. */
+  private static final String REUSED =
+      "{\"type\":\"https://once.dev/problems/idempotency-key-reused\",\"status\":422}";
+
+  /** The jitter's random source: thread-safe, and not seeded by the run. */
+  private static final RandomGenerator RANDOM = () -> ThreadLocalRandom.current().nextLong();
+
+  /** Counts each attempt of the workload's calls for the progress lines and the report. */
+  private final ClientListener listener =
+      new ClientListener() {
+        @Override
+        public void attemptStarted(Call call, int attempt) {
+          counters.requests.incrementAndGet();
+        }
+
+        @Override
+        public void attemptEnded(Call call, int attempt, Outcome outcome) {
+          if (!outcome.answered()) {
+            counters.connectionErrors.incrementAndGet(); // the shop is down or restarting
+          } else if (outcome.status() == 409
+              && outcome.problemType() != null
+              && outcome.problemType().endsWith("/idempotency-key-in-use")) {
+            counters.inUse.incrementAndGet();
+          } else if (outcome.status() == 429) {
+            // A per-client cap of the shop (once.idempotency.limits): nothing was executed and
+            // the key is free; once-client waits as told and sends the same request again.
+            counters.limited.incrementAndGet();
+          } else if (outcome.status() >= 500) {
+            counters.serverErrors.incrementAndGet();
+          }
+        }
+      };
+
+  /** Keeps the first few 5xx answers, with their bodies, for the report. */
+  private void sample(String path, Http.Answer a) {
+    if (a.status() < 500) {
+      return;
+    }
+    synchronized (counters.serverErrorSamples) {
+      if (counters.serverErrorSamples.size() < 10) {
+        counters.serverErrorSamples.add(
+            java.time.Instant.now() + " " + path + " -> " + a.status() + " " + a.body());
+      }
+    }
   }
 
   private final class Client implements Runnable {

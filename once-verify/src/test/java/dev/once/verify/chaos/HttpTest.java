@@ -3,6 +3,7 @@ package dev.once.verify.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.once.client.Retrier;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,6 +26,11 @@ class HttpTest {
 
   /** A server that answers its own name, with the replay header when asked for it. */
   private String server(String name) throws Exception {
+    return server(name, 200, new ArrayList<>());
+  }
+
+  /** A server that answers {@code status} and its name, and records the keys it got. */
+  private String server(String name, int status, List<String> keys) throws Exception {
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext(
         "/",
@@ -32,8 +38,9 @@ class HttpTest {
           byte[] body = name.getBytes(StandardCharsets.UTF_8);
           if (exchange.getRequestHeaders().containsKey("Idempotency-Key")) {
             exchange.getResponseHeaders().add("Idempotent-Replayed", "true");
+            keys.add(exchange.getRequestHeaders().getFirst("Idempotency-Key"));
           }
-          exchange.sendResponseHeaders(200, body.length);
+          exchange.sendResponseHeaders(status, body.length);
           exchange.getResponseBody().write(body);
           exchange.close();
         });
@@ -60,5 +67,24 @@ class HttpTest {
     Http.Answer a = http.post("/x", null, "key-1", "{}");
     assertThat(a.body()).isEqualTo("only");
     assertThat(a.replayed()).isTrue();
+  }
+
+  @Test
+  void theAttemptsOfOneCallTakeTheShopsInTurnUnderOneKey() throws Exception {
+    List<String> keys = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Http http =
+        new Http(
+            List.of(server("down", 503, keys), server("up", 201, keys)), Duration.ofSeconds(5));
+    List<Duration> waits = new ArrayList<>();
+    Retrier retrier = Retrier.builder().sleeper(waits::add).build();
+    List<Integer> seen = new ArrayList<>();
+
+    Http.Answer a = http.call(retrier, "/x", "t", "k-1", "{}", answer -> seen.add(answer.status()));
+
+    assertThat(a.status()).isEqualTo(201);
+    assertThat(a.body()).isEqualTo("up");
+    assertThat(seen).containsExactly(503, 201);
+    assertThat(keys).containsExactly("k-1", "k-1");
+    assertThat(waits).hasSize(1);
   }
 }

@@ -1,10 +1,14 @@
 package dev.once.shop.provider;
 
-import java.io.IOException;
+import dev.once.client.CallInterruptedException;
+import dev.once.client.GaveUpException;
+import dev.once.client.IdempotencyKeyReusedException;
+import dev.once.client.OnceClient;
+import dev.once.client.OnceRequest;
+import dev.once.client.OnceResponse;
+import dev.once.client.RetryPolicy;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,29 +17,27 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The provider's HTTP API: charges and refunds, each sent with an {@code Idempotency-Key} that the
- * caller derives from its own stable id, so that however often a request is sent again (after a
- * time-out, a lost answer, a crash before the outcome was recorded), the provider applies it once
- * (G3). Connect and read time-outs bound every call. Never called inside a database transaction.
- * Thread-safe.
+ * The provider's HTTP API: charges and refunds, each sent through once-client with an {@code
+ * Idempotency-Key} that the caller derives from its own stable id, so that however often a request
+ * is sent again (by once-client within one call, after a time-out, a lost answer or a 5xx; by the
+ * relay in a later attempt; after a crash before the outcome was recorded), the provider applies it
+ * once (G3). Each attempt is bounded by the read time-out, the whole call by {@code
+ * shop.provider.deadline}, well inside the relay's handler time-out; still no answer then is {@link
+ * ProviderAnswer.Unavailable}, and the relay tries again later under the same key. Never called
+ * inside a database transaction. Thread-safe.
  */
 public final class ProviderClient {
-  private final HttpClient http;
+  private final OnceClient client;
   private final URI charges;
   private final URI refunds;
-  private final Duration readTimeout;
   private final JsonMapper json;
 
-  /**
-   * A client that sends its requests through {@code http}, a client made by {@link
-   * #http(Duration)}.
-   */
-  ProviderClient(HttpClient http, URI baseUri, Duration readTimeout, JsonMapper json) {
-    this.http = http;
+  /** A client that sends its requests through {@code client}, made by {@link #client}. */
+  ProviderClient(OnceClient client, URI baseUri, JsonMapper json) {
+    this.client = client;
     String base = baseUri.toString().replaceAll("/+$", "");
     this.charges = URI.create(base + "/v1/charges");
     this.refunds = URI.create(base + "/v1/refunds");
-    this.readTimeout = readTimeout;
     this.json = json;
   }
 
@@ -45,6 +47,24 @@ public final class ProviderClient {
         .version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(connectTimeout)
         .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  /**
+   * The once-client of the provider calls, on {@code http}: each attempt at most {@code
+   * readTimeout}, the call at most {@code deadline}, as many attempts as fit, backoff from 100 ms
+   * doubling to 2 s (or the provider's {@code Retry-After}).
+   */
+  static OnceClient client(HttpClient http, Duration readTimeout, Duration deadline) {
+    return OnceClient.builder(http)
+        .retry(
+            RetryPolicy.builder()
+                .attemptTimeout(readTimeout)
+                .deadline(deadline)
+                .maxAttempts(Integer.MAX_VALUE)
+                .baseDelay(Duration.ofMillis(100))
+                .maxDelay(Duration.ofSeconds(2))
+                .build())
         .build();
   }
 
@@ -69,25 +89,35 @@ public final class ProviderClient {
   }
 
   private ProviderAnswer post(URI uri, String key, Map<String, String> body) {
-    HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(readTimeout)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
-            .header("Idempotency-Key", key)
-            .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)))
-            .build();
-    HttpResponse<String> response;
+    OnceResponse response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      // Time-out, refused or broken connection: the provider may or may not have applied it.
-      return new ProviderAnswer.Unavailable(e.getClass().getSimpleName());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new ProviderAnswer.Unavailable("interrupted");
+      response = client.send(request(uri, key, json.writeValueAsString(body)));
+    } catch (GaveUpException e) {
+      // Time-outs, refused or broken connections, 5xx, 409s until the deadline: the provider may
+      // or may not have applied it; the relay sends it again later under the same key.
+      return new ProviderAnswer.Unavailable(
+          "gave up after "
+              + e.attempts()
+              + " attempt(s): "
+              + (e.lastStatus() > 0 ? "HTTP " + e.lastStatus() : simpleName(e.lastException())));
+    } catch (IdempotencyKeyReusedException e) {
+      return new ProviderAnswer.Rejected(422, "HTTP 422 idempotency-key-reused");
+    } catch (CallInterruptedException e) {
+      return new ProviderAnswer.Unavailable("interrupted"); // the flag is set again
     }
-    return answer(response.statusCode(), response.body());
+    return answer(response.status(), response.body());
+  }
+
+  /**
+   * The request of one provider call: every header it carries is set here, so that a header for
+   * every call (a trace context, say) has one place to go.
+   */
+  private static OnceRequest request(URI uri, String key, String jsonBody) {
+    return OnceRequest.post(uri).json(jsonBody).header("Accept", "application/json").key(key);
+  }
+
+  private static String simpleName(String className) {
+    return className == null ? "no answer" : className.substring(className.lastIndexOf('.') + 1);
   }
 
   /** The meaning of a provider answer; package-private for its test. */

@@ -52,6 +52,7 @@ class ProviderConfiguration {
       }
       base = endpoint.baseUri();
     }
-    return new ProviderClient(http, base, properties.readTimeout(), json);
+    return new ProviderClient(
+        ProviderClient.client(http, properties.readTimeout(), properties.deadline()), base, json);
   }
 }

@@ -14,12 +14,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param readTimeout longest wait for the provider's answer to one request; it must be shorter than
  *     the provider types' handler time-out ({@code
  *     once.outbox.relay.types[provider.charge].handler-timeout})
+ * @param deadline longest time of one provider call, all its attempts and waits together
+ *     (once-client retries time-outs, lost answers, 5xx and 409s within it under the same key); it
+ *     must be shorter than the provider types' handler time-out, so that a call still without an
+ *     answer ends as {@link ProviderAnswer.Unavailable} and the relay tries again later
  */
 @ConfigurationProperties("shop.provider")
 public record ProviderProperties(
     URI url,
     @DefaultValue("2s") Duration connectTimeout,
-    @DefaultValue("5s") Duration readTimeout) {
+    @DefaultValue("5s") Duration readTimeout,
+    @DefaultValue("10s") Duration deadline) {
 
   public ProviderProperties {
     if (url != null && url.toString().isEmpty()) {
@@ -36,6 +41,7 @@ public record ProviderProperties(
     }
     requireBetween("shop.provider.connect-timeout", connectTimeout);
     requireBetween("shop.provider.read-timeout", readTimeout);
+    requireBetween("shop.provider.deadline", deadline);
   }
 
   private static void requireBetween(String name, Duration value) {

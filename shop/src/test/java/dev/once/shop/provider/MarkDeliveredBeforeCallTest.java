@@ -21,7 +21,9 @@ import org.springframework.test.context.TestPropertySource;
       BrokenMode.PROPERTY + "=mark-delivered-before-call",
       BrokenMode.ALLOW_PROPERTY + "=true",
       // Delivered rows are kept to be looked at.
-      "once.outbox.relay.delivered-retention=1h"
+      "once.outbox.relay.delivered-retention=1h",
+      // Shorter than the simulator's Retry-After: 1, so the one call sends one request.
+      "shop.provider.deadline=500ms"
     })
 class MarkDeliveredBeforeCallTest extends RelayingShopTest {
   @Test

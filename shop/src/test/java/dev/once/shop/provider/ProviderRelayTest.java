@@ -27,7 +27,10 @@ import tools.jackson.databind.JsonNode;
       // Short delays burn attempts fast on 409s while the simulator holds a timed-out key.
       "once.outbox.relay.types[provider.charge].max-attempts=60",
       "once.outbox.relay.types[provider.refund].max-attempts=3",
-      "shop.provider.read-timeout=300ms"
+      "shop.provider.read-timeout=300ms",
+      // Each relay attempt is one once-client call: two requests at most against a 503 with
+      // Retry-After: 1, so the dead row comes after three short attempts.
+      "shop.provider.deadline=2s"
     })
 class ProviderRelayTest extends RelayingShopTest {
   private static final Duration SETTLED = Duration.ofSeconds(60);
