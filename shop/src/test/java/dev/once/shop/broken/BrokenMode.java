@@ -26,7 +26,8 @@ public enum BrokenMode {
   /**
    * The outbox row is done whatever the provider call did, as if it had been marked delivered
    * before the call: with no final answer (time-out, 5xx, lost answer, refused connection) or a
-   * rejection, the payment or refund stays {@code pending} and is never retried.
+   * rejection, the payment or refund stays {@code pending} and is never retried. Each provider call
+   * makes a single attempt, as the relay's attempts did before once-client retried inside a call.
    */
   MARK_DELIVERED_BEFORE_CALL("mark-delivered-before-call"),
 

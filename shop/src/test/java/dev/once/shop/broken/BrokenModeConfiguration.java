@@ -4,8 +4,10 @@ import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.shop.payments.PaymentService;
+import dev.once.shop.provider.ProviderProperties;
 import dev.once.spring.outbox.OutboxHandler;
 import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.Set;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -25,7 +27,11 @@ import org.springframework.core.env.Environment;
  *   <li>{@link BrokenMode#PROVIDER_KEY_PER_ATTEMPT}: the provider's HTTP client (the bean {@value
  *       #PROVIDER_HTTP_CLIENT}) sends every request with a fresh Idempotency-Key;
  *   <li>{@link BrokenMode#MARK_DELIVERED_BEFORE_CALL}: the charge and refund outbox handlers report
- *       every attempt done, whatever the provider answered;
+ *       every attempt done, whatever the provider answered, and each provider call makes one
+ *       attempt ({@code shop.provider.deadline} cut to {@value #ONE_ATTEMPT_MILLIS} ms): the
+ *       relay's retry was the only one before once-client retried inside the call, and with several
+ *       attempts per call a lost call, the violation this mode exists to show, became rare enough
+ *       to go unseen in a short run;
  *   <li>{@link BrokenMode#COMMIT_OFFSET_BEFORE_TRANSACTION}: the Kafka inbox listeners commit a
  *       record's offset before its transaction ({@link OffsetsCommittedFirst}).
  * </ul>
@@ -37,6 +43,9 @@ import org.springframework.core.env.Environment;
 public class BrokenModeConfiguration {
   /** The name of the shop's bean that calls the payment provider. */
   static final String PROVIDER_HTTP_CLIENT = "providerHttpClient";
+
+  /** The provider call's deadline in {@link BrokenMode#MARK_DELIVERED_BEFORE_CALL}: one attempt. */
+  static final long ONE_ATTEMPT_MILLIS = 150;
 
   private static final Set<String> PROVIDER_TYPES =
       Set.of(PaymentService.PROVIDER_CHARGE, PaymentService.PROVIDER_REFUND);
@@ -68,6 +77,14 @@ public class BrokenModeConfiguration {
             && bean instanceof OutboxHandler handler
             && PROVIDER_TYPES.contains(handler.type())) {
           return alwaysDone(handler);
+        }
+        if (mode == BrokenMode.MARK_DELIVERED_BEFORE_CALL
+            && bean instanceof ProviderProperties provider) {
+          return new ProviderProperties(
+              provider.url(),
+              provider.connectTimeout(),
+              provider.readTimeout(),
+              Duration.ofMillis(ONE_ATTEMPT_MILLIS));
         }
         return bean;
       }
