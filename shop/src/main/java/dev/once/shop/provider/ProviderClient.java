@@ -1,5 +1,8 @@
 package dev.once.shop.provider;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.RequestReplySenderContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,20 +21,41 @@ import tools.jackson.databind.json.JsonMapper;
  * time-out, a lost answer, a crash before the outcome was recorded), the provider applies it once
  * (G3). Connect and read time-outs bound every call. Never called inside a database transaction.
  * Thread-safe.
+ *
+ * <p>Each call is an observation named {@value #CALLS} (tags {@code operation} = {@code charge} or
+ * {@code refund}, and {@code outcome}, the kind of answer): with a tracer, a CLIENT span, child of
+ * the span current on the calling thread (the relay's delivery span), whose W3C {@code traceparent}
+ * (and {@code tracestate}) the request carries to the provider; with a meter registry, a timer of
+ * the same name. Neither carries the key, the amount or the body.
  */
 public final class ProviderClient {
+  /** Name of the observation (span and timer) of each call to the provider. */
+  public static final String CALLS = "shop.provider.calls";
+
   private final HttpClient http;
   private final URI charges;
   private final URI refunds;
   private final Duration readTimeout;
   private final JsonMapper json;
+  private final ObservationRegistry observations;
 
   /**
    * A client that sends its requests through {@code http}, a client made by {@link
-   * #http(Duration)}.
+   * #http(Duration)}, and observes none.
    */
   ProviderClient(HttpClient http, URI baseUri, Duration readTimeout, JsonMapper json) {
+    this(http, baseUri, readTimeout, json, ObservationRegistry.NOOP);
+  }
+
+  /** A client whose calls are observed in {@code observations}. */
+  ProviderClient(
+      HttpClient http,
+      URI baseUri,
+      Duration readTimeout,
+      JsonMapper json,
+      ObservationRegistry observations) {
     this.http = http;
+    this.observations = observations;
     String base = baseUri.toString().replaceAll("/+$", "");
     this.charges = URI.create(base + "/v1/charges");
     this.refunds = URI.create(base + "/v1/refunds");
@@ -54,7 +78,7 @@ public final class ProviderClient {
     body.put("reference", reference);
     body.put("amount", amount);
     body.put("currency", currency);
-    return post(charges, key, body);
+    return post("charge", charges, key, body);
   }
 
   /** Refunds {@code amount} of the charge made for the payment {@code chargeReference}. */
@@ -65,18 +89,36 @@ public final class ProviderClient {
     body.put("charge", chargeReference);
     body.put("amount", amount);
     body.put("currency", currency);
-    return post(refunds, key, body);
+    return post("refund", refunds, key, body);
   }
 
-  private ProviderAnswer post(URI uri, String key, Map<String, String> body) {
-    HttpRequest request =
+  private ProviderAnswer post(String operation, URI uri, String key, Map<String, String> body) {
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .timeout(readTimeout)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json")
             .header("Idempotency-Key", key)
-            .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)))
-            .build();
+            .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
+    // A tracer's propagating handler adds traceparent (and tracestate) to the builder on start.
+    RequestReplySenderContext<HttpRequest.Builder, ProviderAnswer> call =
+        new RequestReplySenderContext<>(HttpRequest.Builder::setHeader);
+    call.setCarrier(request);
+    call.setRemoteServiceName("provider");
+    Observation observation =
+        Observation.createNotStarted(CALLS, () -> call, observations)
+            .contextualName("provider " + operation)
+            .lowCardinalityKeyValue("operation", operation);
+    return observation.observe(
+        () -> {
+          ProviderAnswer answer = send(request.build());
+          call.setResponse(answer);
+          observation.lowCardinalityKeyValue("outcome", answer.outcome());
+          return answer;
+        });
+  }
+
+  private ProviderAnswer send(HttpRequest request) {
     HttpResponse<String> response;
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -1,5 +1,6 @@
 package dev.once.shop.provider;
 
+import io.micrometer.observation.ObservationRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import org.slf4j.Logger;
@@ -33,7 +34,8 @@ class ProviderConfiguration {
       ProviderProperties properties,
       ObjectProvider<ProviderEndpoint> development,
       @Qualifier("providerHttpClient") HttpClient http,
-      JsonMapper json) {
+      JsonMapper json,
+      ObjectProvider<ObservationRegistry> observations) {
     URI base;
     if (properties.url() != null) {
       base = properties.url();
@@ -52,6 +54,11 @@ class ProviderConfiguration {
       }
       base = endpoint.baseUri();
     }
-    return new ProviderClient(http, base, properties.readTimeout(), json);
+    return new ProviderClient(
+        http,
+        base,
+        properties.readTimeout(),
+        json,
+        observations.getIfAvailable(() -> ObservationRegistry.NOOP));
   }
 }
