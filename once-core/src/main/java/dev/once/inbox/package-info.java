@@ -16,8 +16,8 @@
  * operator may take to requeue a dead row), since a message delivered after its record was purged
  * is taken as new. A consumer's name is half the dedup key: renaming it makes every message new.
  *
- * <p>Depends on {@code dev.once.outbox} (the row a message comes from, its completion), the JDK,
- * JDBC and SLF4J; {@code dev.once.events}, {@code dev.once.postgres}, the starter and {@code
- * once-kafka} use it.
+ * <p>Depends on {@code dev.once.outbox} (the row a message comes from, its completion), {@code
+ * dev.once.tracing} (the trace context a message carries), the JDK, JDBC and SLF4J; {@code
+ * dev.once.events}, {@code dev.once.postgres}, the starter and {@code once-kafka} use it.
  */
 package dev.once.inbox;

@@ -1,5 +1,6 @@
 package dev.once.outbox;
 
+import dev.once.tracing.TraceContext;
 import java.util.Objects;
 
 /**
@@ -8,8 +9,16 @@ import java.util.Objects;
  * @param type what the relay should do with it, e.g. {@code provider.charge}; 1 to 200 characters
  * @param aggregateId the business object it concerns, e.g. a payment id; 1 to 255 characters
  * @param payloadJson the message body as a JSON document
+ * @param trace the trace context stored with the row and carried to its delivery, or {@code null}
+ *     for none (the starter fills it in from the current span when a tracer is present)
  */
-public record OutboxMessage(String type, String aggregateId, String payloadJson) {
+public record OutboxMessage(
+    String type, String aggregateId, String payloadJson, TraceContext trace) {
+  /** A message without a trace context. */
+  public OutboxMessage(String type, String aggregateId, String payloadJson) {
+    this(type, aggregateId, payloadJson, null);
+  }
+
   public OutboxMessage {
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(aggregateId, "aggregateId");
@@ -20,5 +29,10 @@ public record OutboxMessage(String type, String aggregateId, String payloadJson)
     if (aggregateId.isEmpty() || aggregateId.length() > 255) {
       throw new IllegalArgumentException("aggregateId must be 1 to 255 characters long");
     }
+  }
+
+  /** This message with {@code trace} as its trace context ({@code null}: none). */
+  public OutboxMessage withTrace(TraceContext trace) {
+    return new OutboxMessage(type, aggregateId, payloadJson, trace);
   }
 }

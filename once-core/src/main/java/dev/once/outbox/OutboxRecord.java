@@ -1,5 +1,6 @@
 package dev.once.outbox;
 
+import dev.once.tracing.TraceContext;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.UUID;
@@ -17,6 +18,9 @@ import java.util.UUID;
  * @param payloadJson the message body, a JSON document
  * @param attempt which attempt this is, from 1
  * @param createdAt when the row was appended
+ * @param trace the trace context stored with the row, or {@code null} (none stored, or a stored
+ *     value that is not a valid W3C context); while the starter's delivery span is open, the
+ *     context of that span
  */
 public record OutboxRecord(
     long id,
@@ -25,12 +29,31 @@ public record OutboxRecord(
     String aggregateId,
     String payloadJson,
     int attempt,
-    Instant createdAt) {
+    Instant createdAt,
+    TraceContext trace) {
+  /** A row without a trace context. */
+  public OutboxRecord(
+      long id,
+      UUID messageId,
+      String type,
+      String aggregateId,
+      String payloadJson,
+      int attempt,
+      Instant createdAt) {
+    this(id, messageId, type, aggregateId, payloadJson, attempt, createdAt, null);
+  }
+
   public OutboxRecord {
     Objects.requireNonNull(messageId, "messageId");
     Objects.requireNonNull(type, "type");
     Objects.requireNonNull(aggregateId, "aggregateId");
     Objects.requireNonNull(payloadJson, "payloadJson");
     Objects.requireNonNull(createdAt, "createdAt");
+  }
+
+  /** This row with {@code trace} as its trace context ({@code null}: none). */
+  public OutboxRecord withTrace(TraceContext trace) {
+    return new OutboxRecord(
+        id, messageId, type, aggregateId, payloadJson, attempt, createdAt, trace);
   }
 }

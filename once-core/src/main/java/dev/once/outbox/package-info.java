@@ -27,8 +27,13 @@
  *   <li>Due times, leases and purge cut-offs are the database's clock, one for every relay.
  * </ul>
  *
- * <p>Depends on the JDK, JDBC, SLF4J, {@code dev.once.failures} and {@code dev.once.log}; {@code
- * dev.once.postgres} implements its {@link dev.once.outbox.OutboxStore}, and the inbox, the event
- * transports, the starter and the applications use it. Details: docs/outbox.md.
+ * <p>A message and its row may carry a W3C trace context ({@code dev.once.tracing}): the append
+ * stores it with the row, the claim hands it back on the {@link dev.once.outbox.OutboxRecord}; the
+ * relay itself opens no span (the starter wraps handlers when the application has a tracer).
+ *
+ * <p>Depends on the JDK, JDBC, SLF4J, {@code dev.once.failures}, {@code dev.once.log} and {@code
+ * dev.once.tracing}; {@code dev.once.postgres} implements its {@link dev.once.outbox.OutboxStore},
+ * and the inbox, the event transports, the starter and the applications use it. Details:
+ * docs/outbox.md.
  */
 package dev.once.outbox;

@@ -29,7 +29,8 @@ public final class OnceSchema {
           "V4__relay.sql",
           "V5__inbox.sql",
           "V6__key_written_once.sql",
-          "V7__held_rows.sql");
+          "V7__held_rows.sql",
+          "V8__trace_context.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

@@ -22,13 +22,15 @@ final class OutboxSql {
    * function ({@code once.outbox_lock_aggregate}), which keeps PostgreSQL from flattening it away,
    * and which says, with a snapshot taken after the lock, whether the aggregate has a dead or held
    * row, so that the new row is held behind it. The row is created, and due, at the database's
-   * clock. Parameters: message id, type, aggregate id, payload, aggregate id (for the lock).
+   * clock. The trace context ({@code V8__trace_context.sql}) is NULL for a message without one.
+   * Parameters: message id, type, aggregate id, payload, traceparent, tracestate, aggregate id (for
+   * the lock).
    */
   static final String APPEND =
       """
-      INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at, created_at,
-                               held)
-      SELECT ?, ?, ?, CAST(? AS jsonb), now.at, now.at, aggregate_lock.held
+      INSERT INTO once.outbox (message_id, type, aggregate_id, payload, traceparent, tracestate,
+                               next_attempt_at, created_at, held)
+      SELECT ?, ?, ?, CAST(? AS jsonb), ?, ?, now.at, now.at, aggregate_lock.held
         FROM (SELECT %s AS at) AS now,
              (SELECT once.outbox_lock_aggregate(%d, ?) AS held) AS aggregate_lock
       RETURNING id
@@ -57,8 +59,9 @@ final class OutboxSql {
    * {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets the planner
    * choose a hash join over a scan of the whole table. Due and lease are judged, and the lease is
    * written, by the database's clock, one value for the whole statement: a relay whose clock runs
-   * ahead cannot take over rows whose lease another relay still renews. Parameters: types, limit,
-   * claim id, lease.
+   * ahead cannot take over rows whose lease another relay still renews. The trace context is only
+   * returned: it changes neither what is claimed nor how. Parameters: types, limit, claim id,
+   * lease.
    */
   static final String CLAIM =
       """
@@ -83,7 +86,7 @@ final class OutboxSql {
          SET claim_id = ?, lease_until = %2$s, attempts = o.attempts + 1
        WHERE o.id = ANY (ARRAY(SELECT id FROM due))
       RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload::text, o.attempts,
-                o.created_at, o.next_attempt_at
+                o.created_at, o.next_attempt_at, o.traceparent, o.tracestate
       """
           .formatted(SqlTimes.NOW, SqlTimes.NOW_PLUS);
 

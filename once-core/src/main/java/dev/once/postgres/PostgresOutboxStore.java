@@ -7,6 +7,7 @@ import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxStats;
 import dev.once.outbox.OutboxStore;
+import dev.once.tracing.TraceContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -51,7 +52,10 @@ final class PostgresOutboxStore implements OutboxStore {
       ps.setString(2, message.type());
       ps.setString(3, message.aggregateId());
       ps.setString(4, message.payloadJson());
-      ps.setString(5, message.aggregateId());
+      TraceContext trace = message.trace();
+      ps.setString(5, trace == null ? null : trace.traceparent());
+      ps.setString(6, trace == null ? null : trace.tracestate());
+      ps.setString(7, message.aggregateId());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return new OutboxEntry(rs.getLong(1), messageId);
@@ -86,7 +90,8 @@ final class PostgresOutboxStore implements OutboxStore {
                             rs.getString(4),
                             rs.getString(5),
                             rs.getInt(6),
-                            instant(rs, 7)),
+                            instant(rs, 7),
+                            trace(rs.getString(9), rs.getString(10))),
                         instant(rs, 8)));
               }
             }
@@ -102,6 +107,11 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   private record Claimed(OutboxRecord record, Instant due) {}
+
+  /** The stored context, or {@code null} when there is none or it is not a valid one. */
+  private static TraceContext trace(String traceparent, String tracestate) {
+    return traceparent == null ? null : TraceContext.parse(traceparent, tracestate).orElse(null);
+  }
 
   @Override
   public boolean complete(long id, UUID claimId, boolean keep) {

@@ -16,9 +16,12 @@
  * callers pass durations only, so an instance whose clock is wrong can neither take a live key for
  * an expired one nor take over rows another relay still holds. A key claim writes nothing (an
  * advisory lock marks the key in flight); an append takes its aggregate's advisory lock before it
- * draws the row's id, so ids per aggregate are in commit order.
+ * draws the row's id, so ids per aggregate are in commit order. An outbox row stores the W3C trace
+ * context of its message in two nullable columns ({@code traceparent}, {@code tracestate}); the
+ * claim hands it back, and a stored value that is not a valid context is read as none.
  *
  * <p>Depends on {@code dev.once.idempotency}, {@code dev.once.outbox} and {@code dev.once.inbox}
- * (the interfaces it implements) and JDBC; the starter, {@code once-kafka} and once-verify use it.
+ * (the interfaces it implements), {@code dev.once.tracing} and JDBC; the starter, {@code
+ * once-kafka} and once-verify use it.
  */
 package dev.once.postgres;
