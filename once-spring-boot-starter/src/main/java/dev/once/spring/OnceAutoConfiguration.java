@@ -31,12 +31,21 @@ import org.springframework.transaction.PlatformTransactionManager;
  * transactional outbox and its relay (running every {@code OutboxHandler} bean and delivering
  * events to every {@code InboxConsumer} bean through the inbox), the purges of expired keys and old
  * inbox records, their metrics, and the migration of Once's tables; with Jackson 3, typed events
- * ({@code dev.once.spring.events.EventsConfiguration}).
+ * ({@code dev.once.spring.events.EventsConfiguration}); with a Micrometer Tracing tracer, the trace
+ * context through the outbox ({@code dev.once.spring.tracing.TracingConfiguration}).
  */
 @AutoConfiguration(
     after = {
       DataSourceAutoConfiguration.class,
       DataSourceTransactionManagerAutoConfiguration.class
+    },
+    // Their Tracer and Propagator beans decide dev.once.spring.tracing's condition.
+    afterName = {
+      "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration",
+      "org.springframework.boot.micrometer.tracing.autoconfigure.NoopTracerAutoConfiguration",
+      "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure"
+          + ".OpenTelemetryTracingAutoConfiguration",
+      "org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration"
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
@@ -134,6 +143,7 @@ public class OnceAutoConfiguration {
     @Override
     public String[] selectImports(AnnotationMetadata metadata) {
       return new String[] {
+        "dev.once.spring.tracing.TracingConfiguration",
         "dev.once.spring.outbox.OutboxConfiguration",
         "dev.once.spring.events.EventsConfiguration",
         "dev.once.spring.metrics.MetricsConfiguration",

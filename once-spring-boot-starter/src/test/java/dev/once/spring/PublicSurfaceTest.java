@@ -54,6 +54,7 @@ class PublicSurfaceTest {
     assertThat(publicTopLevelTypes().stream().filter(name -> name.startsWith(INTERNAL + ".")))
         .containsExactly(
             "dev.once.spring.internal.EventsPublished",
+            "dev.once.spring.internal.OnceTracing",
             "dev.once.spring.internal.PeriodicTask",
             "dev.once.spring.internal.SameDataSource");
   }

@@ -10,6 +10,7 @@ import dev.once.spring.OnceProperties;
 import dev.once.spring.OnceSchemaMigration;
 import dev.once.spring.events.PublishedEventTypes;
 import dev.once.spring.internal.EventsPublished;
+import dev.once.spring.internal.OnceTracing;
 import dev.once.spring.internal.SameDataSource;
 import java.util.Set;
 import java.util.TreeSet;
@@ -47,13 +48,17 @@ class InboxConfiguration {
       InboxStore store,
       PlatformTransactionManager transactions,
       DataSource dataSource,
-      ObjectProvider<InboxDuplicates> duplicates) {
+      ObjectProvider<InboxDuplicates> duplicates,
+      ObjectProvider<OnceTracing> tracing) {
     SameDataSource.require(
         transactions,
         dataSource,
         "the inbox, so that a consumer's writes and its inbox record share one transaction");
     Inbox inbox = Inbox.of(store, new SpringTransactions(transactions, dataSource));
-    return new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE));
+    // Outside the duplicates' count, so that the consumer span covers all of the delivery.
+    return tracing
+        .getIfAvailable(() -> OnceTracing.NONE)
+        .traced(new ObservedInbox(inbox, duplicates.getIfAvailable(() -> InboxDuplicates.NONE)));
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.once.outbox.OutboxStore;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.OnceSchemaMigration;
+import dev.once.spring.internal.OnceTracing;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -79,7 +80,8 @@ class OutboxConfiguration {
       RelayWakeUp wakeUp,
       ObjectProvider<InboxConsumer> consumers,
       ObjectProvider<EventTransport> transports,
-      OutboxLoadShedding shedding) {
+      OutboxLoadShedding shedding,
+      ObjectProvider<OnceTracing> tracing) {
     // An event is written if a consumer of this application takes its type, or a transport carries
     // it out of the process (once-kafka's publisher: other services read the topic). The in-process
     // transport carries events only to this application's consumers. Read once, on first use, when
@@ -95,6 +97,11 @@ class OutboxConfiguration {
                             .flatMap(transport -> transport.types().stream()))
                     .collect(Collectors.toUnmodifiableSet()));
     return new TransactionalOutbox(
-        Outbox.of(store), dataSource, wakeUp, type -> consumedTypes.get().contains(type), shedding);
+        Outbox.of(store),
+        dataSource,
+        wakeUp,
+        type -> consumedTypes.get().contains(type),
+        shedding,
+        tracing.getIfAvailable(() -> OnceTracing.NONE));
   }
 }

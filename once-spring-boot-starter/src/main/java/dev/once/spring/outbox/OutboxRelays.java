@@ -7,6 +7,7 @@ import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
 import dev.once.outbox.RetryPolicy;
 import dev.once.spring.OnceProperties.Relay;
+import dev.once.spring.internal.OnceTracing;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,6 +28,8 @@ final class OutboxRelays {
    * @param handlers the handler beans by bean name
    * @param transport the transport of the events (to the inbox consumers in this process, or to a
    *     broker); {@code null} if there are none
+   * @param tracing wraps every handler, the transport too, in a delivery span per attempt ({@link
+   *     OnceTracing#NONE}: none)
    * @throws IllegalStateException if two handler beans, or a handler bean and a consumer, claim a
    *     type
    */
@@ -36,7 +39,8 @@ final class OutboxRelays {
       Map<String, OutboxHandler> handlers,
       EventTransport transport,
       Clock clock,
-      RelayListener listener) {
+      RelayListener listener,
+      OnceTracing tracing) {
     Map<String, String> owners = new LinkedHashMap<>();
     handlers.forEach(
         (bean, handler) -> {
@@ -97,9 +101,12 @@ final class OutboxRelays {
     // What handlers and consumers append drains the backlog: load shedding never refuses it.
     handlers
         .values()
-        .forEach(h -> builder.handler(h.type(), RelayWork.marked(h), policies.get(h.type())));
+        .forEach(
+            h ->
+                builder.handler(
+                    h.type(), tracing.traced(RelayWork.marked(h)), policies.get(h.type())));
     if (transport != null) {
-      MessageHandler events = RelayWork.marked(transport);
+      MessageHandler events = tracing.traced(RelayWork.marked(transport));
       transport.types().forEach(type -> builder.handler(type, events, policies.get(type)));
     }
     for (String type : policies.keySet()) {

@@ -9,6 +9,7 @@ import dev.once.outbox.RelayListener;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.internal.EventsPublished;
+import dev.once.spring.internal.OnceTracing;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -60,7 +61,8 @@ class RelayConfiguration {
       RelayPool pool,
       ObjectProvider<OutboxStore> store,
       ObjectProvider<EventTransport> transport,
-      ObjectProvider<RelayListener> listener) {
+      ObjectProvider<RelayListener> listener,
+      ObjectProvider<OnceTracing> tracing) {
     EventTransport events = transport.getIfAvailable();
     if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
       throw new IllegalStateException(
@@ -75,7 +77,8 @@ class RelayConfiguration {
         // Only for what is local to this process (purge cadence, throttled warnings, latencies):
         // every time instances compare is the database's.
         Clock.systemUTC(),
-        listener.getIfAvailable(() -> RelayListener.NONE));
+        listener.getIfAvailable(() -> RelayListener.NONE),
+        tracing.getIfAvailable(() -> OnceTracing.NONE));
   }
 
   @Bean

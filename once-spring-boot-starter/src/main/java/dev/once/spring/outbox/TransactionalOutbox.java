@@ -5,6 +5,8 @@ import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxOverloadedException;
+import dev.once.spring.internal.OnceTracing;
+import dev.once.tracing.TraceContext;
 import java.sql.Connection;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +22,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * transaction. Once the transaction commits, the relay is woken (once per transaction, however many
  * messages it appended), so delivery does not wait for the next poll; a rollback wakes nothing.
  * With load shedding on ({@link OutboxLoadShedding}), an append is refused while the relay is too
- * far behind. Thread-safe.
+ * far behind. With a tracer ({@code dev.once.spring.tracing}), a message without a trace context of
+ * its own is stored with the current span's, so its delivery continues that trace. Thread-safe.
  */
 public final class TransactionalOutbox {
   private final Outbox outbox;
@@ -28,6 +31,7 @@ public final class TransactionalOutbox {
   private final RelayWakeUp relay;
   private final Predicate<String> consumed;
   private final OutboxLoadShedding shedding;
+  private final OnceTracing tracing;
 
   TransactionalOutbox(Outbox outbox, DataSource dataSource) {
     this(outbox, dataSource, RelayWakeUp.NONE);
@@ -56,11 +60,27 @@ public final class TransactionalOutbox {
       RelayWakeUp relay,
       Predicate<String> consumed,
       OutboxLoadShedding shedding) {
+    this(outbox, dataSource, relay, consumed, shedding, OnceTracing.NONE);
+  }
+
+  /**
+   * @param consumed as above
+   * @param shedding as above
+   * @param tracing where the trace context of an appended message comes from, when it has none
+   */
+  TransactionalOutbox(
+      Outbox outbox,
+      DataSource dataSource,
+      RelayWakeUp relay,
+      Predicate<String> consumed,
+      OutboxLoadShedding shedding,
+      OnceTracing tracing) {
     this.outbox = outbox;
     this.dataSource = dataSource;
     this.relay = Objects.requireNonNull(relay, "relay");
     this.consumed = Objects.requireNonNull(consumed, "consumed");
     this.shedding = Objects.requireNonNull(shedding, "shedding");
+    this.tracing = Objects.requireNonNull(tracing, "tracing");
   }
 
   /**
@@ -85,7 +105,8 @@ public final class TransactionalOutbox {
   }
 
   /**
-   * Appends {@code message} in the current transaction.
+   * Appends {@code message} in the current transaction, with the current span's trace context if it
+   * has none of its own and the application has a tracer.
    *
    * @throws IllegalStateException if no Spring transaction is active: a message written outside a
    *     transaction could be delivered for an effect that never committed
@@ -99,9 +120,16 @@ public final class TransactionalOutbox {
           "TransactionalOutbox.append needs an active transaction (e.g. @Transactional)");
     }
     shedding.check();
+    OutboxMessage stamped = message;
+    if (message.trace() == null) {
+      TraceContext current = tracing.current();
+      if (current != null) {
+        stamped = message.withTrace(current);
+      }
+    }
     Connection connection = DataSourceUtils.getConnection(dataSource);
     try {
-      OutboxEntry entry = outbox.append(connection, message);
+      OutboxEntry entry = outbox.append(connection, stamped);
       wakeUpAfterCommit();
       return entry;
     } finally {
