@@ -57,7 +57,7 @@ class RestartTraceTest {
         JdbcClient.create(DatabaseLogins.owner(Path.of(ShopIntegrationTest.DATA_DIR)));
     SpanData request =
         Spans.server("/v1/payments").filter(s -> s.getTraceId().equals(trace)).orElseThrow();
-    assertThat(storedTraceparent(owner, traced))
+    assertThat(chargeRow(owner, traced, "traceparent"))
         .startsWith("00-" + trace + "-" + request.getSpanId());
     String malformed = "00-" + "z".repeat(32) + "-" + request.getSpanId() + "-01";
     owner
@@ -66,8 +66,8 @@ class RestartTraceTest {
         .param("bad", malformed)
         .param("payment", tampered)
         .update();
-    String tamperedMessage = messageId(owner, tampered);
-    String tracedMessage = messageId(owner, traced);
+    String tamperedMessage = chargeRow(owner, tampered, "message_id::text");
+    String tracedMessage = chargeRow(owner, traced, "message_id::text");
 
     try (ConfigurableApplicationContext shop = start(true)) {
       TestClient again = new TestClient(http(shop), client.id(), client.apiKey());
@@ -131,17 +131,12 @@ class RestartTraceTest {
     return http.send(request).assertStatus(201).text("id");
   }
 
-  private static String storedTraceparent(JdbcClient db, String payment) {
+  /** A column ({@code traceparent}, {@code message_id::text}) of the payment's charge row. */
+  private static String chargeRow(JdbcClient db, String payment, String column) {
     return db.sql(
-            "SELECT traceparent FROM once.outbox WHERE aggregate_id = :p AND type = 'provider.charge'")
-        .param("p", payment)
-        .query(String.class)
-        .single();
-  }
-
-  private static String messageId(JdbcClient db, String payment) {
-    return db.sql(
-            "SELECT message_id::text FROM once.outbox WHERE aggregate_id = :p AND type = 'provider.charge'")
+            "SELECT "
+                + column
+                + " FROM once.outbox WHERE aggregate_id = :p AND type = 'provider.charge'")
         .param("p", payment)
         .query(String.class)
         .single();
