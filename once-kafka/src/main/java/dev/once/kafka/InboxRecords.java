@@ -6,6 +6,7 @@ import dev.once.inbox.InboxMessage;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
 import dev.once.postgres.WalFlush;
+import dev.once.tracing.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.util.Objects;
@@ -25,8 +26,11 @@ import org.apache.kafka.common.header.Header;
  * OnceHeaders#MESSAGE_ID} (a UUID) and {@link OnceHeaders#TYPE}, a key (the aggregate id) and a
  * value that is a JSON document; one without is refused with {@link InvalidRecordException}, which
  * no retry can cure. A record of a type the consumer does not take (another type on a shared topic)
- * is skipped. A consumer of its own should decode values with {@link Utf8ValueDeserializer}, which
- * marks a value that is not UTF-8, so that it is refused too. Thread-safe.
+ * is skipped. The headers {@link OnceHeaders#TRACEPARENT} and {@link OnceHeaders#TRACESTATE}, when
+ * present and valid, become the message's trace context; a malformed one is ignored, never a reason
+ * to refuse the record. A consumer of its own should decode values with {@link
+ * Utf8ValueDeserializer}, which marks a value that is not UTF-8, so that it is refused too.
+ * Thread-safe.
  */
 public final class InboxRecords {
   /** What {@link #apply} did with a record. */
@@ -146,7 +150,16 @@ public final class InboxRecords {
       throw new InvalidRecordException(
           "the record's value is not a JSON document: " + e.getMessage());
     }
-    return new InboxMessage(messageId, type, key, value);
+    return new InboxMessage(messageId, type, key, value, traceOf(record));
+  }
+
+  /** The record's trace context, or {@code null} if it has none or a malformed one. */
+  static TraceContext traceOf(ConsumerRecord<?, ?> record) {
+    String traceparent = header(record, OnceHeaders.TRACEPARENT);
+    if (traceparent == null) {
+      return null;
+    }
+    return TraceContext.parse(traceparent, header(record, OnceHeaders.TRACESTATE)).orElse(null);
   }
 
   /** The last header {@code name} of {@code record} as text, or {@code null}. */

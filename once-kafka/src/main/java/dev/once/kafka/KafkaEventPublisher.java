@@ -5,6 +5,7 @@ import dev.once.failures.TransientFailures;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.postgres.WalFlush;
+import dev.once.tracing.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -26,7 +27,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * Publishes outbox rows of event types to Kafka: the relay's {@link EventTransport} when events
  * leave the process. Each row becomes one record on the topic of its type ({@link EventTopics}),
  * keyed by the row's aggregate id, with the row's payload as its value and the headers {@link
- * OnceHeaders#MESSAGE_ID} and {@link OnceHeaders#TYPE}.
+ * OnceHeaders#MESSAGE_ID} and {@link OnceHeaders#TYPE}, and, when the row carries a trace context
+ * ({@link OutboxRecord#trace()}), {@link OnceHeaders#TRACEPARENT} and {@link
+ * OnceHeaders#TRACESTATE}.
  *
  * <p>Guarantees, given a producer with {@code acks=all} and {@code enable.idempotence=true} (the
  * auto-configuration refuses any other):
@@ -97,6 +100,13 @@ public final class KafkaEventPublisher implements EventTransport {
     RecordHeaders headers = new RecordHeaders();
     headers.add(OnceHeaders.MESSAGE_ID, utf8(row.messageId().toString()));
     headers.add(OnceHeaders.TYPE, utf8(row.type()));
+    TraceContext trace = row.trace();
+    if (trace != null) {
+      headers.add(OnceHeaders.TRACEPARENT, utf8(trace.traceparent()));
+      if (trace.tracestate() != null) {
+        headers.add(OnceHeaders.TRACESTATE, utf8(trace.tracestate()));
+      }
+    }
     return new ProducerRecord<>(
         topics.topicOf(row.type()), null, row.aggregateId(), row.payloadJson(), headers);
   }

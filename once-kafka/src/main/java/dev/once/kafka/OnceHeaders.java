@@ -14,6 +14,16 @@ public final class OnceHeaders {
   /** The event type, e.g. {@code order.placed}; several types may share one topic. */
   public static final String TYPE = "once-type";
 
+  /**
+   * The W3C {@code traceparent} of the relay's delivery span (the row's stored trace context
+   * continued), when the application has a tracer; absent otherwise. A consumer continues the trace
+   * from it; a malformed value is ignored (a new trace), never a reason to refuse the record.
+   */
+  public static final String TRACEPARENT = "traceparent";
+
+  /** The W3C {@code tracestate} that goes with {@link #TRACEPARENT}, when there is one. */
+  public static final String TRACESTATE = "tracestate";
+
   /** On a dead-lettered record: why it was dead-lettered, in words, without its payload. */
   public static final String DEAD_LETTER_REASON = "once-dead-letter-reason";
 

@@ -11,9 +11,11 @@ import org.springframework.context.annotation.Bean;
 /**
  * The trace context through the outbox on Micrometer Tracing, when it is on the classpath and the
  * application has a {@link Tracer} and a {@link Propagator} bean (Spring Boot's tracing
- * auto-configuration makes both). Boot's no-op tracer, there when no bridge is, counts as none.
- * Imported by name by {@code OnceAutoConfiguration}; not annotated {@code @Configuration}, so that
- * a component scan of this package does not take it up as the application's own configuration.
+ * auto-configuration makes both, and {@code OnceAutoConfiguration} runs after it). Boot's no-op
+ * tracer, there when no bridge is, comes without a Propagator, so this does not apply; a {@link
+ * Tracer#NOOP} with a Propagator gives {@link OnceTracing#NONE}. Imported by name by {@code
+ * OnceAutoConfiguration}; not annotated {@code @Configuration}, so that a component scan of this
+ * package does not take it up as the application's own configuration.
  */
 @ConditionalOnClass(name = "io.micrometer.tracing.Tracer")
 @ConditionalOnBean(

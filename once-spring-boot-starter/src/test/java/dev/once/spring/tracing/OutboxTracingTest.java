@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.once.outbox.OutboxEntry;
+import dev.once.outbox.OutboxMessage;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.internal.OnceTracing;
 import dev.once.spring.tracing.TracingTestApplication.Orders;
@@ -112,6 +113,32 @@ class OutboxTracingTest {
           assertThat(handed.parentId())
               .as("the handler sees the delivery span, which a transport carries on")
               .isEqualTo(delivery.getSpanId());
+        });
+  }
+
+  @Test
+  void aMessageThatCarriesAContextOfItsOwnKeepsIt() {
+    TraceContext own =
+        new TraceContext("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "k=v");
+    traced.run(
+        context -> {
+          Traced<OutboxEntry> request =
+              inSpan(
+                  context,
+                  () ->
+                      context
+                          .getBean(Orders.class)
+                          .append(new OutboxMessage(CHARGE, "agg-own-" + RUN, "{}", own)));
+
+          long id = request.value().id();
+          assertThat(column(context, id, "traceparent")).isEqualTo(own.traceparent());
+          assertThat(column(context, id, "tracestate")).isEqualTo("k=v");
+          SpanData delivery = awaitOne(MicrometerTracing.DELIVER, request.value().messageId());
+          assertThat(delivery.getTraceId()).isEqualTo(own.traceId());
+          assertThat(delivery.getParentSpanId()).isEqualTo(own.parentId());
+          assertThat(RECEIVED.get(request.value().messageId()).get(0).tracestate())
+              .as("the tracestate goes on with the delivery span's context")
+              .isEqualTo("k=v");
         });
   }
 
@@ -262,7 +289,7 @@ class OutboxTracingTest {
   }
 
   @Test
-  void springBootsNoopTracerCountsAsNone() {
+  void aNoopTracerAndPropagatorCountAsNone() {
     runner
         .withBean(Tracer.class, () -> Tracer.NOOP)
         .withBean(

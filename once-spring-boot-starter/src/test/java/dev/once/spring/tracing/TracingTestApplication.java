@@ -118,7 +118,12 @@ public class TracingTestApplication {
 
     @Transactional
     public OutboxEntry append(String type, String payloadJson) {
-      return outbox.append(new OutboxMessage(type, "agg-" + UUID.randomUUID(), payloadJson));
+      return append(new OutboxMessage(type, "agg-" + UUID.randomUUID(), payloadJson));
+    }
+
+    @Transactional
+    public OutboxEntry append(OutboxMessage message) {
+      return outbox.append(message);
     }
 
     /** Appends, then overwrites the stored context by SQL before the commit. */
