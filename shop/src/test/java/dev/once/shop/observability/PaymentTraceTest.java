@@ -1,14 +1,15 @@
 package dev.once.shop.observability;
 
-import static dev.once.shop.observability.Spans.CONSUME;
+import static dev.once.shop.observability.Spans.ORDER_PAID;
+import static dev.once.shop.observability.Spans.SETTLED;
 import static dev.once.shop.observability.Spans.delivery;
 import static dev.once.shop.observability.Spans.descends;
 import static dev.once.shop.observability.Spans.kind;
 import static dev.once.shop.observability.Spans.named;
+import static dev.once.shop.observability.Spans.one;
 import static dev.once.shop.observability.Spans.randomHex;
 import static dev.once.shop.observability.Spans.tag;
 import static dev.once.shop.observability.Spans.tagged;
-import static dev.once.shop.support.OrderFixture.lines;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,7 +22,6 @@ import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -38,39 +38,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(180)
 class PaymentTraceTest extends TracedShopTest {
-  private static final Duration SETTLED = Duration.ofSeconds(60);
-
   @Test
   void anOrderPaymentIsOneTraceFromTheRequestToTheOrdersConsumer() {
-    TestClient client = newClient();
-    OrderFixture shop = new OrderFixture(client, jdbc);
-    String account = client.openAccountWith("EUR", "100.00");
-    shop.product("A", 5);
-    String order = shop.place(account, lines("A", 2));
-    await().atMost(SETTLED).until(() -> shop.status(order), "reserved"::equals);
-
-    shop.pay(order);
-    await().atMost(SETTLED).until(() -> shop.status(order), "paid"::equals);
-
-    SpanData request =
-        await()
-            .atMost(SETTLED)
-            .until(() -> Spans.server("/v1/orders/" + order + "/pay"), s -> s.isPresent())
-            .orElseThrow();
-    Predicate<SpanData> consumed =
-        named(CONSUME)
-            .and(tagged("once.consumer", "orders"))
-            .and(tagged("once.message.type", "payment.succeeded"));
-    List<SpanData> trace =
-        await()
-            .atMost(SETTLED)
-            .until(
-                () -> SpanCapture.trace(request.getTraceId()),
-                spans -> spans.stream().anyMatch(consumed));
+    SpanData request = Spans.paidOrder(new OrderFixture(newClient(), jdbc));
+    List<SpanData> trace = Spans.untilOrderPaid(request);
     SpanData charge = one(trace, delivery("provider.charge"));
     SpanData call = one(trace, kind(SpanKind.CLIENT).and(named("provider charge")));
     SpanData succeeded = one(trace, delivery("payment.succeeded"));
-    SpanData applied = one(trace, consumed);
+    SpanData applied = one(trace, ORDER_PAID);
 
     assertThat(tag(charge, "once.outbox.outcome")).isEqualTo("done");
     assertThat(descends(charge, request, trace)).as("delivery below the request").isTrue();
@@ -187,11 +162,5 @@ class PaymentTraceTest extends TracedShopTest {
 
   private static Predicate<SpanData> childOf(SpanData parent) {
     return s -> s.getParentSpanId().equals(parent.getSpanId());
-  }
-
-  private static SpanData one(List<SpanData> spans, Predicate<SpanData> which) {
-    List<SpanData> found = spans.stream().filter(which).toList();
-    assertThat(found).as("exactly one such span in %s", spans).hasSize(1);
-    return found.get(0);
   }
 }
