@@ -71,29 +71,13 @@ class PaymentTraceTest extends TracedShopTest {
     String payment =
         pay(client, account, "00-" + trace + "-" + parent + "-01").assertStatus(201).text("id");
     // The first attempt failed at the provider (503): the row waits for its retry.
-    await()
-        .atMost(SETTLED)
-        .until(
-            () -> SpanCapture.trace(trace),
-            spans ->
-                spans.stream()
-                    .anyMatch(
-                        delivery("provider.charge").and(tagged("once.outbox.outcome", "retry"))));
+    chargeDelivered(trace, "retry");
     provider.faults(Faults.NONE);
     await()
         .atMost(SETTLED)
         .until(() -> client.get("/v1/payments/" + payment).text("status"), "succeeded"::equals);
 
-    List<SpanData> spans =
-        await()
-            .atMost(SETTLED)
-            .until(
-                () -> SpanCapture.trace(trace),
-                all ->
-                    all.stream()
-                        .anyMatch(
-                            delivery("provider.charge")
-                                .and(tagged("once.outbox.outcome", "done"))));
+    List<SpanData> spans = chargeDelivered(trace, "done");
     SpanData request = one(spans, kind(SpanKind.SERVER));
     assertThat(request.getParentSpanId())
         .as("the caller's traceparent continued")
@@ -158,6 +142,18 @@ class PaymentTraceTest extends TracedShopTest {
                 HttpRequest.BodyPublishers.ofString(
                     "{\"accountId\":\"" + account + "\",\"amount\":\"12.50\",\"currency\":\"EUR\"}",
                     StandardCharsets.UTF_8)));
+  }
+
+  /** The spans of {@code trace}, once a delivery of provider.charge ended with {@code outcome}. */
+  private static List<SpanData> chargeDelivered(String trace, String outcome) {
+    return await()
+        .atMost(SETTLED)
+        .until(
+            () -> SpanCapture.trace(trace),
+            spans ->
+                spans.stream()
+                    .anyMatch(
+                        delivery("provider.charge").and(tagged("once.outbox.outcome", outcome))));
   }
 
   private static Predicate<SpanData> childOf(SpanData parent) {
