@@ -93,17 +93,12 @@ public final class ProviderClient {
   }
 
   private ProviderAnswer post(String operation, URI uri, String key, Map<String, String> body) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .timeout(readTimeout)
-            .header("Content-Type", "application/json")
-            .header("Accept", "application/json")
-            .header("Idempotency-Key", key)
-            .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body)));
-    // A tracer's propagating handler adds traceparent (and tracestate) to the builder on start.
-    RequestReplySenderContext<HttpRequest.Builder, ProviderAnswer> call =
-        new RequestReplySenderContext<>(HttpRequest.Builder::setHeader);
-    call.setCarrier(request);
+    // A tracer's propagating handler puts traceparent (and tracestate) here when the call starts;
+    // send adds them to the request's headers.
+    Map<String, String> trace = new LinkedHashMap<>();
+    RequestReplySenderContext<Map<String, String>, ProviderAnswer> call =
+        new RequestReplySenderContext<>(Map::put);
+    call.setCarrier(trace);
     call.setRemoteServiceName("provider");
     Observation observation =
         Observation.createNotStarted(CALLS, () -> call, observations)
@@ -111,17 +106,26 @@ public final class ProviderClient {
             .lowCardinalityKeyValue("operation", operation);
     return observation.observe(
         () -> {
-          ProviderAnswer answer = send(request.build());
+          ProviderAnswer answer = send(uri, key, json.writeValueAsString(body), trace);
           call.setResponse(answer);
           observation.lowCardinalityKeyValue("outcome", answer.outcome());
           return answer;
         });
   }
 
-  private ProviderAnswer send(HttpRequest request) {
+  /** One request to the provider, with the headers of {@code trace} besides its own. */
+  private ProviderAnswer send(URI uri, String key, String jsonBody, Map<String, String> trace) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(uri)
+            .timeout(readTimeout)
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json")
+            .header("Idempotency-Key", key)
+            .POST(HttpRequest.BodyPublishers.ofString(jsonBody));
+    trace.forEach(request::setHeader);
     HttpResponse<String> response;
     try {
-      response = http.send(request, HttpResponse.BodyHandlers.ofString());
+      response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
       // Time-out, refused or broken connection: the provider may or may not have applied it.
       return new ProviderAnswer.Unavailable(e.getClass().getSimpleName());
