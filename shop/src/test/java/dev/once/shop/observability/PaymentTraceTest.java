@@ -20,6 +20,7 @@ import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -28,6 +29,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure.otlp.OtlpTracingConnectionDetails;
+import org.springframework.context.ApplicationContext;
 
 /**
  * One payment is one trace: the HTTP request, the relay's delivery of {@code provider.charge}, the
@@ -95,6 +99,14 @@ class PaymentTraceTest extends TracedShopTest {
     SpanData secondCall = one(spans, kind(SpanKind.CLIENT).and(childOf(done)));
     assertThat(tag(firstCall, "outcome")).isEqualTo("unavailable");
     assertThat(tag(secondCall, "outcome")).isEqualTo("succeeded");
+  }
+
+  @Test
+  void withoutAnOtlpEndpointTheShopHasNoExporter(@Autowired ApplicationContext shop) {
+    // The test JVM has no OTEL_EXPORTER_OTLP_ENDPOINT: spans are made (SpanCapture keeps them)
+    // but no exporter exists that could connect anywhere.
+    assertThat(shop.getBeansOfType(SpanExporter.class)).isEmpty();
+    assertThat(shop.getBeansOfType(OtlpTracingConnectionDetails.class)).isEmpty();
   }
 
   @ParameterizedTest
