@@ -184,7 +184,13 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
 
   private static Set<Scenario> scenarios(String list) throws UsageException {
     if (list == null) {
-      return Set.of(Scenario.values());
+      Set<Scenario> all = new LinkedHashSet<>();
+      for (Scenario s : Scenario.values()) {
+        if (!s.onRequest()) {
+          all.add(s);
+        }
+      }
+      return all;
     }
     List<Scenario> chosen = new ArrayList<>();
     for (String id : list.split(",")) {

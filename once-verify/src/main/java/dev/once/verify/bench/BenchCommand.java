@@ -40,8 +40,9 @@ import java.util.Objects;
  * Once, then the shop over HTTP with Once on (new payments, replays, an authenticated GET), then
  * the shop restarted with Once's filter off (new payments), then orders placed on a shop with the
  * relay on, in a database of their own ({@link OrderChecks}: time until reserved, deadlocks,
- * stock). Writes results.md, results.json and chart.svg and prints the table. Everything it started
- * is stopped on exit, Ctrl-C included.
+ * stock); on request, new payments on a shop without a tracer and on one with a tracer, in
+ * alternation ({@link #tracing}). Writes results.md, results.json and chart.svg and prints the
+ * table. Everything it started is stopped on exit, Ctrl-C included.
  */
 public final class BenchCommand {
   /** Keys completed before the replay scenario, then replayed in turn. */
@@ -58,6 +59,16 @@ public final class BenchCommand {
 
   /** How often the database is asked meanwhile. */
   static final Duration RESERVE_POLL = Duration.ofMillis(200);
+
+  /**
+   * The auto-configurations a shop without a tracer excludes: Boot then defines its no-op tracer,
+   * which Once's starter treats as none.
+   */
+  static final String NO_TRACER =
+      "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure"
+          + ".OpenTelemetryTracingAutoConfiguration,"
+          + "org.springframework.boot.micrometer.tracing.autoconfigure"
+          + ".MicrometerTracingAutoConfiguration";
 
   private final BenchOptions options;
   private final String run = Long.toString(System.currentTimeMillis(), 36);
@@ -122,7 +133,7 @@ public final class BenchCommand {
     machineCpu = MachineCpu.clock();
     for (int round = 1; round <= options.rounds(); round++) {
       this.round = round;
-      if (payments()) {
+      if (onceOnScenarios()) {
         onceOn(payer, sql);
       }
       if (options.runs(Scenario.HTTP_OFF)) {
@@ -133,8 +144,50 @@ public final class BenchCommand {
           orders(machineCpu, pgCpu, connections);
         }
       }
+      if (options.runs(Scenario.UNTRACED) || options.runs(Scenario.TRACED)) {
+        tracing(payer);
+      }
     }
     return report(pgVersion);
+  }
+
+  /** Whether a scenario of the shop with Once on (and the SQL floor) runs. */
+  private boolean onceOnScenarios() {
+    return options.scenarios().stream().anyMatch(s -> s.ordinal() <= Scenario.GET.ordinal());
+  }
+
+  /**
+   * The cost of trace context on the payment path (issue 26): new payments on a shop whose tracing
+   * auto-configuration is excluded (Boot's no-op tracer: Once stores no context and opens no span)
+   * and on the shop as deployed (a tracer, sampling 1.0, every span recorded, no exporter: the
+   * request's span and the context stored with each outbox row), each on a fresh shop, the order
+   * alternating from round to round so that neither always runs on the warmer machine.
+   */
+  private void tracing(Tenant payer) throws Exception {
+    List<Scenario> order =
+        round % 2 == 1
+            ? List.of(Scenario.UNTRACED, Scenario.TRACED)
+            : List.of(Scenario.TRACED, Scenario.UNTRACED);
+    for (Scenario s : order) {
+      if (!options.runs(s)) {
+        continue;
+      }
+      boolean traced = s == Scenario.TRACED;
+      progress("starting the shop " + (traced ? "with its tracer" : "without a tracer"));
+      shop =
+          startShop(
+              "shop-" + s.id() + "-" + round + ".log",
+              traced ? List.of() : List.of("--spring.autoconfigure.exclude=" + NO_TRACER));
+      firstRequest(payer.apiKey(), payer.accounts());
+      HttpScenarios http = new HttpScenarios(shop.port(), payer.apiKey(), payer.accounts());
+      scenario(
+          runner(machineCpu, shop.cpu(), pgCpu),
+          s,
+          options.connections(),
+          http.newPayments(tag(s.id())));
+      shop.close();
+      shop = null;
+    }
   }
 
   /** The orders scenario alone needs neither the payments' shop nor their client. */
@@ -477,6 +530,13 @@ public final class BenchCommand {
     goals.add(ratio(rate, "SQL floor: Once / plain", SQL_ONCE, SQL_PLAIN, 0.85));
     goals.add(ratio(rate, "HTTP new payments Once on / SQL floor Once", HTTP_ONCE, SQL_ONCE, 0.60));
     goals.add(ratio(rate, "HTTP replays / authenticated GET", REPLAY, GET, 0.95));
+    goals.add(
+        ratio(
+            rate,
+            "HTTP new payments: tracer / no tracer",
+            Scenario.TRACED,
+            Scenario.UNTRACED,
+            0.97));
     double[] on = memory.get("Once on");
     goals.add(
         Goal.atMost(
@@ -549,7 +609,8 @@ public final class BenchCommand {
     notes.add(
         "Scenarios run in this order on one database that keeps growing: sql-once, sql-plain,"
             + " http-once, replay, get, then http-off on a restarted shop, then orders on a shop of"
-            + " its own.");
+            + " its own; http-untraced and http-traced (only when --scenarios names them) last, each"
+            + " on a fresh shop, in alternating order from round to round.");
     notes.add(
         "orders: a fresh shop with the relay on (its inbox consumer reserves the stock), on database"
             + " shop_orders of the same PostgreSQL, so the relay does not deliver the payments'"

@@ -10,14 +10,30 @@ public enum Scenario {
   REPLAY("replay", "HTTP replays of completed keys"),
   GET("get", "HTTP authenticated GET /v1/accounts/{id}"),
   HTTP_OFF("http-off", "HTTP new payments, Once off"),
-  ORDERS("orders", "HTTP orders placed, relay on, 10 hot SKUs");
+  ORDERS("orders", "HTTP orders placed, relay on, 10 hot SKUs"),
+  UNTRACED("http-untraced", "HTTP new payments, no tracer (only with --scenarios)", true),
+  TRACED(
+      "http-traced",
+      "HTTP new payments, tracer, sampling 1.0, no exporter (only with --scenarios)",
+      true);
 
   private final String id;
   private final String title;
+  private final boolean onRequest;
 
   Scenario(String id, String title) {
+    this(id, title, false);
+  }
+
+  Scenario(String id, String title, boolean onRequest) {
     this.id = id;
     this.title = title;
+    this.onRequest = onRequest;
+  }
+
+  /** Whether it runs only when {@code --scenarios} names it, never by default. */
+  boolean onRequest() {
+    return onRequest;
   }
 
   public String id() {

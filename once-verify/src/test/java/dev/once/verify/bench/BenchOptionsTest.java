@@ -22,7 +22,16 @@ class BenchOptionsTest {
     assertThat(o.threads()).isEqualTo(16);
     assertThat(o.orderConnections()).isEqualTo(List.of(50, 8));
     assertThat(o.accounts()).isEqualTo(64);
-    assertThat(o.scenarios()).isEqualTo(Set.of(Scenario.values()));
+    // Every scenario but the tracing pair, which runs only when --scenarios names it.
+    assertThat(o.scenarios())
+        .containsExactly(
+            Scenario.SQL_ONCE,
+            Scenario.SQL_PLAIN,
+            Scenario.HTTP_ONCE,
+            Scenario.REPLAY,
+            Scenario.GET,
+            Scenario.HTTP_OFF,
+            Scenario.ORDERS);
     assertThat(o.shopJvmOptions()).isEqualTo(List.of());
     assertThat(o.rounds()).isEqualTo(1);
     assertThat(o.out()).startsWithRaw(Path.of("bench-results"));
@@ -57,6 +66,15 @@ class BenchOptionsTest {
     assertThat(o.rounds()).isEqualTo(3);
     assertThat(o.runs(Scenario.HTTP_ONCE)).isFalse();
     assertThat(o.runs(Scenario.ORDERS)).isFalse();
+  }
+
+  @Test
+  void theTracingPairRunsWhenNamed() throws UsageException {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {"--shop-jar", "s.jar", "--scenarios", "http-untraced,http-traced"});
+    assertThat(o.scenarios()).containsExactly(Scenario.UNTRACED, Scenario.TRACED);
+    assertThat(o.runs(Scenario.HTTP_ONCE)).isFalse();
   }
 
   @Test

@@ -3,6 +3,21 @@ package dev.once.shop.provider;
 /** What the provider said about one charge or refund request. */
 sealed interface ProviderAnswer {
 
+  /**
+   * The kind of answer, as the {@code outcome} tag of the provider calls' span and timer: {@code
+   * succeeded}, {@code declined}, {@code unavailable} or {@code rejected}; never a value from the
+   * request or the body.
+   */
+  default String outcome() {
+    if (this instanceof Succeeded) {
+      return "succeeded";
+    }
+    if (this instanceof Declined) {
+      return "declined";
+    }
+    return this instanceof Unavailable ? "unavailable" : "rejected";
+  }
+
   /** The provider applied it (or had, under the same key). */
   record Succeeded(String providerId) implements ProviderAnswer {}
 

@@ -7,6 +7,9 @@ import dev.once.client.OnceClient;
 import dev.once.client.OnceRequest;
 import dev.once.client.OnceResponse;
 import dev.once.client.RetryPolicy;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.transport.RequestReplySenderContext;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -25,16 +28,36 @@ import tools.jackson.databind.json.JsonMapper;
  * shop.provider.deadline}, well inside the relay's handler time-out; still no answer then is {@link
  * ProviderAnswer.Unavailable}, and the relay tries again later under the same key. Never called
  * inside a database transaction. Thread-safe.
+ *
+ * <p>Each call is an observation named {@value #CALLS} (tags {@code operation} = {@code charge} or
+ * {@code refund}, and {@code outcome}, the kind of answer): with a tracer, a CLIENT span, child of
+ * the span current on the calling thread (the relay's delivery span), whose W3C {@code traceparent}
+ * (and {@code tracestate}) every attempt of the call carries to the provider; with a meter
+ * registry, a timer of the same name. Neither carries the key, the amount or the body.
  */
 public final class ProviderClient {
+  /** Name of the observation (span and timer) of each call to the provider. */
+  public static final String CALLS = "shop.provider.calls";
+
   private final OnceClient client;
   private final URI charges;
   private final URI refunds;
   private final JsonMapper json;
+  private final ObservationRegistry observations;
 
-  /** A client that sends its requests through {@code client}, made by {@link #client}. */
+  /**
+   * A client that sends its requests through {@code client}, made by {@link #client}, and observes
+   * none.
+   */
   ProviderClient(OnceClient client, URI baseUri, JsonMapper json) {
+    this(client, baseUri, json, ObservationRegistry.NOOP);
+  }
+
+  /** A client whose calls are observed in {@code observations}. */
+  ProviderClient(
+      OnceClient client, URI baseUri, JsonMapper json, ObservationRegistry observations) {
     this.client = client;
+    this.observations = observations;
     String base = baseUri.toString().replaceAll("/+$", "");
     this.charges = URI.create(base + "/v1/charges");
     this.refunds = URI.create(base + "/v1/refunds");
@@ -74,7 +97,7 @@ public final class ProviderClient {
     body.put("reference", reference);
     body.put("amount", amount);
     body.put("currency", currency);
-    return post(charges, key, body);
+    return post("charge", charges, key, body);
   }
 
   /** Refunds {@code amount} of the charge made for the payment {@code chargeReference}. */
@@ -85,13 +108,35 @@ public final class ProviderClient {
     body.put("charge", chargeReference);
     body.put("amount", amount);
     body.put("currency", currency);
-    return post(refunds, key, body);
+    return post("refund", refunds, key, body);
   }
 
-  private ProviderAnswer post(URI uri, String key, Map<String, String> body) {
+  private ProviderAnswer post(String operation, URI uri, String key, Map<String, String> body) {
+    // A tracer's propagating handler puts traceparent (and tracestate) here when the call starts;
+    // request adds them to the headers of every attempt.
+    Map<String, String> trace = new LinkedHashMap<>();
+    RequestReplySenderContext<Map<String, String>, ProviderAnswer> call =
+        new RequestReplySenderContext<>(Map::put);
+    call.setCarrier(trace);
+    call.setRemoteServiceName("provider");
+    Observation observation =
+        Observation.createNotStarted(CALLS, () -> call, observations)
+            .contextualName("provider " + operation)
+            .lowCardinalityKeyValue("operation", operation);
+    return observation.observe(
+        () -> {
+          ProviderAnswer answer = send(request(uri, key, json.writeValueAsString(body), trace));
+          call.setResponse(answer);
+          observation.lowCardinalityKeyValue("outcome", answer.outcome());
+          return answer;
+        });
+  }
+
+  /** One call to the provider, its attempts and their waits included. */
+  private ProviderAnswer send(OnceRequest request) {
     OnceResponse response;
     try {
-      response = client.send(request(uri, key, json.writeValueAsString(body)));
+      response = client.send(request);
     } catch (GaveUpException e) {
       // Time-outs, refused or broken connections, 5xx, 409s until the deadline: the provider may
       // or may not have applied it; the relay sends it again later under the same key.
@@ -112,8 +157,14 @@ public final class ProviderClient {
    * The request of one provider call: every header it carries is set here, so that a header for
    * every call (a trace context, say) has one place to go.
    */
-  private static OnceRequest request(URI uri, String key, String jsonBody) {
-    return OnceRequest.post(uri).json(jsonBody).header("Accept", "application/json").key(key);
+  private static OnceRequest request(
+      URI uri, String key, String jsonBody, Map<String, String> trace) {
+    OnceRequest request =
+        OnceRequest.post(uri).json(jsonBody).header("Accept", "application/json").key(key);
+    for (Map.Entry<String, String> header : trace.entrySet()) {
+      request = request.header(header.getKey(), header.getValue());
+    }
+    return request;
   }
 
   private static String simpleName(String className) {

@@ -1,5 +1,6 @@
 package dev.once.shop.provider;
 
+import io.micrometer.observation.ObservationRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import org.slf4j.Logger;
@@ -33,7 +34,8 @@ class ProviderConfiguration {
       ProviderProperties properties,
       ObjectProvider<ProviderEndpoint> development,
       @Qualifier("providerHttpClient") HttpClient http,
-      JsonMapper json) {
+      JsonMapper json,
+      ObjectProvider<ObservationRegistry> observations) {
     URI base;
     if (properties.url() != null) {
       base = properties.url();
@@ -53,6 +55,9 @@ class ProviderConfiguration {
       base = endpoint.baseUri();
     }
     return new ProviderClient(
-        ProviderClient.client(http, properties.readTimeout(), properties.deadline()), base, json);
+        ProviderClient.client(http, properties.readTimeout(), properties.deadline()),
+        base,
+        json,
+        observations.getIfAvailable(() -> ObservationRegistry.NOOP));
   }
 }

@@ -23,7 +23,7 @@ import org.springframework.test.context.TestPropertySource;
       "once.outbox.relay.retry.max-delay=100ms"
     })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-abstract class RelayingShopTest extends ShopIntegrationTest {
+public abstract class RelayingShopTest extends ShopIntegrationTest {
   /** The provider the shop calls. */
   @Autowired protected PspSimulator provider;
 
