@@ -85,15 +85,8 @@ class ProviderCallTraceTest {
 
   @Test
   void theCallIsAClientSpanOfTheCurrentSpanAndTheProviderGetsItsTraceparent() {
-    ProviderClient client = client(tracing());
-
     Span delivery = tracer.nextSpan().name("once.outbox.deliver").start();
-    ProviderAnswer answer;
-    try (Tracer.SpanInScope scope = tracer.withSpan(delivery)) {
-      answer = client.charge("shop-charge-pay_1", "pay_1", "12.34", "EUR");
-    } finally {
-      delivery.end();
-    }
+    ProviderAnswer answer = chargeIn(delivery, "pay_1", "12.34");
 
     assertThat(answer).isEqualTo(new ProviderAnswer.Succeeded("ch_1"));
     SpanData call =
@@ -116,15 +109,8 @@ class ProviderCallTraceTest {
   @Test
   void everyAttemptOfARetriedCallCarriesTheCallsTraceparent() {
     unavailable.set(2);
-    ProviderClient client = client(tracing());
-
     Span delivery = tracer.nextSpan().name("once.outbox.deliver").start();
-    ProviderAnswer answer;
-    try (Tracer.SpanInScope scope = tracer.withSpan(delivery)) {
-      answer = client.charge("shop-charge-pay_3", "pay_3", "1.00", "EUR");
-    } finally {
-      delivery.end();
-    }
+    ProviderAnswer answer = chargeIn(delivery, "pay_3", "1.00");
 
     assertThat(answer).isEqualTo(new ProviderAnswer.Succeeded("ch_1"));
     assertThat(traceparents).hasSize(3).doesNotContain("none");
@@ -141,6 +127,18 @@ class ProviderCallTraceTest {
 
     assertThat(answer).isEqualTo(new ProviderAnswer.Succeeded("ch_1"));
     assertThat(traceparents).containsExactly("none");
+  }
+
+  /**
+   * Charges {@code payment} through a traced client with {@code delivery} current, then ends it.
+   */
+  private ProviderAnswer chargeIn(Span delivery, String payment, String amount) {
+    ProviderClient client = client(tracing());
+    try (Tracer.SpanInScope scope = tracer.withSpan(delivery)) {
+      return client.charge("shop-charge-" + payment, payment, amount, "EUR");
+    } finally {
+      delivery.end();
+    }
   }
 
   /** Observations traced by the test's tracer, as Boot's tracing auto-configuration sets them. */
