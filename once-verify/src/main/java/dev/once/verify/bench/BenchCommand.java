@@ -24,6 +24,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -59,6 +63,9 @@ public final class BenchCommand {
 
   /** How often the database is asked meanwhile. */
   static final Duration RESERVE_POLL = Duration.ofMillis(200);
+
+  /** How long a tracing scenario's shop may take to settle its payments before it is closed. */
+  static final Duration TRACING_DRAIN = Duration.ofSeconds(60);
 
   /**
    * The auto-configurations a shop without a tracer excludes: Boot then defines its no-op tracer,
@@ -160,8 +167,11 @@ public final class BenchCommand {
    * The cost of trace context on the payment path (issue 26): new payments on a shop whose tracing
    * auto-configuration is excluded (Boot's no-op tracer: Once stores no context and opens no span)
    * and on the shop as deployed (a tracer, sampling 1.0, every span recorded, no exporter: the
-   * request's span and the context stored with each outbox row), each on a fresh shop, the order
-   * alternating from round to round so that neither always runs on the warmer machine.
+   * request's span and the context stored with each outbox row, restored by the relay's delivery
+   * span, the provider call's span and the consumers' spans), each on a fresh shop with its relay
+   * on, so that both halves run in the measured window as deployed, the order alternating from
+   * round to round so that neither always runs on the warmer machine. Between the two, the backlog
+   * is drained, so neither shop's relay settles the other's payments.
    */
   private void tracing(Tenant payer) throws Exception {
     List<Scenario> order =
@@ -175,8 +185,14 @@ public final class BenchCommand {
       boolean traced = s == Scenario.TRACED;
       progress("starting the shop " + (traced ? "with its tracer" : "without a tracer"));
       shop =
-          startShop(
-              "shop-" + s.id() + "-" + round + ".log",
+          ShopProcess.start(
+              options.shopJar(),
+              db,
+              BenchDatabase.DATABASE,
+              true,
+              admin,
+              options.out().resolve("shop-" + s.id() + "-" + round + ".log"),
+              options.shopJvmOptions(),
               traced ? List.of() : List.of("--spring.autoconfigure.exclude=" + NO_TRACER));
       firstRequest(payer.apiKey(), payer.accounts());
       HttpScenarios http = new HttpScenarios(shop.port(), payer.apiKey(), payer.accounts());
@@ -185,8 +201,37 @@ public final class BenchCommand {
           s,
           options.connections(),
           http.newPayments(tag(s.id())));
+      // The next shop must not start with this one's backlog: its relay would settle it during
+      // the next scenario's window.
+      long left = drainOutbox(TRACING_DRAIN);
+      if (left > 0) {
+        progress(left + " outbox rows still pending after " + TRACING_DRAIN + " (" + s.id() + ")");
+      }
       shop.close();
       shop = null;
+    }
+  }
+
+  /**
+   * Waits, at most {@code limit}, until the payments database holds no pending outbox row (the
+   * running shop's relay settled every payment); the rows still pending then.
+   */
+  private long drainOutbox(Duration limit) throws SQLException, InterruptedException {
+    long deadline = System.nanoTime() + limit.toNanos();
+    try (Connection c = db.connectAsApplication();
+        PreparedStatement pending =
+            c.prepareStatement("SELECT count(*) FROM once.outbox WHERE state = 'pending'")) {
+      while (true) {
+        long left;
+        try (ResultSet r = pending.executeQuery()) {
+          r.next();
+          left = r.getLong(1);
+        }
+        if (left == 0 || System.nanoTime() >= deadline) {
+          return left;
+        }
+        Thread.sleep(RESERVE_POLL.toMillis());
+      }
     }
   }
 
@@ -610,7 +655,9 @@ public final class BenchCommand {
         "Scenarios run in this order on one database that keeps growing: sql-once, sql-plain,"
             + " http-once, replay, get, then http-off on a restarted shop, then orders on a shop of"
             + " its own; http-untraced and http-traced (only when --scenarios names them) last, each"
-            + " on a fresh shop, in alternating order from round to round.");
+            + " on a fresh shop with its relay on (the request path and the relay's deliveries,"
+            + " provider calls and consumers in one process, as deployed), in alternating order"
+            + " from round to round, the backlog drained between them.");
     notes.add(
         "orders: a fresh shop with the relay on (its inbox consumer reserves the stock), on database"
             + " shop_orders of the same PostgreSQL, so the relay does not deliver the payments'"

@@ -9,8 +9,11 @@ import dev.once.shop.payments.PaymentStatus;
 import dev.once.shop.payments.RefundReversalException;
 import dev.once.shop.problems.NotFoundException;
 import dev.once.spring.outbox.OutboxHandler;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.core.JacksonException;
@@ -36,6 +39,14 @@ import tools.jackson.databind.json.JsonMapper;
 class ProviderHandlers {
   private static final Logger log = LoggerFactory.getLogger(ProviderHandlers.class);
 
+  /**
+   * Name of the observation (span and timer) of each settlement: the transaction that records the
+   * provider's final answer, completes the outbox row and publishes the payment's event. Tags
+   * {@code operation} ({@code charge} or {@code refund}) and {@code outcome} ({@code succeeded} or
+   * {@code failed}); never an id or an amount.
+   */
+  static final String SETTLEMENTS = "shop.payment.settlements";
+
   /** Idempotency-Key prefix of charges; followed by the payment id. */
   static final String CHARGE_KEY_PREFIX = "shop-charge-";
 
@@ -44,7 +55,11 @@ class ProviderHandlers {
 
   @Bean
   OutboxHandler providerChargeHandler(
-      ProviderClient provider, PaymentService payments, JsonMapper json) {
+      ProviderClient provider,
+      PaymentService payments,
+      JsonMapper json,
+      ObjectProvider<ObservationRegistry> observations) {
+    ObservationRegistry registry = observations.getIfAvailable(() -> ObservationRegistry.NOOP);
     return handler(
         PaymentService.PROVIDER_CHARGE,
         (row, completion) -> {
@@ -58,14 +73,21 @@ class ProviderHandlers {
           return record(
               row,
               answer,
-              outcome -> payments.settle(charge.paymentId(), outcome, completion),
+              observed(
+                  registry,
+                  "charge",
+                  outcome -> payments.settle(charge.paymentId(), outcome, completion)),
               "payment " + charge.paymentId());
         });
   }
 
   @Bean
   OutboxHandler providerRefundHandler(
-      ProviderClient provider, PaymentService payments, JsonMapper json) {
+      ProviderClient provider,
+      PaymentService payments,
+      JsonMapper json,
+      ObjectProvider<ObservationRegistry> observations) {
+    ObservationRegistry registry = observations.getIfAvailable(() -> ObservationRegistry.NOOP);
     return handler(
         PaymentService.PROVIDER_REFUND,
         (row, completion) -> {
@@ -81,7 +103,10 @@ class ProviderHandlers {
             return record(
                 row,
                 answer,
-                outcome -> payments.settleRefund(refund.refundId(), outcome, completion),
+                observed(
+                    registry,
+                    "refund",
+                    outcome -> payments.settleRefund(refund.refundId(), outcome, completion)),
                 "refund " + refund.refundId());
           } catch (RefundReversalException e) {
             // Only a refund credited at request time, before the shop's V6: a refund accepted
@@ -122,6 +147,21 @@ class ProviderHandlers {
       log.error("Cannot record the provider's answer for {} (outbox row {}).", what, row.id());
       return Delivery.dead(e.getClass().getSimpleName());
     }
+  }
+
+  /**
+   * {@code settle} as an observation {@value #SETTLEMENTS}: with a tracer, a span inside the
+   * delivery's, in which the settlement's transaction runs, so the event it publishes carries it.
+   */
+  private static Settlement observed(
+      ObservationRegistry registry, String operation, Settlement settle) {
+    return outcome ->
+        Observation.createNotStarted(SETTLEMENTS, registry)
+            .contextualName("settle " + operation)
+            .lowCardinalityKeyValue("operation", operation)
+            .lowCardinalityKeyValue(
+                "outcome", outcome == PaymentStatus.SUCCEEDED ? "succeeded" : "failed")
+            .observe(() -> settle.apply(outcome));
   }
 
   private static OutboxHandler handler(String type, Body body) {

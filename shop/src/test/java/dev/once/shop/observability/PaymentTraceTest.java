@@ -35,7 +35,7 @@ import org.springframework.context.ApplicationContext;
 
 /**
  * One payment is one trace: the HTTP request, the relay's delivery of {@code provider.charge}, the
- * provider call, the delivery of {@code payment.succeeded} published by the settlement, and the
+ * provider call, the settlement, the delivery of {@code payment.succeeded} published in it, and the
  * orders consumer that applies it, all share the request's trace id and hang below the request's
  * span; a retried delivery is a second span in the same trace. A malformed {@code traceparent} on a
  * request is ignored: the request succeeds in a new trace.
@@ -48,6 +48,7 @@ class PaymentTraceTest extends TracedShopTest {
     List<SpanData> trace = Spans.untilOrderPaid(request);
     SpanData charge = one(trace, delivery("provider.charge"));
     SpanData call = one(trace, kind(SpanKind.CLIENT).and(named("provider charge")));
+    SpanData settle = one(trace, named("settle charge"));
     SpanData succeeded = one(trace, delivery("payment.succeeded"));
     SpanData applied = one(trace, ORDER_PAID);
 
@@ -57,9 +58,13 @@ class PaymentTraceTest extends TracedShopTest {
         .as("provider call in the delivery")
         .isEqualTo(charge.getSpanId());
     assertThat(tag(call, "outcome")).isEqualTo("succeeded");
-    assertThat(descends(succeeded, charge, trace))
-        .as("payment.succeeded published in the settlement, inside the charge's delivery")
-        .isTrue();
+    assertThat(settle.getParentSpanId())
+        .as("the settlement in the delivery, after the provider call")
+        .isEqualTo(charge.getSpanId());
+    assertThat(tag(settle, "outcome")).isEqualTo("succeeded");
+    assertThat(succeeded.getParentSpanId())
+        .as("payment.succeeded published in the settlement's transaction")
+        .isEqualTo(settle.getSpanId());
     assertThat(descends(applied, succeeded, trace)).as("consumer in its delivery").isTrue();
     assertThat(tag(applied, "once.inbox.duplicate")).isEqualTo("false");
   }

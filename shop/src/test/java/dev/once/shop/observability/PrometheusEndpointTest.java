@@ -53,6 +53,9 @@ class PrometheusEndpointTest extends TracedShopTest {
         .contains(
             "shop_provider_calls_seconds_count{error=\"none\",operation=\"charge\","
                 + "outcome=\"succeeded\"}")
+        .contains(
+            "shop_payment_settlements_seconds_count{error=\"none\",operation=\"charge\","
+                + "outcome=\"succeeded\"}")
         .contains("http_server_requests_seconds_count");
     assertThat(metrics)
         .doesNotContain(client.id())
