@@ -138,6 +138,18 @@ public final class ClientCaps {
     return decision[0];
   }
 
+  /** The requests of {@code client} in flight now. */
+  int inFlight(String client) {
+    int[] count = new int[1];
+    clients.computeIfPresent(
+        client,
+        (id, a) -> {
+          count[0] = a.inFlight;
+          return a;
+        });
+    return count[0];
+  }
+
   /** Clients with state now (requests in flight, or a bucket not yet seen full). */
   int tracked() {
     return clients.size();

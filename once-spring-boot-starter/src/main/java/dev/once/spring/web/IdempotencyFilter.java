@@ -162,6 +162,8 @@ final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
           response, refused.problem(), limitDetail(refused.problem()), refused.retryAfterSeconds());
       return;
     }
+    // Closed before the answer is written (and again, harmlessly, if the request fails): the
+    // client that got this answer may send its next request before this thread returns.
     try (ClientCaps.Admitted admitted = (ClientCaps.Admitted) admission) {
       execution.execute(
           scope,
@@ -170,7 +172,8 @@ final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
           new CachedBodyRequest(request, body),
           response,
           chain,
-          admitted::notNew);
+          admitted::notNew,
+          admitted::close);
     }
   }
 

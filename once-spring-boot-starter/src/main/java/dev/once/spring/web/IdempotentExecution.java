@@ -74,7 +74,7 @@ final class IdempotentExecution {
 
   /**
    * {@link #execute(IdempotencyScope, Fingerprint, Duration, HttpServletRequest,
-   * HttpServletResponse, FilterChain, Runnable)} with the engine's retention.
+   * HttpServletResponse, FilterChain, Runnable, Runnable)} with the engine's retention.
    */
   void execute(
       IdempotencyScope scope,
@@ -84,7 +84,7 @@ final class IdempotentExecution {
       FilterChain chain,
       Runnable notNew)
       throws IOException, ServletException {
-    execute(scope, fingerprint, null, request, response, chain, notNew);
+    execute(scope, fingerprint, null, request, response, chain, notNew, () -> {});
   }
 
   /**
@@ -96,6 +96,10 @@ final class IdempotentExecution {
    *     in use, or a claim the database could not make), before any of its answer is written: a
    *     client that sends its next request as soon as it has this answer finds the key's token
    *     already back in its bucket
+   * @param ended run once every transaction of the request is over, before any of its answer is
+   *     written (not run if the request fails with an exception): the container may send an answer
+   *     as soon as its last byte is written, so a client that sends its next request at once must
+   *     find this one no longer in flight
    */
   void execute(
       IdempotencyScope scope,
@@ -104,7 +108,8 @@ final class IdempotentExecution {
       HttpServletRequest request,
       HttpServletResponse response,
       FilterChain chain,
-      Runnable notNew)
+      Runnable notNew,
+      Runnable ended)
       throws IOException, ServletException {
     BufferedResponse buffered = new BufferedResponse(response);
     IdempotentOutcome outcome;
@@ -125,6 +130,7 @@ final class IdempotentExecution {
     if (!outcome.ranHandler()) {
       notNew.run();
     }
+    ended.run();
     metrics.requestFinished(metricOf(outcome));
     answer(outcome, buffered, response);
   }

@@ -5,14 +5,26 @@ import static dev.once.spring.web.FilterRequests.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.spring.OnceProperties;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,10 +35,13 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * {@code once.idempotency.limits}, end to end through a real server and a real database: a client
@@ -34,6 +49,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * key stays free, other clients are not counted), and a success too large to store is undone and
  * refused before it commits. The clock stands still, so buckets refill only when a test says so.
  */
+@Import(ClientLimitsTest.AnswerWatch.class)
 @SpringBootTest(
     classes = FilterTestApplication.class,
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -71,6 +87,77 @@ class ClientLimitsTest {
     }
   }
 
+  /**
+   * Idempotency-Key -> the requests its client had in flight when the first byte of the answer's
+   * body was written, as a filter before Once's sees it.
+   */
+  static final Map<String, List<Integer>> IN_FLIGHT_AT_ANSWER = new ConcurrentHashMap<>();
+
+  /** Records {@link #IN_FLIGHT_AT_ANSWER}: wraps the response before Once's filter does. */
+  @TestConfiguration(proxyBeanMethods = false)
+  static class AnswerWatch {
+    @Bean
+    FilterRegistrationBean<OncePerRequestFilter> inFlightAtAnswer(ClientCaps caps) {
+      OncePerRequestFilter filter =
+          new OncePerRequestFilter() {
+            @Override
+            protected void doFilterInternal(
+                HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                throws ServletException, IOException {
+              String client = request.getHeader("X-Client");
+              String key = request.getHeader("Idempotency-Key");
+              chain.doFilter(
+                  request,
+                  new HttpServletResponseWrapper(response) {
+                    private boolean seen;
+
+                    @Override
+                    public ServletOutputStream getOutputStream() throws IOException {
+                      ServletOutputStream out = super.getOutputStream();
+                      return new ServletOutputStream() {
+                        @Override
+                        public void write(int b) throws IOException {
+                          seen();
+                          out.write(b);
+                        }
+
+                        @Override
+                        public void write(byte[] b, int off, int len) throws IOException {
+                          seen();
+                          out.write(b, off, len);
+                        }
+
+                        @Override
+                        public boolean isReady() {
+                          return out.isReady();
+                        }
+
+                        @Override
+                        public void setWriteListener(WriteListener listener) {
+                          out.setWriteListener(listener);
+                        }
+                      };
+                    }
+
+                    /** The first byte of the body: the requests in flight now. */
+                    private void seen() {
+                      if (!seen && client != null && key != null) {
+                        seen = true;
+                        IN_FLIGHT_AT_ANSWER
+                            .computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
+                            .add(caps.inFlight(client));
+                      }
+                    }
+                  });
+            }
+          };
+      FilterRegistrationBean<OncePerRequestFilter> registration =
+          new FilterRegistrationBean<>(filter);
+      registration.setOrder(-10); // before Once's filter (order 0), after the fake authentication
+      return registration;
+    }
+  }
+
   @LocalServerPort int port;
   @Autowired JdbcClient jdbc;
 
@@ -101,6 +188,27 @@ class ClientLimitsTest {
     assertThat(retry.statusCode()).isEqualTo(201);
     assertThat(retry.headers().firstValue("Idempotent-Replayed")).isEmpty();
     assertThat(effects(refusedTag)).isEqualTo(1);
+  }
+
+  /**
+   * The container may send an answer as soon as its last byte is written, before the request's
+   * thread leaves Once's filter: the request must be out of flight by then, or a client that sends
+   * its next request as soon as it has an answer is refused {@code too-many-requests-in-flight} by
+   * its own finished request.
+   */
+  @Test
+  void aRequestIsNoLongerInFlightWhenItsAnswerIsWritten() {
+    String client = client();
+    String tag = tag();
+    assertThat(send(post(client, tag, "w-1")).statusCode()).isEqualTo(201);
+    HttpResponse<String> replay = send(post(client, tag, "w-1"));
+    assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(send(post(client, tag(), "w-2")).statusCode()).isEqualTo(201);
+
+    assertThat(IN_FLIGHT_AT_ANSWER)
+        .as("requests in flight while the answer was written: executed, replayed, executed")
+        .containsEntry("w-1", List.of(0, 0))
+        .containsEntry("w-2", List.of(0));
   }
 
   @Test
