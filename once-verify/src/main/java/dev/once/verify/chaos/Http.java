@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Small JSON-over-HTTP helper: one java.net.http client, answers as status and body text. Given
@@ -65,18 +66,7 @@ final class Http {
 
   Answer post(String path, String bearer, String key, String body)
       throws IOException, InterruptedException {
-    HttpRequest.Builder b =
-        HttpRequest.newBuilder(uri(path))
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (bearer != null) {
-      b.header("Authorization", "Bearer " + bearer);
-    }
-    if (key != null) {
-      b.header("Idempotency-Key", key);
-    }
-    return send(b.build());
+    return send(request(path, bearer, key, body, timeout));
   }
 
   Answer put(String path, String body) throws IOException, InterruptedException {
@@ -89,11 +79,28 @@ final class Http {
   }
 
   Answer get(String path, String bearer) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(timeout).GET();
+    return send(request(path, bearer, null, null, timeout));
+  }
+
+  /**
+   * A request to the next instance: a POST of {@code body} (JSON), or a GET when {@code body} is
+   * null; with the bearer token and the key when they are not null.
+   */
+  private HttpRequest request(
+      String path, String bearer, String key, String body, Duration attemptTimeout) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(attemptTimeout);
+    if (body == null) {
+      b.GET();
+    } else {
+      b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    }
     if (bearer != null) {
       b.header("Authorization", "Bearer " + bearer);
     }
-    return send(b.build());
+    if (key != null) {
+      b.header("Idempotency-Key", key);
+    }
+    return b.build();
   }
 
   private URI uri(String path) {
@@ -109,27 +116,14 @@ final class Http {
    * @throws dev.once.client.OnceClientException as {@link Retrier#run} does
    */
   Answer call(
-      Retrier retrier,
-      String path,
-      String bearer,
-      String key,
-      String body,
-      java.util.function.Consumer<Answer> seen) {
+      Retrier retrier, String path, String bearer, String key, String body, Consumer<Answer> seen) {
     String method = key == null ? "GET" : "POST";
     Exchange<Answer> attempt =
         timeout -> {
-          HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(timeout);
-          if (bearer != null) {
-            b.header("Authorization", "Bearer " + bearer);
-          }
-          if (key == null) {
-            b.GET();
-          } else {
-            b.header("Idempotency-Key", key)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body));
-          }
-          HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> r =
+              client.send(
+                  request(path, bearer, key, key == null ? null : body, timeout),
+                  HttpResponse.BodyHandlers.ofString());
           Answer a = answer(r);
           seen.accept(a);
           return new Exchange.Reply<>(
