@@ -30,21 +30,14 @@ public final class HandlerFaults {
   public static MessageHandler crashBeforeCompletion(MessageHandler handler) {
     Objects.requireNonNull(handler, "handler");
     Set<UUID> crashed = ConcurrentHashMap.newKeySet();
-    return new MessageHandler() {
-      @Override
-      public Delivery handle(OutboxRecord message) throws Exception {
-        return handle(message, Completion.NONE);
-      }
-
-      @Override
-      public Delivery handle(OutboxRecord message, Completion completion) throws Exception {
-        if (!crashed.add(message.messageId())) {
-          return handler.handle(message, completion);
-        }
-        handler.handle(message, crashingCompletion());
-        throw new InjectedFault("after the handler, before its row's completion");
-      }
-    };
+    return attempts(
+        (message, completion) -> {
+          if (!crashed.add(message.messageId())) {
+            return handler.handle(message, completion);
+          }
+          handler.handle(message, crashingCompletion());
+          throw new InjectedFault("after the handler, before its row's completion");
+        });
   }
 
   /**
@@ -56,19 +49,33 @@ public final class HandlerFaults {
   public static MessageHandler failAfterCommit(MessageHandler handler) {
     Objects.requireNonNull(handler, "handler");
     Set<UUID> failed = ConcurrentHashMap.newKeySet();
+    return attempts(
+        (message, completion) -> {
+          Delivery delivery = handler.handle(message, completion);
+          if (delivery == Delivery.done() && failed.add(message.messageId())) {
+            throw new InjectedFault("after the handler's commit, before the relay saw it done");
+          }
+          return delivery;
+        });
+  }
+
+  /** One attempt with its row's completion. */
+  @FunctionalInterface
+  private interface Attempt {
+    Delivery handle(OutboxRecord message, Completion completion) throws Exception;
+  }
+
+  /** A handler making each call, with or without a completion, an {@code attempt}. */
+  private static MessageHandler attempts(Attempt attempt) {
     return new MessageHandler() {
       @Override
       public Delivery handle(OutboxRecord message) throws Exception {
-        return handle(message, Completion.NONE);
+        return attempt.handle(message, Completion.NONE);
       }
 
       @Override
       public Delivery handle(OutboxRecord message, Completion completion) throws Exception {
-        Delivery delivery = handler.handle(message, completion);
-        if (delivery == Delivery.done() && failed.add(message.messageId())) {
-          throw new InjectedFault("after the handler's commit, before the relay saw it done");
-        }
-        return delivery;
+        return attempt.handle(message, completion);
       }
     };
   }
