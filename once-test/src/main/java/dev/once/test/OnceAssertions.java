@@ -1,11 +1,18 @@
 package dev.once.test;
 
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
+import dev.once.outbox.MessageHandler;
+import dev.once.test.consumer.ConsumerAssert;
+import dev.once.test.consumer.ConsumerTarget;
+import dev.once.test.handler.HandlerAssert;
 import dev.once.test.http.EndpointAssert;
 import dev.once.test.http.HttpTarget;
 
 /**
- * The kit's entry point, for static import: each method starts an assertion that proves one part of
- * an application idempotent and, when it is not, fails with every violation it found.
+ * The kit's entry points, for static import: each starts an assertion that proves one part of an
+ * application idempotent against real retries, redeliveries and faults, and fails once listing
+ * every violation found.
  */
 public final class OnceAssertions {
   private OnceAssertions() {}
@@ -16,5 +23,20 @@ public final class OnceAssertions {
    */
   public static EndpointAssert assertThatEndpoint(HttpTarget target) {
     return EndpointAssert.of(target);
+  }
+
+  /** Assertions on a consumer reached through {@code target}. */
+  public static ConsumerAssert assertThatConsumer(ConsumerTarget target) {
+    return new ConsumerAssert(target);
+  }
+
+  /** Assertions on {@code consumer} behind {@code inbox}: {@link ConsumerTarget#throughInbox}. */
+  public static ConsumerAssert assertThatConsumer(Inbox inbox, InboxConsumer consumer) {
+    return new ConsumerAssert(ConsumerTarget.throughInbox(inbox, consumer));
+  }
+
+  /** Assertions on an outbox {@code handler}, called as the relay calls it. */
+  public static HandlerAssert assertThatHandler(MessageHandler handler) {
+    return new HandlerAssert(handler);
   }
 }

@@ -4,6 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.once.test.effect.Effect;
 import dev.once.test.faults.OnceTestFaults;
+import dev.once.test.internal.Probe;
+import dev.once.test.internal.Violations;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -178,18 +180,19 @@ public final class EndpointAssert {
 
   /** One run of {@link #isIdempotent}: its violations and the effect of one execution. */
   private final class Run {
-    private final Effect effect;
-    private final List<String> violations = new ArrayList<>();
+    private final Probe probe;
+    private Violations violations;
     private String endpoint = "";
     private BigDecimal one;
 
     Run(Effect effect) {
-      this.effect = effect;
+      this.probe = new Probe(effect::read);
     }
 
     void check() {
       TestRequest first = next();
       endpoint = first.method() + " " + first.path();
+      violations = new Violations("Endpoint " + endpoint + " is not idempotent");
       String key = newKey();
       TestRequest keyed = first.withHeader(KEY_HEADER, key);
       Measured executed = measure(keyed);
@@ -206,10 +209,7 @@ public final class EndpointAssert {
           lostAnswer();
         }
       }
-      if (!violations.isEmpty()) {
-        throw new AssertionError(
-            "Endpoint " + endpoint + " is not idempotent:\n - " + String.join("\n - ", violations));
-      }
+      violations.throwIfAny();
     }
 
     private boolean firstCallExecutes(Measured executed) {
@@ -526,16 +526,7 @@ public final class EndpointAssert {
     }
 
     private BigDecimal read() {
-      Number value;
-      try {
-        value = effect.read();
-      } catch (Exception e) {
-        throw new AssertionError("Endpoint " + endpoint + ": the effect probe failed: " + e, e);
-      }
-      if (value == null) {
-        throw new AssertionError("Endpoint " + endpoint + ": the effect probe returned null");
-      }
-      return new BigDecimal(value.toString());
+      return probe.read();
     }
 
     private TestRequest next() {
@@ -544,7 +535,7 @@ public final class EndpointAssert {
     }
 
     private void violation(String name, String text) {
-      violations.add("[" + name + "] " + text);
+      violations.add(name, text);
     }
   }
 
