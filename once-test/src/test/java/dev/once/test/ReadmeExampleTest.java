@@ -1,0 +1,45 @@
+package dev.once.test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The README's example is the code the build compiles and runs ({@code com.example.wallet}): each
+ * block marked {@code <!-- example: path -->} must be that file, character for character.
+ */
+class ReadmeExampleTest {
+  private static final Pattern EXAMPLE =
+      Pattern.compile("<!-- example: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
+
+  @Test
+  void everyExampleBlockIsTheFileItNames() throws IOException {
+    Path root = Path.of("").toAbsolutePath().getParent();
+    String readme = Files.readString(root.resolve("README.md"));
+    Map<String, String> blocks = new LinkedHashMap<>();
+    Matcher matcher = EXAMPLE.matcher(readme);
+    while (matcher.find()) {
+      blocks.put(matcher.group(1), matcher.group(2));
+    }
+
+    assertThat(blocks.keySet())
+        .containsExactly(
+            "once-test/src/test/java/com/example/wallet/WalletApplication.java",
+            "once-test/src/test/java/com/example/wallet/WalletIdempotencyTest.java");
+    blocks.forEach(
+        (path, block) -> {
+          try {
+            assertThat(block).as(path).isEqualTo(Files.readString(root.resolve(path)));
+          } catch (IOException e) {
+            throw new AssertionError("cannot read " + path, e);
+          }
+        });
+  }
+}
