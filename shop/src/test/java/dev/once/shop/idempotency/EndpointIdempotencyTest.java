@@ -31,6 +31,11 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * answer lost after the commit is replayed to the retry (the fault hooks of {@code OnceTestFaults},
  * imported by {@link ShopIntegrationTest}).
  *
+ * <p>Every endpoint with a body gets a valid other body for the 422 check (another currency,
+ * amount, quantity or sku), one the shop would execute if Once let it: the kit's default other body
+ * adds an unknown member, which the shop's own validation refuses with a 422 too, so it could not
+ * tell Once's {@code idempotency-key-reused} from the shop's {@code validation-failed}.
+ *
  * <p>Each probe reads something that only the endpoint under test moves during its assertion: the
  * balance, rows or stock of an account, client, payment or product made for that test (the relay is
  * off in tests, so nothing settles behind the probe's back). Pay and cancel can happen once per
@@ -95,17 +100,28 @@ class EndpointIdempotencyTest extends ShopIntegrationTest {
     return "{\"accountId\":\"" + account + "\",\"amount\":\"" + amount + "\",\"currency\":\"EUR\"}";
   }
 
+  private TestRequest newProduct(String sku) {
+    return post(
+        "/v1/products",
+        "{\"sku\":\""
+            + sku
+            + "\",\"name\":\"Kit product\",\"price\":\"1.99\",\"currency\":\"EUR\",\"stock\":5}");
+  }
+
   @Test
   void openingAnAccount() {
     assertThatEndpoint(target)
         .withRequest(post("/v1/accounts", "{\"currency\":\"EUR\"}"))
+        .withOtherBody(post("/v1/accounts", "{\"currency\":\"USD\"}"))
         .isIdempotent(() -> count("SELECT count(*) FROM account WHERE client_id = ?", client.id()));
   }
 
   @Test
   void aDeposit() {
+    String deposits = "/v1/accounts/" + account + "/deposits";
     assertThatEndpoint(target)
-        .withRequest(post("/v1/accounts/" + account + "/deposits", "{\"amount\":\"1.00\"}"))
+        .withRequest(post(deposits, "{\"amount\":\"1.00\"}"))
+        .withOtherBody(post(deposits, "{\"amount\":\"2.00\"}"))
         .isIdempotent(() -> balance(account));
   }
 
@@ -128,8 +144,10 @@ class EndpointIdempotencyTest extends ShopIntegrationTest {
     String payment = client.pay(account, "100.00", "EUR").text("id");
     payments.settle(payment, PaymentStatus.SUCCEEDED);
 
+    String refunds = "/v1/payments/" + payment + "/refunds";
     assertThatEndpoint(target)
-        .withRequest(post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"1.00\"}"))
+        .withRequest(post(refunds, "{\"amount\":\"1.00\"}"))
+        .withOtherBody(post(refunds, "{\"amount\":\"2.00\"}"))
         .isIdempotent(() -> count("SELECT count(*) FROM refund WHERE payment_id = ?", payment));
   }
 
@@ -138,10 +156,15 @@ class EndpointIdempotencyTest extends ShopIntegrationTest {
     assertThatEndpoint(target)
         .withRequest(
             post("/v1/orders", OrderFixture.orderBody(account, OrderFixture.lines(sku, 1))))
+        .withOtherBody(
+            post("/v1/orders", OrderFixture.orderBody(account, OrderFixture.lines(sku, 2))))
         .isIdempotent(() -> count("SELECT count(*) FROM orders WHERE account_id = ?", account));
   }
 
-  /** An order is paid once: every check pays a fresh reserved order. */
+  /**
+   * An order is paid once: every check pays a fresh reserved order. Pay takes no body, so the 422
+   * check sends the kit's default, a JSON body where there was none.
+   */
   @Test
   void payingAnOrder() {
     EventDelivery events = new EventDelivery(jdbc, inbox, consumers);
@@ -157,7 +180,10 @@ class EndpointIdempotencyTest extends ShopIntegrationTest {
         .isIdempotent(() -> balance(account));
   }
 
-  /** An order is cancelled once: every check cancels a fresh placed order. */
+  /**
+   * An order is cancelled once: every check cancels a fresh placed order. Cancel takes no body, so
+   * the 422 check sends the kit's default, a JSON body where there was none.
+   */
   @Test
   void cancellingAnOrder() {
     assertThatEndpoint(target)
@@ -176,14 +202,8 @@ class EndpointIdempotencyTest extends ShopIntegrationTest {
   @Test
   void creatingAProduct() {
     assertThatEndpoint(target)
-        .withRequests(
-            () ->
-                post(
-                    "/v1/products",
-                    "{\"sku\":\""
-                        + newSku()
-                        + "\",\"name\":\"Kit product\",\"price\":\"1.99\",\"currency\":\"EUR\","
-                        + "\"stock\":5}"))
+        .withRequests(() -> newProduct(newSku()))
+        .withOtherBody(newProduct(newSku()))
         .isIdempotent(() -> count("SELECT count(*) FROM product WHERE client_id = ?", client.id()));
   }
 
@@ -191,6 +211,7 @@ class EndpointIdempotencyTest extends ShopIntegrationTest {
   void restockingAProduct() {
     assertThatEndpoint(target)
         .withRequest(post("/v1/products/" + sku + "/restock", "{\"quantity\":3}"))
+        .withOtherBody(post("/v1/products/" + sku + "/restock", "{\"quantity\":4}"))
         .isIdempotent(() -> shop.stock(sku).available());
   }
 }
