@@ -21,7 +21,8 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  *   <li>{@value #FAIL_AFTER_HANDLER}: ordered just inside Once's {@code IdempotencyFilter} (its
  *       order {@code once.idempotency.http.filter-order} plus one); runs the handler, then throws
  *       {@link InjectedFault}, as a handler failing after its writes would: Once rolls the whole
- *       request back and leaves the key free;
+ *       request back and leaves the key free; the handler's answer is dropped, the client gets a
+ *       500;
  *   <li>{@value #FAIL_AFTER_COMMIT}: ordered just outside Once's filter (its order minus one); lets
  *       the request run and Once commit, holds the answer in a buffer, then drops it and throws
  *       {@link InjectedFault}: the client gets a 500 instead of the answer, as when a connection
@@ -45,24 +46,33 @@ public class OnceTestFaults {
   @Bean
   FilterRegistrationBean<Filter> onceTestFailAfterHandler(
       @Value("${once.idempotency.http.filter-order:0}") int onceFilterOrder) {
-    return registration(FAIL_AFTER_HANDLER, onceFilterOrder + 1, OnceTestFaults::failAfterHandler);
+    return registration(
+        FAIL_AFTER_HANDLER, onceFilterOrder + 1, "after the handler, before the commit");
   }
 
   /** The {@value #FAIL_AFTER_COMMIT} filter, just outside Once's. */
   @Bean
   FilterRegistrationBean<Filter> onceTestFailAfterCommit(
       @Value("${once.idempotency.http.filter-order:0}") int onceFilterOrder) {
-    return registration(FAIL_AFTER_COMMIT, onceFilterOrder - 1, OnceTestFaults::failAfterCommit);
+    return registration(
+        FAIL_AFTER_COMMIT,
+        onceFilterOrder - 1,
+        "after the commit, before the answer reached the client");
   }
 
+  /**
+   * A filter that, on a request with {@code HEADER: fault}, lets the rest of the chain answer into
+   * a buffer, drops the answer and throws: the client gets a 500, never the answer. The answer is
+   * held back inside Once's filter too: an endpoint without Once writes straight to the client.
+   */
   private static FilterRegistrationBean<Filter> registration(
-      String fault, int order, FaultFilter filter) {
+      String fault, int order, String where) {
     Filter onHeader =
         (request, response, chain) -> {
           if (request instanceof HttpServletRequest http
               && response instanceof HttpServletResponse httpResponse
               && fault.equals(http.getHeader(HEADER))) {
-            filter.doFilter(http, httpResponse, chain);
+            failAfter(http, httpResponse, chain, where);
           } else {
             chain.doFilter(request, response);
           }
@@ -73,15 +83,8 @@ public class OnceTestFaults {
     return registration;
   }
 
-  private static void failAfterHandler(
-      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-      throws IOException, ServletException {
-    chain.doFilter(request, response);
-    throw new InjectedFault("after the handler, before the commit");
-  }
-
-  private static void failAfterCommit(
-      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  private static void failAfter(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain, String where)
       throws IOException, ServletException {
     // Everything inside writes into the buffer; nothing of it is ever copied to the response.
     ContentCachingResponseWrapper buffer = new ContentCachingResponseWrapper(response);
@@ -90,16 +93,9 @@ public class OnceTestFaults {
       // sendError inside reaches the container at once: the answer could not be held back.
       throw new IllegalStateException(
           "once-test could not hold back the answer (the application committed it through"
-              + " sendError); fail-after-commit needs an answer written into the response");
+              + " sendError); its fault hooks need an answer written into the response");
     }
     response.reset();
-    throw new InjectedFault("after the commit, before the answer reached the client");
-  }
-
-  /** A filter's work on a request that asked for its fault. */
-  @FunctionalInterface
-  private interface FaultFilter {
-    void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-        throws IOException, ServletException;
+    throw new InjectedFault(where);
   }
 }
