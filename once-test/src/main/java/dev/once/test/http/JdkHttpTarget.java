@@ -19,7 +19,11 @@ final class JdkHttpTarget implements HttpTarget {
     }
     String text = baseUrl.toString();
     this.baseUrl = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
-    this.client = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(TIMEOUT)
+            .build();
   }
 
   @Override

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.test.web.servlet.client.MockMvcWebTestClient;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -51,6 +52,13 @@ class AdaptersTest extends EndpointApplicationTest {
         .withRequest(payment())
         .concurrency(16)
         .isIdempotent(rows());
+  }
+
+  /** Bound to MockMvc, the faults' exceptions come back as 500s, as from a server. */
+  @Test
+  void throughWebTestClientOnMockMvc() {
+    WebTestClient client = MockMvcWebTestClient.bindTo(mockMvc()).build();
+    assertThatEndpoint(WebTestClientTarget.of(client)).withRequest(payment()).isIdempotent(rows());
   }
 
   @Test

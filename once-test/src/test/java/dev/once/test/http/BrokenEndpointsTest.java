@@ -65,6 +65,7 @@ class BrokenEndpointsTest extends EndpointApplicationTest {
             "[retry-replays] a retry with the same key was not a replay of the first answer:"
                 + " status 200 instead of 201")
         .hasMessageContaining("no Idempotent-Replayed: true")
+        .hasMessageContaining("[lost-answer-replayed] the retry of a request whose answer was lost")
         .hasMessageNotContaining("[retry-no-second-effect]");
   }
 
