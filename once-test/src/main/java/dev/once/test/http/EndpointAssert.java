@@ -31,7 +31,9 @@ import java.util.function.Supplier;
  *   <li>{@code [retry-replays]} the retry with the same key gets the same status, body, {@code
  *       Content-Type} and {@code Location} with {@code Idempotent-Replayed: true}; {@code
  *       [retry-no-second-effect]} and the effect does not move;
- *   <li>{@code [other-body-422]} the same key with another body is answered 422 and moves nothing;
+ *   <li>{@code [other-body-422]} the same key with another body is answered 422 with Once's problem
+ *       {@code idempotency-key-reused} (not a replay, and not a 422 of the application's own) and
+ *       moves nothing;
  *   <li>{@code [concurrent-no-5xx]} n requests with one new key, started together by a latch, get
  *       no 5xx; {@code [concurrent-one-effect]} exactly one executes, the others are replays of its
  *       answer or 409, and the effect moves by d;
@@ -60,6 +62,9 @@ public final class EndpointAssert {
 
   /** The response header that marks a replayed answer. */
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
+
+  /** The slug of Once's problem for a key sent again with another request. */
+  static final String KEY_REUSED = "idempotency-key-reused";
 
   private static final long WAIT_SECONDS = 60;
 
@@ -265,7 +270,19 @@ public final class EndpointAssert {
             "other-body-422",
             "the same key with another body was answered "
                 + reused.response()
-                + " instead of 422 idempotency-key-reused");
+                + " instead of 422 "
+                + KEY_REUSED);
+      } else if (replayed(reused.response())
+          || !reused.response().bodyText().contains(KEY_REUSED)) {
+        violation(
+            "other-body-422",
+            "the same key with another body was answered "
+                + describe(reused.response())
+                + ": a 422, but not the problem "
+                + KEY_REUSED
+                + ", so nothing shows that the key's fingerprint was compared (the application's"
+                + " own refusal of the other body, or a state that refuses a second execution,"
+                + " answers 422 too); give withOtherBody(...) a body the endpoint would execute");
       }
       if (reused.moved()) {
         violation(

@@ -4,6 +4,9 @@ import static dev.once.test.OnceAssertions.assertThatEndpoint;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.test.faults.OnceTestFaults;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -73,6 +76,35 @@ class BrokenEndpointsTest extends EndpointApplicationTest {
         .hasMessageContaining(
             "[other-body-422] the same key with another body was answered status 201")
         .hasMessageNotContaining("[retry-");
+  }
+
+  /**
+   * An application whose validation refuses the kit's default other body (an unknown member) with a
+   * 422 of its own: without Once's problem in the answer, the 422 proves nothing about the
+   * fingerprint, so the body-ignoring endpoint is still caught.
+   */
+  @Test
+  void aFingerprintWithoutTheBodyIsCaughtBehindAStrictValidation() {
+    HttpTarget server = HttpTarget.baseUrl(baseUrl());
+    HttpTarget strict =
+        request ->
+            new String(request.body(), StandardCharsets.UTF_8).contains("onceTestOtherBody")
+                ? new TestResponse(
+                    422,
+                    Map.of("Content-Type", List.of("application/problem+json")),
+                    "{\"type\":\"about:blank#validation-failed\",\"status\":422}"
+                        .getBytes(StandardCharsets.UTF_8))
+                : server.exchange(request);
+    assertThatThrownBy(
+            () ->
+                assertThatEndpoint(strict)
+                    .withRequest(
+                        TestRequest.post("/hand/body-ignored/" + tag).json("{\"amount\":\"1\"}"))
+                    .isIdempotent(rows()))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(
+            "[other-body-422] the same key with another body was answered status 422")
+        .hasMessageContaining("not the problem idempotency-key-reused");
   }
 
   @Test

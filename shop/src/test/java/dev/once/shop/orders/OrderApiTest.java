@@ -25,7 +25,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The orders API end to end over HTTP: place, reserve (by pumping the order's events through the
  * inbox, as the relay would), pay, settle, cancel with refund and stock release, the state
- * machine's refusals, replays of the same Idempotency-Key, and other clients' orders and products.
+ * machine's refusals, and other clients' orders and products. (Replays of the same Idempotency-Key
+ * of place, pay and cancel: EndpointIdempotencyTest, with the once-test kit.)
  */
 class OrderApiTest extends ShopIntegrationTest {
   @Autowired private Inbox inbox;
@@ -460,50 +461,6 @@ class OrderApiTest extends ShopIntegrationTest {
     assertThat(client.get("/v1/orders/" + id).text("status")).isEqualTo("rejected");
     assertStock("MUG.blue_1", 10, 0);
     assertStock("TEA-100", 10, 0);
-  }
-
-  @Test
-  void theSameKeyReplaysPlacePayAndCancel() {
-    String key = ShopHttp.newKey();
-    String body = orderBody("{\"sku\":\"TEA-100\",\"quantity\":1}");
-    ShopResponse placed = http.post("/v1/orders", client.apiKey(), key, body).assertStatus(201);
-    RowCounts afterPlace = rowCounts();
-
-    ShopResponse again = http.post("/v1/orders", client.apiKey(), key, body).assertStatus(201);
-
-    assertThat(again.header("Idempotent-Replayed")).hasValue("true");
-    assertThat(placed.header("Idempotent-Replayed")).isEmpty();
-    assertThat(again.body()).isEqualTo(placed.body());
-    assertThat(again.header("Location")).isEqualTo(placed.header("Location"));
-    assertThat(rowCounts()).isEqualTo(afterPlace);
-    String id = placed.text("id");
-    assertThat(outboxTypes(id)).containsExactly("order.placed");
-
-    events.pump(id);
-    String payKey = ShopHttp.newKey();
-    ShopResponse paid = action(id, "pay", payKey).assertStatus(201);
-    RowCounts afterPay = rowCounts();
-    ShopResponse paidAgain = action(id, "pay", payKey).assertStatus(201);
-    assertThat(paidAgain.header("Idempotent-Replayed")).hasValue("true");
-    assertThat(paidAgain.body()).isEqualTo(paid.body());
-    assertThat(paidAgain.header("Location")).isEqualTo(paid.header("Location"));
-    assertThat(rowCounts()).isEqualTo(afterPay);
-    assertThat(client.balance(account)).isEqualTo("95.8000");
-
-    settle(paid.text("id"), PaymentStatus.SUCCEEDED);
-    String cancelKey = ShopHttp.newKey();
-    ShopResponse cancelled = action(id, "cancel", cancelKey).assertStatus(200);
-    RowCounts afterCancel = rowCounts();
-    ShopResponse cancelledAgain = action(id, "cancel", cancelKey).assertStatus(200);
-    assertThat(cancelledAgain.header("Idempotent-Replayed")).hasValue("true");
-    assertThat(cancelledAgain.body()).isEqualTo(cancelled.body());
-    assertThat(rowCounts()).isEqualTo(afterCancel);
-    assertThat(outboxTypes(id)).containsOnlyOnce("order.cancelled");
-    payments.settleRefund(cancelled.text("refundId"), PaymentStatus.SUCCEEDED);
-    assertThat(client.balance(account)).isEqualTo("100.0000");
-
-    // A new key is a new request, which the state machine refuses.
-    action(id, "cancel").assertProblem(422, "invalid-order-state");
   }
 
   @Test

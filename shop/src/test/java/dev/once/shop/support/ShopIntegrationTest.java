@@ -1,5 +1,6 @@
 package dev.once.shop.support;
 
+import dev.once.test.faults.OnceTestFaults;
 import java.nio.file.Path;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
@@ -15,11 +16,12 @@ import org.springframework.test.context.TestPropertySource;
  * PostgreSQL (wiped once per JVM), shared by all subclasses because they declare exactly this
  * configuration. Tests talk to the shop over real HTTP and check the database directly. After every
  * test the ledger invariants are checked over all accounts, and the stock invariants over all
- * products, orders and reservations.
+ * products, orders and reservations. The once-test kit's fault hooks ({@link OnceTestFaults}) are
+ * installed: they act only on requests that carry their header.
  */
 @ShopOnEmbeddedPostgres
 @TestPropertySource(properties = "shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN)
-@Import({TransactionRecorder.class, PaymentEvents.class})
+@Import({TransactionRecorder.class, PaymentEvents.class, OnceTestFaults.class})
 public abstract class ShopIntegrationTest {
   /** The admin token the test context is configured with. */
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
