@@ -3,17 +3,11 @@ package dev.once.testing;
 import dev.once.embedded.EmbeddedPostgresServer;
 import dev.once.embedded.Login;
 import dev.once.postgres.OnceSchema;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Comparator;
 import java.util.Map;
-import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -38,11 +32,9 @@ public final class TestDatabase {
 
   private static EmbeddedPostgresServer start() {
     try {
-      Path data = Files.createTempDirectory("once-test-postgres");
       EmbeddedPostgresServer server =
-          EmbeddedPostgresServer.acquire(data, 0, Map.of("max_connections", "200"), LOG).server();
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(() -> stopAndDelete(server), "test-database-stop"));
+          EmbeddedPostgresServer.temporary(
+              "once-test-postgres", Map.of("max_connections", "200"), LOG);
       Login superuser = server.superuser();
       try (Connection c =
               DriverManager.getConnection(
@@ -60,21 +52,8 @@ public final class TestDatabase {
         }
       }
       return server;
-    } catch (IOException e) {
-      throw new UncheckedIOException("could not start embedded PostgreSQL", e);
     } catch (SQLException e) {
       throw new IllegalStateException("could not apply Once's schema", e);
-    }
-  }
-
-  private static void stopAndDelete(EmbeddedPostgresServer server) {
-    server.stop();
-    try (Stream<Path> tree = Files.walk(server.dataDirectory())) {
-      for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException | UncheckedIOException e) {
-      System.err.println("could not delete " + server.dataDirectory() + ": " + e);
     }
   }
 

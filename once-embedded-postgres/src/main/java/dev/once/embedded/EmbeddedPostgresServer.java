@@ -121,6 +121,40 @@ public record EmbeddedPostgresServer(
       };
 
   /**
+   * A server of its own in a new temporary data directory, for tests: stopped, and its directory
+   * deleted, when the JVM exits (what cannot be deleted is reported on standard error).
+   *
+   * @param prefix the start of the directory's name, e.g. {@code once-test-postgres}
+   * @param settings PostgreSQL settings by name, as for {@link #acquire(Path, int, Map, Log)}
+   * @param log where warnings and the start go
+   * @throws IllegalStateException if it cannot be started
+   */
+  public static EmbeddedPostgresServer temporary(
+      String prefix, Map<String, String> settings, Log log) {
+    Path data;
+    try {
+      data = Files.createTempDirectory(prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot create a temporary data directory", e);
+    }
+    EmbeddedPostgresServer server = acquire(data, 0, settings, log).server();
+    Runtime.getRuntime().addShutdownHook(new Thread(server::stopAndDelete, prefix + "-stop"));
+    return server;
+  }
+
+  /** Stops the server and deletes its data directory. */
+  private void stopAndDelete() {
+    stop();
+    try (Stream<Path> tree = Files.walk(dataDirectory)) {
+      for (Path path : tree.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      System.err.println("could not delete " + dataDirectory + ": " + e);
+    }
+  }
+
+  /**
    * The server, and whether {@link #acquire} started it.
    *
    * @param server the server

@@ -263,6 +263,10 @@ public record OnceProperties(
    * and its {@code InboxConsumer} beans. It runs only when there is at least one of them.
    *
    * @param enabled Whether the relay runs in this application instance
+   * @param autoStart Whether the relay starts with the application context. False builds it, with
+   *     every handler and consumer, but leaves it stopped: a test delivers the due rows by calling
+   *     OutboxRelay.runOnce() (once-test's ManualRelay) instead of waiting for the relay's threads.
+   *     The relay's health indicator is then DOWN.
    * @param workers Threads that run handlers; rows of different aggregates are handled in parallel.
    *     1 to 1000.
    * @param batchSize Most rows claimed by one statement. 1 to 10000.
@@ -299,6 +303,7 @@ public record OnceProperties(
   @CrossChecked
   public record Relay(
       @DefaultValue("true") boolean enabled,
+      @DefaultValue("true") boolean autoStart,
       @IntRange(min = RelayLimits.MIN_WORKERS, max = RelayLimits.MAX_WORKERS) @DefaultValue("8")
           int workers,
       @IntRange(min = RelayLimits.MIN_BATCH_SIZE, max = RelayLimits.MAX_BATCH_SIZE)

@@ -6,9 +6,9 @@ package dev.once.test;
  * {@link java.math.BigDecimal}s): "one effect" is the amount the first execution moved it by, and
  * every later check expects exactly that amount again or nothing.
  *
- * <p>The kit assumes that nothing else moves the probe while an assertion runs: probe something
- * the request, the event or the message alone changes (the balance of an account made for the
- * test, the rows of one client), not a table other tests write at the same time.
+ * <p>The kit assumes that nothing else moves the probe while an assertion runs: probe something the
+ * request, the event or the message alone changes (the balance of an account made for the test, the
+ * rows of one client), not a table other tests write at the same time.
  */
 @FunctionalInterface
 public interface Effect {

@@ -29,7 +29,9 @@ import org.springframework.core.env.Environment;
 
 /**
  * The outbox relay, when the application has at least one {@link OutboxHandler} or {@link
- * InboxConsumer} bean and {@code once.outbox.relay.enabled} is not false.
+ * InboxConsumer} bean and {@code once.outbox.relay.enabled} is not false; started with the context
+ * unless {@code once.outbox.relay.auto-start} is false (tests then tick it with {@link
+ * OutboxRelay#runOnce()}). Every {@link RelayListener} bean hears the relay, each on its own.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(RelayConfiguration.RelayNeeded.class)
@@ -77,13 +79,13 @@ class RelayConfiguration {
         // Only for what is local to this process (purge cadence, throttled warnings, latencies):
         // every time instances compare is the database's.
         Clock.systemUTC(),
-        listener.getIfAvailable(() -> RelayListener.NONE),
+        RelayListeners.of(listener.orderedStream().toList()),
         tracing.getIfAvailable(() -> OnceTracing.NONE));
   }
 
   @Bean
-  OutboxRelayLifecycle onceOutboxRelayLifecycle(OutboxRelay relay) {
-    return new OutboxRelayLifecycle(relay);
+  OutboxRelayLifecycle onceOutboxRelayLifecycle(OutboxRelay relay, OnceProperties properties) {
+    return new OutboxRelayLifecycle(relay, properties.outbox().relay().autoStart());
   }
 
   /** The relay's health indicator, with Spring Boot's health support on the classpath. */
