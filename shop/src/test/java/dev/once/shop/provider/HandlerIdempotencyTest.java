@@ -59,6 +59,10 @@ class HandlerIdempotencyTest extends ShopIntegrationTest {
               return row(PaymentService.PROVIDER_CHARGE, "paymentId", payment);
             },
             this::effects);
+
+    // The shop recorded each answer once too: every payment succeeded, each charged once.
+    assertThat(references).hasSize(3).allSatisfy(p -> assertThat(status(p)).isEqualTo("succeeded"));
+    assertThat(client.balance(account)).isEqualTo("997.0000");
   }
 
   @Test
@@ -71,6 +75,14 @@ class HandlerIdempotencyTest extends ShopIntegrationTest {
               return row(PaymentService.PROVIDER_REFUND, "refundId", refund);
             },
             this::effects);
+
+    // Each 2.00 payment refunded 1.00, credited once.
+    assertThat(references).hasSize(3);
+    assertThat(client.balance(account)).isEqualTo("997.0000");
+  }
+
+  private String status(String payment) {
+    return client.get("/v1/payments/" + payment).text("status");
   }
 
   /** A payment charged at the provider and settled, then a refund of it asked for: its id. */
