@@ -35,7 +35,9 @@ import org.springframework.context.ApplicationContext;
  * order of its own, made over HTTP, and its real event, read from {@code once.outbox} ({@link
  * EventDelivery}; the relay is off in tests). Each probe reads only what the event moves: the stock
  * of a product of a client made for the test, or how many of that client's orders are in the state
- * the event puts them in; whatever the supplier does to make an event leaves it unchanged.
+ * the event puts them in. The kit takes each scenario's events from the supplier before it reads
+ * the probe, so what the supplier does to make an event (for release-stock: reserve the unit it
+ * then gives back) is not counted; a kit that read it first would see no effect and fail.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class ConsumerIdempotencyTest extends ShopIntegrationTest {
