@@ -3,7 +3,7 @@ package dev.once.shop.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.once.shop.support.MutableClock;
+import dev.once.test.fixtures.SettableClock;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * one through. Lookups wait on latches the test opens; every wait is bounded.
  */
 class ApiKeyAuthenticatorTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-06-01T12:00:00Z"));
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-06-01T12:00:00Z"));
 
   /** The database: active clients by key hash. */
   private final Map<ByteBuffer, String> active = new ConcurrentHashMap<>();

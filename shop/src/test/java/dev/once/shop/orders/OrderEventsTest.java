@@ -26,10 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * Every event of the order flow delivered twice with the same message id (the inbox drops the
- * repeat), again as a copy with a new message id (the inbox cannot recognize it, so only the
- * business rules keep the effect single), and out of order: stock moves once, comes back once, and
- * the order ends in the right status.
+ * Every event of the order flow delivered again as a copy with a new message id (the inbox cannot
+ * recognize it, so only the business rules keep the effect single), late, after the events that
+ * follow it, and out of order between event types: stock moves once, comes back once, and the order
+ * ends in the right status. An event delivered again with the same message id (twice, three times,
+ * concurrently), two orders' events out of order and an effect rolled back mid-way are {@code
+ * events.ConsumerIdempotencyTest}'s, through once-test, for every consumer and event type.
  */
 class OrderEventsTest extends ShopIntegrationTest {
   @Autowired private Inbox inbox;
@@ -52,12 +54,11 @@ class OrderEventsTest extends ShopIntegrationTest {
   }
 
   @Test
-  void orderPlacedTwiceAndAsACopyReservesOnce() {
+  void orderPlacedAsACopyReservesNothingMoreAndRepublishesTheDecision() {
     String order = shop.place(account, lines("B", 3, "A", 2));
     InboxMessage placed = events.event(order, ShopEvents.ORDER_PLACED);
 
     assertThat(events.deliver(RESERVE_STOCK, placed)).isTrue();
-    assertThat(events.deliver(RESERVE_STOCK, placed)).as("inbox duplicate").isFalse();
     InboxMessage copy = EventDelivery.copy(placed);
     assertThat(events.deliver(RESERVE_STOCK, copy)).as("a new message id is applied").isTrue();
 
@@ -73,14 +74,13 @@ class OrderEventsTest extends ShopIntegrationTest {
   }
 
   @Test
-  void stockReservedTwiceAndAsACopyMovesTheOrderOnce() {
+  void stockReservedAsACopyMovesTheOrderOnce() {
     String order = shop.place(account, lines("A", 1));
     events.deliver(RESERVE_STOCK, order, ShopEvents.ORDER_PLACED);
     InboxMessage reserved = events.event(order, ShopEvents.STOCK_RESERVED);
 
     assertThat(events.deliver(ORDERS, reserved)).isTrue();
     OffsetDateTime reservedAt = reservedAt(order);
-    assertThat(events.deliver(ORDERS, reserved)).isFalse();
     assertThat(events.deliver(ORDERS, EventDelivery.copy(reserved))).isTrue();
 
     assertThat(shop.status(order)).isEqualTo("reserved");
@@ -90,16 +90,14 @@ class OrderEventsTest extends ShopIntegrationTest {
   }
 
   @Test
-  void stockRejectedTwiceAndAsACopyRejectsOnceAndTakesNothing() {
+  void stockRejectedAsACopyRejectsOnceAndALateCopyOfThePlacementTakesNothing() {
     String order = shop.place(account, lines("A", 4, "B", 6));
     InboxMessage placed = events.event(order, ShopEvents.ORDER_PLACED);
 
     events.deliver(RESERVE_STOCK, placed);
-    assertThat(events.deliver(RESERVE_STOCK, placed)).isFalse();
     InboxMessage rejected = events.event(order, ShopEvents.STOCK_REJECTED);
     assertThat(rejected.payloadJson().replace(" ", "")).contains("\"shortSkus\":[\"B\"]");
     assertThat(events.deliver(ORDERS, rejected)).isTrue();
-    assertThat(events.deliver(ORDERS, rejected)).isFalse();
     events.deliver(ORDERS, EventDelivery.copy(rejected));
 
     assertThat(shop.status(order)).isEqualTo("rejected");
@@ -119,7 +117,7 @@ class OrderEventsTest extends ShopIntegrationTest {
   }
 
   @Test
-  void aCancellationDeliveredTwiceRestoresStockOnce() {
+  void aCancellationDeliveredAsCopiesRestoresStockOnce() {
     String order = reservedOrder(lines("A", 3, "B", 5));
     assertThat(shop.stock("B")).isEqualTo(new Stock(0, 5));
 
@@ -128,7 +126,6 @@ class OrderEventsTest extends ShopIntegrationTest {
     assertThat(shop.stock("A")).as("nothing moves before the event").isEqualTo(new Stock(7, 3));
 
     assertThat(events.deliver(RELEASE_STOCK, cancelled)).isTrue();
-    assertThat(events.deliver(RELEASE_STOCK, cancelled)).isFalse();
     assertThat(events.deliver(RELEASE_STOCK, EventDelivery.copy(cancelled))).isTrue();
     assertThat(events.deliver(RELEASE_STOCK, EventDelivery.copy(cancelled))).isTrue();
 
@@ -136,7 +133,6 @@ class OrderEventsTest extends ShopIntegrationTest {
     assertThat(shop.stock("B")).isEqualTo(new Stock(5, 0));
     assertThat(shop.reservations(order)).isEqualTo(Map.of("A", "released", "B", "released"));
     assertThat(shop.status(order)).isEqualTo("cancelled");
-    assertThat(events.inboxRecords(RELEASE_STOCK, cancelled.messageId())).isEqualTo(1);
 
     // A late order.placed, copied, after the release: nothing is taken again.
     events.deliver(RESERVE_STOCK, EventDelivery.copy(events.event(order, ShopEvents.ORDER_PLACED)));
@@ -189,7 +185,7 @@ class OrderEventsTest extends ShopIntegrationTest {
   }
 
   @Test
-  void paymentSucceededTwiceAndAsACopyMarksPaidOnce() {
+  void paymentSucceededAsACopyWritesNothing() {
     String order = reservedOrder(lines("A", 2));
     String payment = pay(order);
     payments.settle(payment, PaymentStatus.SUCCEEDED);
@@ -197,7 +193,6 @@ class OrderEventsTest extends ShopIntegrationTest {
 
     assertThat(events.deliver(ORDERS, succeeded)).isTrue();
     String updatedAt = updatedAt(order);
-    assertThat(events.deliver(ORDERS, succeeded)).isFalse();
     assertThat(events.deliver(ORDERS, EventDelivery.copy(succeeded))).isTrue();
 
     assertThat(shop.status(order)).isEqualTo("paid");

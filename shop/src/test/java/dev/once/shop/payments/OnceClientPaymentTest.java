@@ -10,9 +10,9 @@ import dev.once.client.OnceRequest;
 import dev.once.client.OnceResponse;
 import dev.once.client.RetryPolicy;
 import dev.once.shop.support.BlockedBackends;
-import dev.once.shop.support.MutableClock;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
+import dev.once.test.fixtures.SettableClock;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class OnceClientPaymentTest extends ShopIntegrationTest {
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final List<Duration> waits = new CopyOnWriteArrayList<>();
   private final List<String> reasons = new CopyOnWriteArrayList<>();
   private final ExecutorService threads = Executors.newCachedThreadPool();

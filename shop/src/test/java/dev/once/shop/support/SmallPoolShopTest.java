@@ -2,6 +2,7 @@ package dev.once.shop.support;
 
 import dev.once.spring.OnceProperties;
 import dev.once.spring.web.ClientCaps;
+import dev.once.test.fixtures.SettableClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,8 +28,8 @@ import org.springframework.test.context.TestPropertySource;
  * Base of the tests that need the shop as a fresh checkout runs it, with a pool small enough to
  * exhaust: no admin token is configured (the shop generates one into {@link #ADMIN_TOKEN_FILE},
  * which {@link #http} reads), the pool has {@value #POOL_SIZE} connections and Hikari's shortest
- * connection-timeout (250 ms), the clock is a {@link MutableClock} that tests move by hand, and the
- * background purge is off so that nothing but the test's requests takes connections. One Spring
+ * connection-timeout (250 ms), the clock is a {@link SettableClock} that tests move by hand, and
+ * the background purge is off so that nothing but the test's requests takes connections. One Spring
  * context shared by all subclasses; the embedded PostgreSQL is the JVM's one, shared with {@link
  * ShopIntegrationTest}.
  */
@@ -60,7 +61,7 @@ public abstract class SmallPoolShopTest {
   @Autowired protected JdbcClient jdbc;
 
   /** The shop's clock. */
-  @Autowired protected MutableClock clock;
+  @Autowired protected SettableClock clock;
 
   /** The shop over HTTP, with the admin token from {@link #ADMIN_TOKEN_FILE}. */
   protected ShopHttp http;
@@ -104,12 +105,12 @@ public abstract class SmallPoolShopTest {
   static class PinnedClock {
     @Bean
     @Primary
-    MutableClock mutableClock() {
-      return new MutableClock(Instant.parse("2026-06-01T12:00:00Z"));
+    SettableClock settableClock() {
+      return new SettableClock(Instant.parse("2026-06-01T12:00:00Z"));
     }
 
     @Bean
-    ClientCaps pinnedClientCaps(OnceProperties once, MutableClock clock) {
+    ClientCaps pinnedClientCaps(OnceProperties once, SettableClock clock) {
       OnceProperties.Limits limits = once.idempotency().limits();
       return new ClientCaps(
           limits.maxInFlightPerClient(),
