@@ -36,7 +36,10 @@ import java.util.function.Supplier;
  *       moves nothing;
  *   <li>{@code [concurrent-no-5xx]} n requests with one new key, started together by a latch, get
  *       no 5xx; {@code [concurrent-one-effect]} exactly one executes, the others are replays of its
- *       answer or 409, and the effect moves by d;
+ *       answer or 409, and the effect moves by d; {@code [concurrent-409-in-use]} each 409 is
+ *       Once's problem {@code idempotency-key-in-use} with {@code Retry-After} (a client must learn
+ *       that the first request is still running and when to ask again, not that it conflicts with
+ *       something);
  *   <li>{@code [missing-key-400]} a request without the key is answered 400 and moves nothing;
  *   <li>{@code [failure-leaves-no-effect]} a request whose handler fails after its work ({@link
  *       OnceTestFaults#FAIL_AFTER_HANDLER}) leaves no effect, and {@code [failure-leaves-key-free]}
@@ -51,7 +54,9 @@ import java.util.function.Supplier;
  * {@link #withoutLostAnswerCheck()}). All checks run, then the assertion fails once, with an {@link
  * AssertionError} that lists every violation on a line of its own, starting with its name in
  * brackets. A first call that does not move the effect ends the assertion at once: nothing else can
- * be judged.
+ * be judged. When no answer at all came from Once (no replay, no 400 for the missing key), a last
+ * line, {@code hint:}, names the usual cause: the endpoint is not marked {@code @Idempotent}, or
+ * the request does not pass Once's filter.
  *
  * <p>The kit assumes that nothing but its own requests moves the probe while it runs. Messages show
  * statuses and bodies (cut to 200 characters), never request headers.
@@ -65,6 +70,12 @@ public final class EndpointAssert {
 
   /** The slug of Once's problem for a key sent again with another request. */
   static final String KEY_REUSED = "idempotency-key-reused";
+
+  /** The slug of Once's problem for a key whose first request is still running. */
+  static final String KEY_IN_USE = "idempotency-key-in-use";
+
+  /** The header of a 409 that says when to ask again. */
+  static final String RETRY_AFTER = "Retry-After";
 
   private static final long WAIT_SECONDS = 60;
 
@@ -189,6 +200,7 @@ public final class EndpointAssert {
     private Violations violations;
     private String endpoint = "";
     private BigDecimal one;
+    private volatile boolean onceAnswered; // written by the concurrent check's threads too
 
     Run(Effect effect) {
       this.probe = new Probe(effect::read);
@@ -213,6 +225,12 @@ public final class EndpointAssert {
         if (lostAnswerCheck) {
           lostAnswer();
         }
+        if (!onceAnswered && !violations.isEmpty()) {
+          violations.hint(
+              "no answer came from Once (no replay, no 400 for the missing key): is the handler"
+                  + " marked @Idempotent, and does the request pass Once's filter (MockMvc: built"
+                  + " with the application's filters, as @AutoConfigureMockMvc builds it)?");
+        }
       }
       violations.throwIfAny();
     }
@@ -222,7 +240,9 @@ public final class EndpointAssert {
       if (response.status() >= 500) {
         violation(
             "first-call-executes",
-            "the first call with a new key failed (" + response + "); nothing else can be judged");
+            "the first call with a new key failed ("
+                + response
+                + "; the application's log says why); nothing else can be judged");
       } else if (replayed(response)) {
         violation(
             "first-call-executes",
@@ -265,6 +285,9 @@ public final class EndpointAssert {
     private void otherBody(TestRequest first, String key) {
       TestRequest other = otherBody != null ? otherBody : otherBodyOf(first);
       Measured reused = measure(other.withHeader(KEY_HEADER, key));
+      if (reused.status() == 422 && reused.response().bodyText().contains(KEY_REUSED)) {
+        onceAnswered = true;
+      }
       if (reused.status() != 422) {
         violation(
             "other-body-422",
@@ -336,6 +359,23 @@ public final class EndpointAssert {
           }
         }
       }
+      answers.stream()
+          .filter(a -> a.status() == 409)
+          .filter(a -> !a.bodyText().contains(KEY_IN_USE) || a.header(RETRY_AFTER) == null)
+          .findFirst()
+          .ifPresent(
+              a ->
+                  violation(
+                      "concurrent-409-in-use",
+                      "a concurrent duplicate was answered "
+                          + a
+                          + (a.header(RETRY_AFTER) == null ? " without " + RETRY_AFTER : "")
+                          + ", not Once's 409 "
+                          + KEY_IN_USE
+                          + " with "
+                          + RETRY_AFTER
+                          + ": the client cannot tell that the first request is still running"
+                          + " and when to ask again"));
       if (delta.compareTo(one) != 0) {
         violation(
             "concurrent-one-effect",
@@ -349,7 +389,9 @@ public final class EndpointAssert {
 
     private void missingKey() {
       Measured missing = measure(next().withoutHeader(KEY_HEADER));
-      if (missing.status() != 400) {
+      if (missing.status() == 400) {
+        onceAnswered = true;
+      } else {
         violation(
             "missing-key-400",
             "a request without "
@@ -538,6 +580,9 @@ public final class EndpointAssert {
       if (response == null) {
         throw new AssertionError(
             "Endpoint " + endpoint + ": " + target + " returned no answer to " + request);
+      }
+      if (replayed(response)) {
+        onceAnswered = true;
       }
       return response;
     }

@@ -12,6 +12,7 @@ public final class Violations {
   private static final int MAX_TEXT = 200;
   private final String title;
   private final List<String> lines = new ArrayList<>();
+  private String hint;
   private Throwable firstCause;
 
   /**
@@ -35,6 +36,14 @@ public final class Violations {
     }
   }
 
+  /**
+   * Adds a last line, {@code hint:} and {@code words}, after the violations: the usual cause of
+   * what was found. Not a violation of its own: alone, it fails nothing.
+   */
+  public void hint(String words) {
+    this.hint = words;
+  }
+
   /** Whether none was found. */
   public boolean isEmpty() {
     return lines.isEmpty();
@@ -51,6 +60,9 @@ public final class Violations {
     StringBuilder message = new StringBuilder(title).append(':');
     for (String line : lines) {
       message.append("\n - ").append(line);
+    }
+    if (hint != null) {
+      message.append("\n hint: ").append(hint);
     }
     throw new AssertionError(message.toString(), firstCause);
   }

@@ -54,7 +54,33 @@ class BrokenEndpointsTest extends EndpointApplicationTest {
         .hasMessageNotContaining("[retry-")
         .hasMessageNotContaining("[concurrent-")
         .hasMessageNotContaining("[other-body-422]")
-        .hasMessageNotContaining("[lost-answer-replayed]");
+        .hasMessageNotContaining("[lost-answer-replayed]")
+        .hasMessageNotContaining("hint:");
+  }
+
+  @Test
+  void aBare409ForADuplicateIsNotOncesKeyInUse() {
+    assertThatThrownBy(() -> endpoint("/hand/bare-409/").isIdempotent(rows()))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(
+            "[concurrent-409-in-use] a concurrent duplicate was answered status 409, body"
+                + " {\"error\":\"conflict\"} without Retry-After, not Once's 409"
+                + " idempotency-key-in-use with Retry-After")
+        // One executed, the others were refused: the effect itself is right.
+        .hasMessageNotContaining("[concurrent-one-effect]")
+        .hasMessageNotContaining("[concurrent-no-5xx]");
+  }
+
+  @Test
+  void anEndpointOnceNeverAnswersGetsAHintAtTheUsualCause() {
+    assertThatThrownBy(() -> endpoint("/hand/unprotected/").isIdempotent(rows()))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("[retry-no-second-effect]")
+        .hasMessageContaining("[missing-key-400]")
+        .hasMessageEndingWith(
+            "\n hint: no answer came from Once (no replay, no 400 for the missing key): is the"
+                + " handler marked @Idempotent, and does the request pass Once's filter (MockMvc:"
+                + " built with the application's filters, as @AutoConfigureMockMvc builds it)?");
   }
 
   @Test

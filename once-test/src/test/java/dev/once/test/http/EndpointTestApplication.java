@@ -150,6 +150,33 @@ public class EndpointTestApplication {
       return created(tag);
     }
 
+    /**
+     * Answers every key it has seen with a bare 409 (no problem type, no {@code Retry-After}): the
+     * duplicates of a concurrent burst get a "conflict" that tells the client nothing.
+     */
+    @PostMapping("/hand/bare-409/{tag}")
+    ResponseEntity<String> bare409(
+        @PathVariable String tag,
+        @RequestHeader(name = "Idempotency-Key", required = false) String key) {
+      if (key == null) {
+        return ResponseEntity.badRequest().build();
+      }
+      if (!keys.add(key)) {
+        return ResponseEntity.status(409)
+            .contentType(MediaType.APPLICATION_JSON)
+            .body("{\"error\":\"conflict\"}");
+      }
+      insert(tag);
+      return created(tag);
+    }
+
+    /** No idempotency at all: what an endpoint is when its {@code @Idempotent} is forgotten. */
+    @PostMapping("/hand/unprotected/{tag}")
+    ResponseEntity<String> unprotected(@PathVariable String tag) {
+      insert(tag);
+      return created(tag);
+    }
+
     /** Replays by key alone: another body with the same key gets the first answer. */
     @PostMapping("/hand/body-ignored/{tag}")
     synchronized ResponseEntity<String> bodyIgnored(
