@@ -1,8 +1,11 @@
 package dev.once.events;
 
+import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
+import dev.once.outbox.BatchCompletion;
+import dev.once.outbox.BatchMessageHandler;
 import dev.once.outbox.ClaimLostException;
 import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
@@ -30,6 +33,14 @@ import org.slf4j.LoggerFactory;
  * type no consumer takes is done. Consumers of one event are independent: one failing neither rolls
  * back nor blocks the others' effects.
  *
+ * <p><b>Batches.</b> As a {@link BatchMessageHandler} it takes a claim's rows of one type at once:
+ * each {@link BatchInboxConsumer} gets them in one inbox transaction ({@link Inbox#deliverAll}),
+ * the last consumer's transaction also completing the rows that every consumer has applied, so a
+ * batch of n events costs one commit per consumer instead of n. A batch that fails is rolled back
+ * and delivered to that consumer row by row, so a poison event fails alone, is retried by the
+ * relay's policy and turns dead alone; the others are applied once. Consumers that are not {@link
+ * BatchInboxConsumer}s get each row in a transaction of its own, as before.
+ *
  * <p><b>Replacing it with Kafka.</b> Consumers do not change. The {@code once-kafka} module's
  * publisher is another {@link EventTransport}: it sends the row with its {@code messageId} as a
  * header and answers {@link Delivery#done()} once the broker acknowledged; its listeners build an
@@ -39,7 +50,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Immutable and thread-safe.
  */
-public final class InProcessEventTransport implements EventTransport {
+public final class InProcessEventTransport implements EventTransport, BatchMessageHandler {
   private static final Logger log = LoggerFactory.getLogger(InProcessEventTransport.class);
 
   private final Inbox inbox;
@@ -127,30 +138,97 @@ public final class InProcessEventTransport implements EventTransport {
   @Override
   public Delivery handle(OutboxRecord row, Completion completion) {
     List<InboxConsumer> consumers = consumersByType.getOrDefault(row.type(), List.of());
-    InboxMessage message = InboxMessage.of(row);
     List<String> failures = new ArrayList<>();
     for (int i = 0; i < consumers.size(); i++) {
-      InboxConsumer consumer = consumers.get(i);
       boolean last = i == consumers.size() - 1;
-      try {
-        if (last && failures.isEmpty()) {
-          inbox.deliver(consumer, message, completion);
-        } else {
-          inbox.deliver(consumer, message);
+      deliverOne(consumers.get(i), row, last && failures.isEmpty() ? completion : null, failures);
+    }
+    return outcome(failures);
+  }
+
+  /**
+   * Delivers a claim's rows of one type to every consumer of the type: a {@link BatchInboxConsumer}
+   * takes them in one transaction (the last consumer's also completes the rows every consumer has
+   * applied), the others one row per transaction. A batch that fails is delivered again to that
+   * consumer one row at a time, so only the failing rows fail.
+   *
+   * @return per row, {@link Delivery#done()} if every consumer applied it now or before, else
+   *     {@link Delivery#retry(String)} naming the failed consumers (also for a row whose claim was
+   *     lost: the relay finds that out when it records the outcome)
+   */
+  @Override
+  public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion) {
+    String type = rows.isEmpty() ? null : rows.get(0).type();
+    if (rows.stream().anyMatch(row -> !row.type().equals(type))) {
+      return rows.stream().map(row -> handle(row, completion.of(row))).toList();
+    }
+    List<InboxConsumer> consumers = consumersByType.getOrDefault(type, List.of());
+    List<List<String>> failures = new ArrayList<>(rows.size());
+    rows.forEach(row -> failures.add(new ArrayList<>()));
+    for (int c = 0; c < consumers.size(); c++) {
+      InboxConsumer consumer = consumers.get(c);
+      boolean last = c == consumers.size() - 1;
+      List<OutboxRecord> clean = new ArrayList<>();
+      for (int i = 0; i < rows.size(); i++) {
+        if (failures.get(i).isEmpty()) {
+          clean.add(rows.get(i));
         }
-      } catch (ClaimLostException e) {
-        throw e; // the relay no longer holds the row: its new holder delivers it
-      } catch (Exception e) {
-        log.warn(
-            "Consumer {} failed on message {} of type {} (attempt {}); the event will be retried",
-            consumer.name(),
-            row.messageId(),
-            row.type(),
-            row.attempt(),
-            e);
-        failures.add("consumer " + consumer.name() + " failed: " + e.getClass().getName());
+      }
+      if (consumer instanceof BatchInboxConsumer batch && rows.size() > 1) {
+        try {
+          inbox.deliverAll(
+              batch,
+              rows.stream().map(InboxMessage::of).toList(),
+              last ? completion.of(clean) : Completion.NONE);
+          continue;
+        } catch (Exception e) {
+          log.debug(
+              "Consumer {} failed on a batch of {} messages of type {} ({}); delivering them one"
+                  + " at a time",
+              consumer.name(),
+              rows.size(),
+              type,
+              e.getClass().getName());
+        }
+      }
+      for (int i = 0; i < rows.size(); i++) {
+        OutboxRecord row = rows.get(i);
+        boolean complete = last && failures.get(i).isEmpty();
+        deliverOne(consumer, row, complete ? completion.of(row) : null, failures.get(i));
       }
     }
+    return failures.stream().map(InProcessEventTransport::outcome).toList();
+  }
+
+  /**
+   * Delivers one row to one consumer, with the row's completion if given; a failure is logged and
+   * added to {@code failures}. A lost claim is rethrown when the row is handled alone ({@code
+   * failures} of the row only), which the relay reports.
+   */
+  private void deliverOne(
+      InboxConsumer consumer, OutboxRecord row, Completion completion, List<String> failures) {
+    try {
+      if (completion != null) {
+        inbox.deliver(consumer, InboxMessage.of(row), completion);
+      } else {
+        inbox.deliver(consumer, InboxMessage.of(row));
+      }
+    } catch (ClaimLostException e) {
+      // The relay no longer holds the row: its new holder delivers it.
+      failures.add("the relay's claim on the row was lost");
+    } catch (Exception e) {
+      log.warn(
+          "Consumer {} failed on message {} of type {} (attempt {}); the event will be retried",
+          consumer.name(),
+          row.messageId(),
+          row.type(),
+          row.attempt(),
+          e);
+      failures.add("consumer " + consumer.name() + " failed: " + e.getClass().getName());
+    }
+  }
+
+  private static Delivery outcome(List<String> failures) {
     return failures.isEmpty() ? Delivery.done() : Delivery.retry(String.join("; ", failures));
   }
 }

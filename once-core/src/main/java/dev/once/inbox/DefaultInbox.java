@@ -2,7 +2,13 @@ package dev.once.inbox;
 
 import dev.once.outbox.Completion;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +54,45 @@ final class DefaultInbox implements Inbox {
           }
           completion.completeIn(tx);
           return applied;
+        });
+  }
+
+  @Override
+  public Set<UUID> deliverAll(
+      BatchInboxConsumer consumer, List<InboxMessage> messages, Completion completion)
+      throws Exception {
+    Objects.requireNonNull(messages, "messages");
+    Objects.requireNonNull(completion, "completion");
+    String name = validName(consumer);
+    Set<UUID> ids = new LinkedHashSet<>();
+    for (InboxMessage message : messages) {
+      ids.add(Objects.requireNonNull(message, "message").messageId());
+    }
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    return transactions.inTransaction(
+        tx -> {
+          Set<UUID> fresh = store.claimAll(tx, ids, name);
+          List<InboxMessage> applying = new ArrayList<>(fresh.size());
+          Set<UUID> taken = new HashSet<>();
+          for (InboxMessage message : messages) {
+            if (fresh.contains(message.messageId()) && taken.add(message.messageId())) {
+              applying.add(message);
+            }
+          }
+          if (!applying.isEmpty()) {
+            consumer.consumeAll(tx, applying);
+          }
+          if (applying.size() < messages.size()) {
+            log.debug(
+                "{} of {} messages for consumer {} were duplicates: already applied, skipped",
+                messages.size() - applying.size(),
+                messages.size(),
+                name);
+          }
+          completion.completeIn(tx);
+          return Set.copyOf(fresh);
         });
   }
 

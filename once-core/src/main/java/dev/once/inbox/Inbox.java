@@ -3,6 +3,9 @@ package dev.once.inbox;
 import dev.once.outbox.Completion;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * Exactly-once consumption of messages that arrive at least once (G2). Thread-safe.
@@ -32,6 +35,29 @@ public interface Inbox {
    *     commits
    */
   boolean deliver(InboxConsumer consumer, InboxMessage message, Completion completion)
+      throws Exception;
+
+  /**
+   * Delivers {@code messages} to {@code consumer} in ONE new transaction: records every {@code
+   * (messageId, consumer name)} in one statement, in message-id order (so concurrent batches take
+   * their inbox records' locks in one order and never deadlock on them), calls {@link
+   * BatchInboxConsumer#consumeAll} with the messages whose record is new, in the order given (a
+   * message id given twice is applied once), and completes the outbox rows of {@code completion} in
+   * the same transaction. Messages of types the consumer does not take are recorded and applied
+   * like the others: filter them before.
+   *
+   * <p>All or nothing: if the consumer, the database or the completion throws, the transaction is
+   * rolled back and nothing is recorded; the caller then delivers the messages one at a time with
+   * {@link #deliver} to isolate the failing one (the batch path's fallback, which the Kafka
+   * listeners and the in-process transport take).
+   *
+   * @param completion the completion of the outbox rows that carried the messages ({@link
+   *     Completion#NONE}: none), also completed for duplicates
+   * @return the ids of the messages applied now; the others had been applied before
+   * @throws Exception what the consumer or the database threw: nothing committed
+   */
+  Set<UUID> deliverAll(
+      BatchInboxConsumer consumer, List<InboxMessage> messages, Completion completion)
       throws Exception;
 
   /** Fewest records one {@link #purge} may delete. */

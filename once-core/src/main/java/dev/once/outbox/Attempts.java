@@ -2,8 +2,12 @@ package dev.once.outbox;
 
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,6 +90,123 @@ final class Attempts {
       record(row, claimId, policy, outcome, completion.joined());
     } catch (RuntimeException e) {
       // The store failed to record the outcome; the row keeps its lease and is tried again.
+      failures.report("record the outcome of an outbox row", e);
+    }
+  }
+
+  /**
+   * Makes one attempt at each row of {@code batch} (rows of one type, whose handler is a {@link
+   * BatchMessageHandler}) with one call of the handler, and records the outcomes: the rows answered
+   * done that the handler did not complete itself in one statement, every other outcome per row. If
+   * the batch call fails as a whole, each row is handled alone, in order ({@link
+   * BatchMessageHandler}). Rows the time-out took are left to it. Never throws.
+   */
+  void attemptAll(List<Flight> batch) {
+    List<Flight> live = new ArrayList<>(batch.size());
+    for (Flight flight : batch) {
+      RetryPolicy policy = policy(flight.row);
+      if (flight.row.attempt() > policy.maxAttempts()) {
+        attempt(flight); // gives up on it, as a single row's attempt does
+      } else {
+        live.add(flight);
+      }
+    }
+    if (live.size() <= 1) {
+      live.forEach(this::attempt);
+      return;
+    }
+    try {
+      List<OutboxRecord> rows = new ArrayList<>(live.size());
+      live.forEach(flight -> rows.add(flight.row));
+      RowsCompletion completion = new RowsCompletion(live);
+      List<Delivery> outcomes = callAll(rows, completion);
+      List<Flight> done = new ArrayList<>();
+      for (int i = 0; i < live.size(); i++) {
+        Flight flight = live.get(i);
+        Delivery outcome =
+            outcomes != null ? outcomes.get(i) : call(flight.row, completion.of(flight.row));
+        if (!flight.land()) {
+          LOG.debug(
+              "Outbox row {} answered after its handler time-out; discarded.", flight.row.id());
+        } else if (outcome instanceof Delivery.Done && !completion.joined(flight.row)) {
+          done.add(flight);
+        } else {
+          recordQuietly(flight, outcome, completion.joined(flight.row));
+        }
+      }
+      completeAll(done);
+    } catch (RuntimeException e) {
+      failures.report("record the outcomes of a batch of outbox rows", e);
+    }
+  }
+
+  /** The batch call; {@code null} if it failed as a whole (then each row is handled alone). */
+  private List<Delivery> callAll(List<OutboxRecord> rows, BatchCompletion completion) {
+    try {
+      BatchMessageHandler handler = (BatchMessageHandler) handlers.get(rows.get(0).type());
+      List<Delivery> outcomes = handler.handleAll(rows, completion);
+      if (outcomes == null || outcomes.size() != rows.size() || outcomes.contains(null)) {
+        LOG.warn(
+            "The batch handler of type {} answered {} outcomes for {} rows; the rows are handled"
+                + " one at a time.",
+            rows.get(0).type(),
+            outcomes == null ? "no" : outcomes.size(),
+            rows.size());
+        return null;
+      }
+      return outcomes;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      List<Delivery> retries = new ArrayList<>(rows.size());
+      rows.forEach(
+          row ->
+              retries.add(
+                  Delivery.retry("interrupted: the relay is closing or the handler timed out")));
+      return retries;
+    } catch (Throwable e) {
+      LOG.debug(
+          "The batch handler of type {} failed on {} rows ({}); they are handled one at a time.",
+          rows.get(0).type(),
+          rows.size(),
+          e.getClass().getName());
+      return null;
+    }
+  }
+
+  /** Completes the rows answered done in one statement; a row not completed had lost its claim. */
+  private void completeAll(List<Flight> done) {
+    if (done.isEmpty()) {
+      return;
+    }
+    if (done.size() == 1) {
+      Flight flight = done.get(0);
+      recordQuietly(flight, Delivery.done(), false);
+      return;
+    }
+    long[] ids = new long[done.size()];
+    UUID[] claims = new UUID[done.size()];
+    List<Flight> sorted = new ArrayList<>(done);
+    sorted.sort((a, b) -> Long.compare(a.row.id(), b.row.id()));
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = sorted.get(i).row.id();
+      claims[i] = sorted.get(i).claimId;
+    }
+    Set<Long> completed = store.completeAll(ids, claims, keepDelivered);
+    counters.commits.increment();
+    for (Flight flight : sorted) {
+      if (completed.contains(flight.row.id())) {
+        delivered(flight.row);
+      } else {
+        claimLost(flight.row);
+      }
+    }
+  }
+
+  /** Records one row's outcome; a store failure is reported and the row left to its lease. */
+  private void recordQuietly(Flight flight, Delivery outcome, boolean joined) {
+    try {
+      record(flight.row, flight.claimId, policy(flight.row), outcome, joined);
+    } catch (RuntimeException e) {
       failures.report("record the outcome of an outbox row", e);
     }
   }
@@ -209,6 +330,72 @@ final class Attempts {
       call.run();
     } catch (RuntimeException e) {
       LOG.warn("An outbox RelayListener threw; ignored.", e);
+    }
+  }
+
+  /**
+   * The completion of a batch's rows: each {@link #of(List)} completes its rows in one statement,
+   * each fenced by its own claim; all or none (a lost claim throws, and the caller rolls back).
+   */
+  private final class RowsCompletion implements BatchCompletion {
+    private final Map<Long, UUID> claims = new ConcurrentHashMap<>();
+    private final Set<Long> joined = ConcurrentHashMap.newKeySet();
+
+    RowsCompletion(List<Flight> flights) {
+      flights.forEach(flight -> claims.put(flight.row.id(), flight.claimId));
+    }
+
+    @Override
+    public Completion of(List<OutboxRecord> rows) {
+      List<OutboxRecord> own = List.copyOf(rows);
+      for (OutboxRecord row : own) {
+        if (!claims.containsKey(row.id())) {
+          throw new IllegalArgumentException("outbox row " + row.id() + " is not of this batch");
+        }
+      }
+      return new Completion() {
+        private boolean done;
+
+        @Override
+        public void completeIn(Connection tx) {
+          if (done) {
+            throw new IllegalStateException("this completion was already joined");
+          }
+          if (own.isEmpty()) {
+            done = true;
+            return;
+          }
+          List<OutboxRecord> sorted = new ArrayList<>(own);
+          sorted.sort((a, b) -> Long.compare(a.id(), b.id()));
+          long[] ids = new long[sorted.size()];
+          UUID[] claimIds = new UUID[sorted.size()];
+          for (int i = 0; i < ids.length; i++) {
+            ids[i] = sorted.get(i).id();
+            claimIds[i] = claims.get(ids[i]);
+          }
+          Set<Long> completed = store.completeAll(tx, ids, claimIds, keepDelivered, durable);
+          for (long id : ids) {
+            if (!completed.contains(id)) {
+              throw new ClaimLostException(id);
+            }
+          }
+          done = true;
+          for (long id : ids) {
+            joined.add(id);
+          }
+          counters.joined.add(ids.length);
+        }
+
+        @Override
+        public boolean joined() {
+          return done;
+        }
+      };
+    }
+
+    @Override
+    public boolean joined(OutboxRecord row) {
+      return joined.contains(row.id());
     }
   }
 

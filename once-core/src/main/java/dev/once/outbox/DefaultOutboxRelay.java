@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,18 +19,22 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The relay: one coordinator thread claims due rows and hands them to worker threads, at most
- * {@code workers} rows at a time. It claims at most as many rows as workers are free, so a claimed
- * row never waits in a queue while its lease runs. Between claims it waits for {@link #wakeUp()},
- * for a worker to finish a row (which may have made the next row of its aggregate due), or for the
- * poll interval; wake-ups that come within {@code claimCoalescing} of the last claim are folded
- * into one claim. Every so often (once per poll interval, at least a second apart, by the relay's
- * clock) it also purges one batch of delivered rows; while purge batches come back full it purges
- * again on every turn, after its claim, so a large purge never holds deliveries up.
+ * {@code workers} tasks at a time; a task is one row, or up to {@code handlerBatchSize} rows of one
+ * type whose handler is a {@link BatchMessageHandler}. It claims at most as many rows as the free
+ * workers can take (one each, or a batch each when batch handlers are registered); rows that wait
+ * for a worker are in the heartbeat from the claim on, so their lease holds. Between claims it
+ * waits for {@link #wakeUp()}, for a worker to finish a row (which may have made the next row of
+ * its aggregate due), or for the poll interval; wake-ups that come within {@code claimCoalescing}
+ * of the last claim are folded into one claim. Every so often (once per poll interval, at least a
+ * second apart, by the relay's clock) it also purges one batch of delivered rows; while purge
+ * batches come back full it purges again on every turn, after its claim, so a large purge never
+ * holds deliveries up.
  *
  * <p>A timer thread keeps the claims alive: every third of the lease it extends, in one statement,
  * the lease of every row whose handler is still running (the heartbeat), so a short lease bounds
@@ -50,6 +55,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final List<String> types;
   private final int workers;
   private final int batchSize;
+  private final int handlerBatchSize;
+  private final Set<String> batchTypes;
   private final Duration lease;
   private final Duration heartbeat;
   private final Duration pollInterval;
@@ -92,6 +99,12 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.types = List.copyOf(settings.handlers.keySet());
     this.workers = settings.workers;
     this.batchSize = settings.batchSize;
+    this.handlerBatchSize = settings.handlerBatchSize;
+    this.batchTypes =
+        settings.handlers.entrySet().stream()
+            .filter(handler -> handler.getValue() instanceof BatchMessageHandler)
+            .map(Map.Entry::getKey)
+            .collect(Collectors.toUnmodifiableSet());
     this.lease = settings.lease;
     this.heartbeat = settings.lease.dividedBy(3);
     this.pollInterval = settings.pollInterval;
@@ -153,8 +166,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
     UUID claimId = UUID.randomUUID();
     List<OutboxRecord> rows = store.claim(claimId, types, batchSize, lease);
     count(rows.size(), batchSize);
-    for (OutboxRecord row : rows) {
-      attempts.attempt(new Flight(row, claimId));
+    for (Task task : Task.of(rows, claimId, batchTypes, handlerBatchSize)) {
+      attempt(task);
     }
     return rows.size();
   }
@@ -258,37 +271,82 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
   }
 
-  /** Claims as many rows as workers are free; {@code true} if there may be more to claim now. */
+  /**
+   * Claims as many rows as the free workers can take; {@code true} if there may be more to claim
+   * now.
+   */
   private boolean claimAndHandOut() {
     int free = freeWorkers.availablePermits();
     if (free == 0 || closing.getCount() == 0) {
       return false; // a worker that finishes wakes us
     }
-    int limit = Math.min(batchSize, free);
+    int limit =
+        (int) Math.min(batchSize, batchTypes.isEmpty() ? free : (long) free * handlerBatchSize);
     UUID claimId = UUID.randomUUID();
     lastClaimNanos = System.nanoTime();
     // Due times and the lease are the database's clock: the claim passes only the lease's length.
     List<OutboxRecord> rows = store.claim(claimId, types, limit, lease);
     count(rows.size(), limit);
-    for (OutboxRecord row : rows) {
-      freeWorkers.acquireUninterruptibly(); // never waits: only this thread takes permits
-      Flight flight = new Flight(row, claimId);
-      flights.add(flight);
+    List<Task> tasks = Task.of(rows, claimId, batchTypes, handlerBatchSize);
+    // Every row is renewed by the heartbeat from now on, also while it waits for a worker.
+    tasks.forEach(task -> flights.addAll(task.flights));
+    for (int i = 0; i < tasks.size(); i++) {
+      Task task = tasks.get(i);
+      if (!acquireWorker()) {
+        // Closing: the rows not handed out keep their lease and are claimed again once it runs out.
+        tasks.subList(i, tasks.size()).forEach(this::abandon);
+        return false;
+      }
       // Before the hand-out, so that the worker's leave() always finds the time-out to cancel: a
-      // time-out scheduled after a fast row had finished would stay queued until it fired.
-      scheduleTimeout(flight);
+      // time-out scheduled after a fast task had finished would stay queued until it fired.
+      scheduleTimeout(task);
       try {
-        pool.execute(() -> runOnWorker(flight));
+        pool.execute(() -> runOnWorker(task));
       } catch (RejectedExecutionException e) {
-        // close() gave up waiting for this thread and shut the pool: the row keeps its lease.
-        flights.remove(flight);
-        flight.leave();
-        if (flight.land()) {
+        // close() gave up waiting for this thread and shut the pool: the rows keep their lease.
+        task.leave();
+        abandon(task);
+        if (task.freePermit()) {
           freeWorkers.release();
         }
       }
     }
     return rows.size() == limit && freeWorkers.availablePermits() > 0;
+  }
+
+  /**
+   * Takes a worker's permit: at once when one is free (only this thread takes permits, and a claim
+   * takes no more rows than the free workers can run, unless rows of single-row types come in one
+   * claim with batches); else waits for a worker to finish. {@code false} if the relay is closing.
+   */
+  private boolean acquireWorker() {
+    while (closing.getCount() > 0) {
+      try {
+        if (freeWorkers.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+          return true;
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        closing.countDown();
+      }
+    }
+    return false;
+  }
+
+  /** A task that is not handed out: its rows leave the heartbeat and keep their lease. */
+  private void abandon(Task task) {
+    for (Flight flight : task.flights) {
+      flight.land();
+      flights.remove(flight);
+    }
+  }
+
+  private void attempt(Task task) {
+    if (task.flights.size() == 1) {
+      attempts.attempt(task.flights.get(0));
+    } else {
+      attempts.attemptAll(task.flights);
+    }
   }
 
   private void count(int claimed, int limit) {
@@ -304,50 +362,64 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
   }
 
-  private void scheduleTimeout(Flight flight) {
-    Duration limit = attempts.timeout(flight.row.type());
+  private void scheduleTimeout(Task task) {
+    Duration limit = attempts.timeout(task.type());
     try {
-      flight.timeout(timer.schedule(() -> expire(flight), limit.toNanos(), TimeUnit.NANOSECONDS));
+      task.timeout(timer.schedule(() -> expire(task), limit.toNanos(), TimeUnit.NANOSECONDS));
     } catch (RejectedExecutionException e) {
       // Closing: the shutdown interrupts what is left.
     }
   }
 
-  private void runOnWorker(Flight flight) {
+  private void runOnWorker(Task task) {
     long started = System.nanoTime();
-    flight.boarded(Thread.currentThread());
+    task.boarded(Thread.currentThread());
     try {
-      attempts.attempt(flight);
+      attempt(task);
     } finally {
-      flight.leave();
-      Thread.interrupted(); // a time-out's interrupt must not reach this thread's next row
+      task.leave();
+      Thread.interrupted(); // a time-out's interrupt must not reach this thread's next task
       counters.busyNanos.add(System.nanoTime() - started);
-      flights.remove(flight);
-      flight.land(); // an attempt that ended without an outcome (a store failure) lands here
-      if (flight.landed()) {
-        release(); // else the time-out took the outcome, and frees the permit itself
+      for (Flight flight : task.flights) {
+        flights.remove(flight);
+        flight.land(); // an attempt that ended without an outcome (a store failure) lands here
+      }
+      if (task.freePermit()) {
+        release(); // else the time-out took the permit, and freed it itself
       }
     }
   }
 
-  private void expire(Flight flight) {
-    if (!flight.expire()) {
+  /** The task ran past its type's time-out: the rows without an outcome are released. */
+  private void expire(Task task) {
+    List<Flight> expired = new ArrayList<>(task.flights.size());
+    for (Flight flight : task.flights) {
+      if (flight.expire()) {
+        expired.add(flight);
+      }
+    }
+    if (expired.isEmpty()) {
       return;
     }
-    flight.interrupt();
-    flights.remove(flight);
+    task.interrupt();
+    expired.forEach(flights::remove);
     try {
       // Recorded off the timer thread: the compare-and-set may wait for the row's lock.
       pool.execute(
           () -> {
             try {
-              attempts.timedOut(flight);
+              expired.forEach(attempts::timedOut);
             } finally {
-              release();
+              if (task.freePermit()) {
+                release();
+              }
             }
           });
     } catch (RejectedExecutionException e) {
-      release(); // closing: the row keeps its lease and is claimed again once it runs out
+      // Closing: the rows keep their lease and are claimed again once it runs out.
+      if (task.freePermit()) {
+        release();
+      }
     }
   }
 

@@ -92,6 +92,7 @@ public interface OutboxRelay extends AutoCloseable {
     RetryPolicy defaultRetryPolicy = RetryPolicy.DEFAULT;
     int workers = 8;
     int batchSize = 100;
+    int handlerBatchSize = 50;
     Duration lease = Duration.ofSeconds(10);
     Duration handlerTimeout = Duration.ofSeconds(30);
     final Map<String, Duration> timeouts = new LinkedHashMap<>();
@@ -142,6 +143,16 @@ public interface OutboxRelay extends AutoCloseable {
     /** Most rows claimed by one statement, 1 to 10000. Default 100. */
     public Builder batchSize(int batchSize) {
       this.batchSize = batchSize;
+      return this;
+    }
+
+    /**
+     * Most rows of one type handed to a {@link BatchMessageHandler} in one call, 1 to 10000. A
+     * relay with batch handlers claims up to this many rows per free worker (at most {@link
+     * #batchSize(int)} per claim). Default 50.
+     */
+    public Builder handlerBatchSize(int handlerBatchSize) {
+      this.handlerBatchSize = handlerBatchSize;
       return this;
     }
 

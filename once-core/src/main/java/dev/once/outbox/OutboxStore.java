@@ -3,7 +3,9 @@ package dev.once.outbox;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -52,6 +54,40 @@ public interface OutboxStore {
    * redelivery re-derives: see {@link OutboxRelay.Builder#asyncCompletions(boolean)}).
    */
   boolean complete(Connection tx, long id, UUID claimId, boolean keep, boolean durable);
+
+  /**
+   * Completes, in one statement and a short transaction of its own, each row {@code ids[i]} that
+   * {@code claimIds[i]} still holds (the fence is per row: a row whose claim was lost is left
+   * alone), marking it delivered or deleting it as {@code keep} says; commits without waiting for
+   * the WAL flush, as {@link #complete(long, UUID, boolean)}. By default one {@link #complete(long,
+   * UUID, boolean)} per row.
+   *
+   * @return the ids completed; an id missing from it had lost its claim
+   */
+  default Set<Long> completeAll(long[] ids, UUID[] claimIds, boolean keep) {
+    Set<Long> done = new HashSet<>();
+    for (int i = 0; i < ids.length; i++) {
+      if (complete(ids[i], claimIds[i], keep)) {
+        done.add(ids[i]);
+      }
+    }
+    return done;
+  }
+
+  /**
+   * As {@link #completeAll(long[], UUID[], boolean)}, in the caller's transaction {@code tx}, whose
+   * durability {@code durable} says as {@link #complete(Connection, long, UUID, boolean, boolean)}.
+   */
+  default Set<Long> completeAll(
+      Connection tx, long[] ids, UUID[] claimIds, boolean keep, boolean durable) {
+    Set<Long> done = new HashSet<>();
+    for (int i = 0; i < ids.length; i++) {
+      if (complete(tx, ids[i], claimIds[i], keep, durable)) {
+        done.add(ids[i]);
+      }
+    }
+    return done;
+  }
 
   /**
    * Extends the lease of the rows {@code ids[i]} that {@code claimIds[i]} still holds to {@code

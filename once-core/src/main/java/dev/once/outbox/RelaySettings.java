@@ -17,6 +17,7 @@ final class RelaySettings {
     }
     range("workers", b.workers, MIN_WORKERS, MAX_WORKERS);
     range("batchSize", b.batchSize, MIN_BATCH_SIZE, MAX_BATCH_SIZE);
+    range("handlerBatchSize", b.handlerBatchSize, MIN_BATCH_SIZE, MAX_BATCH_SIZE);
     range("purgeBatchSize", b.purgeBatchSize, MIN_PURGE_BATCH_SIZE, MAX_PURGE_BATCH_SIZE);
     between("lease", b.lease, MIN_LEASE_MILLIS, MAX_LEASE_MILLIS);
     between("pollInterval", b.pollInterval, MIN_POLL_INTERVAL_MILLIS, MAX_POLL_INTERVAL_MILLIS);

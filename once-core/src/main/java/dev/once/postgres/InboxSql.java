@@ -17,6 +17,24 @@ final class InboxSql {
           .formatted(SqlTimes.NOW);
 
   /**
+   * Records a batch of messages for a consumer in one statement: the distinct ids in ascending
+   * order, so that two transactions recording overlapping batches take the records' locks in one
+   * order and never deadlock on them; an id already recorded inserts nothing (a concurrent first
+   * delivery of it makes this wait for its end, as {@link #CLAIM}). Returns the ids inserted.
+   * Parameters: the consumer, the ids (a uuid array).
+   */
+  static final String CLAIM_ALL =
+      """
+      INSERT INTO once.inbox (message_id, consumer, received_at)
+      SELECT DISTINCT m.id, CAST(? AS text), %s
+        FROM unnest(CAST(? AS uuid[])) AS m(id)
+       ORDER BY m.id
+      ON CONFLICT (message_id, consumer) DO NOTHING
+      RETURNING message_id
+      """
+          .formatted(SqlTimes.NOW);
+
+  /**
    * Deletes one bounded batch of records older than the retention by the database's clock, oldest
    * first, walking {@code inbox_received_at_idx}, skipping rows another holds. The rows are found
    * again by their {@code ctid} (a TID scan), which the row lock keeps stable until the statement

@@ -139,6 +139,57 @@ final class OutboxSql {
       """;
 
   /**
+   * {@link #COMPLETE} for a batch, in one statement and a short transaction of its own that commits
+   * without waiting for the WAL flush: each row completed only if its own claim still holds it (the
+   * fence is per row, as in {@link #COMPLETE}); one primary-key probe per row. Returns the ids
+   * completed. Parameters: ids, claim ids (arrays of equal length, ids ascending).
+   */
+  static final String COMPLETE_ALL =
+      """
+      UPDATE once.outbox o
+         SET state = 'delivered', delivered_at = %s, claim_id = NULL, lease_until = NULL
+        FROM %s,
+             unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS done(id, claim_id)
+       WHERE o.id = done.id AND o.claim_id = done.claim_id AND o.state = 'pending'
+      RETURNING o.id
+      """
+          .formatted(SqlTimes.NOW, ASYNC_COMMIT);
+
+  /** {@link #COMPLETE_ALL} when delivered rows are not kept. Parameters: ids, claim ids. */
+  static final String COMPLETE_ALL_DELETE =
+      """
+      DELETE FROM once.outbox o
+       USING %s,
+             unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS done(id, claim_id)
+       WHERE o.id = done.id AND o.claim_id = done.claim_id AND o.state = 'pending'
+      RETURNING o.id
+      """
+          .formatted(ASYNC_COMMIT);
+
+  /**
+   * {@link #COMPLETE_ALL} in a handler's transaction, which keeps its own durability. Parameters:
+   * ids, claim ids.
+   */
+  static final String COMPLETE_ALL_IN =
+      """
+      UPDATE once.outbox o
+         SET state = 'delivered', delivered_at = %s, claim_id = NULL, lease_until = NULL
+        FROM unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS done(id, claim_id)
+       WHERE o.id = done.id AND o.claim_id = done.claim_id AND o.state = 'pending'
+      RETURNING o.id
+      """
+          .formatted(SqlTimes.NOW);
+
+  /** {@link #COMPLETE_ALL_IN} when delivered rows are not kept. Parameters: ids, claim ids. */
+  static final String COMPLETE_ALL_DELETE_IN =
+      """
+      DELETE FROM once.outbox o
+       USING unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS done(id, claim_id)
+       WHERE o.id = done.id AND o.claim_id = done.claim_id AND o.state = 'pending'
+      RETURNING o.id
+      """;
+
+  /**
    * The heartbeat: extends the lease of every row still held by the claim it was taken with, one
    * primary-key probe per row; changes no indexed column, so it stays a heap-only update. The lease
    * runs a lease from the database's clock. Parameters: lease, ids, claim ids (arrays of equal

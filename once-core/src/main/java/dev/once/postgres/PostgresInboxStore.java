@@ -4,8 +4,12 @@ import dev.once.inbox.InboxException;
 import dev.once.inbox.InboxStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -25,6 +29,23 @@ final class PostgresInboxStore implements InboxStore {
       return ps.executeUpdate() == 1;
     } catch (SQLException e) {
       throw new InboxException("Could not record the message in the inbox.", e);
+    }
+  }
+
+  @Override
+  public Set<UUID> claimAll(Connection tx, Collection<UUID> messageIds, String consumer) {
+    try (PreparedStatement ps = tx.prepareStatement(InboxSql.CLAIM_ALL)) {
+      ps.setString(1, consumer);
+      ps.setArray(2, tx.createArrayOf("uuid", messageIds.toArray()));
+      Set<UUID> fresh = new HashSet<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          fresh.add(rs.getObject(1, UUID.class));
+        }
+      }
+      return fresh;
+    } catch (SQLException e) {
+      throw new InboxException("Could not record the messages in the inbox.", e);
     }
   }
 

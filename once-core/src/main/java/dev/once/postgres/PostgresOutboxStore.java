@@ -17,7 +17,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -138,10 +140,69 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
-  public int renew(long[] ids, UUID[] claimIds, Duration lease) {
-    if (ids.length != claimIds.length) {
-      throw new IllegalArgumentException("renew needs one claim id per row id");
+  public Set<Long> completeAll(long[] ids, UUID[] claimIds, boolean keep) {
+    requireSameLength(ids, claimIds);
+    if (ids.length == 0) {
+      return Set.of();
     }
+    return inAutoCommit(
+        "Could not complete outbox rows.",
+        c ->
+            completeAll(
+                c, keep ? OutboxSql.COMPLETE_ALL : OutboxSql.COMPLETE_ALL_DELETE, ids, claimIds));
+  }
+
+  @Override
+  public Set<Long> completeAll(
+      Connection tx, long[] ids, UUID[] claimIds, boolean keep, boolean durable) {
+    requireSameLength(ids, claimIds);
+    if (ids.length == 0) {
+      return Set.of();
+    }
+    String sql =
+        durable
+            ? (keep ? OutboxSql.COMPLETE_ALL_IN : OutboxSql.COMPLETE_ALL_DELETE_IN)
+            : (keep ? OutboxSql.COMPLETE_ALL : OutboxSql.COMPLETE_ALL_DELETE);
+    try {
+      return completeAll(tx, sql, ids, claimIds);
+    } catch (SQLException e) {
+      throw new OutboxException("Could not complete outbox rows.", e);
+    }
+  }
+
+  /** One batch completion statement; the ids it returns are the rows it completed. */
+  private static Set<Long> completeAll(Connection c, String sql, long[] ids, UUID[] claimIds)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setArray(1, c.createArrayOf("bigint", boxed(ids)));
+      ps.setArray(2, c.createArrayOf("uuid", claimIds));
+      Set<Long> done = new HashSet<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          done.add(rs.getLong(1));
+        }
+      }
+      return done;
+    }
+  }
+
+  private static void requireSameLength(long[] ids, UUID[] claimIds) {
+    if (ids.length != claimIds.length) {
+      throw new IllegalArgumentException("a batch needs one claim id per row id");
+    }
+  }
+
+  private static Long[] boxed(long[] ids) {
+    Long[] boxed = new Long[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      boxed[i] = ids[i];
+    }
+    return boxed;
+  }
+
+  @Override
+  public int renew(long[] ids, UUID[] claimIds, Duration lease) {
+    requireSameLength(ids, claimIds);
     if (ids.length == 0) {
       return 0;
     }
@@ -149,12 +210,8 @@ final class PostgresOutboxStore implements OutboxStore {
         "Could not renew the lease of outbox rows.",
         c -> {
           try (PreparedStatement ps = c.prepareStatement(OutboxSql.RENEW)) {
-            Long[] boxed = new Long[ids.length];
-            for (int i = 0; i < ids.length; i++) {
-              boxed[i] = ids[i];
-            }
             ps.setLong(1, SqlTimes.micros(lease));
-            ps.setArray(2, c.createArrayOf("bigint", boxed));
+            ps.setArray(2, c.createArrayOf("bigint", boxed(ids)));
             ps.setArray(3, c.createArrayOf("uuid", claimIds));
             return ps.executeUpdate();
           }

@@ -17,9 +17,15 @@ import org.springframework.core.annotation.AnnotationUtils;
  * @param event its first parameter's event type
  * @param consumer its consumer name
  * @param withMetadata whether it takes an {@link EventMetadata} second
+ * @param batch its {@link OnceListener#batch()}
  */
 record ListenerMethod(
-    String beanName, Method method, EventType event, String consumer, boolean withMetadata) {
+    String beanName,
+    Method method,
+    EventType event,
+    String consumer,
+    boolean withMetadata,
+    boolean batch) {
 
   /**
    * The listener methods of {@code beanClass}.
@@ -37,12 +43,14 @@ record ListenerMethod(
                 method -> AnnotatedElementUtils.findMergedAnnotation(method, OnceListener.class));
     List<ListenerMethod> listeners = new ArrayList<>();
     annotated.forEach(
-        (method, annotation) -> listeners.add(check(beanName, method, annotation.consumer())));
+        (method, annotation) ->
+            listeners.add(check(beanName, method, annotation.consumer(), annotation.batch())));
     listeners.sort((a, b) -> a.method().toGenericString().compareTo(b.method().toGenericString()));
     return listeners;
   }
 
-  private static ListenerMethod check(String beanName, Method method, String consumer) {
+  private static ListenerMethod check(
+      String beanName, Method method, String consumer, boolean batch) {
     String where = "@OnceListener method " + method.toGenericString() + " (bean " + beanName + ")";
     if (Modifier.isStatic(method.getModifiers())) {
       throw new IllegalStateException(where + " is static; listeners are methods of a bean");
@@ -64,7 +72,7 @@ record ListenerMethod(
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(where + ": " + e.getMessage(), e);
     }
-    return new ListenerMethod(beanName, method, event, consumer, parameters.length == 2);
+    return new ListenerMethod(beanName, method, event, consumer, parameters.length == 2, batch);
   }
 
   @Override

@@ -39,4 +39,18 @@ public @interface OnceListener {
    * every event new to it.
    */
   String consumer();
+
+  /**
+   * Whether the inbox may apply several events to this consumer in one transaction: the batch path
+   * of the Kafka listeners (a poll's records of a partition) and of the in-process transport (a
+   * claim's rows of a type), one commit per batch instead of one per event. The effect of each
+   * event is the same as alone, exactly once: its inbox record commits with it, and a batch that
+   * fails is rolled back and applied again one event at a time, so a poison event fails alone.
+   * Default {@code true}: a listener whose effect lives in the transaction (it writes through the
+   * application's data source) needs no change. Set it to {@code false} for a listener that also
+   * reaches outside the transaction (calls a service, sends mail): a batch rolled back by another
+   * event's failure would repeat that call. The methods of one consumer name batch only if all of
+   * them allow it.
+   */
+  boolean batch() default true;
 }

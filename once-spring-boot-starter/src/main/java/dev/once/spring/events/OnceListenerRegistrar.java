@@ -90,7 +90,7 @@ final class OnceListenerRegistrar implements ImportBeanDefinitionRegistrar {
         SingletonSupplier.of(() -> beans.getBean(EventCodec.class));
     RootBeanDefinition definition =
         new RootBeanDefinition(
-            TypedInboxConsumer.class, () -> new TypedInboxConsumer(consumer, byType, beans, codec));
+            TypedInboxConsumer.class, () -> TypedInboxConsumer.of(consumer, byType, beans, codec));
     definition.setDescription("@OnceListener methods of consumer " + consumer);
     registry.registerBeanDefinition(BEAN_PREFIX + consumer, definition);
   }

@@ -1,5 +1,6 @@
 package dev.once.spring.events;
 
+import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import java.lang.reflect.InvocationTargetException;
@@ -16,9 +17,11 @@ import org.springframework.util.ReflectionUtils;
  * The inbox consumer of the {@link OnceListener} methods that share one consumer name: reads each
  * event into its method's record ({@link EventCodec}), then calls the method, in the inbox's
  * transaction. The listener beans are looked up on the first event, not when the consumer is made,
- * so a listener may depend on anything (such as the services that publish). Thread-safe.
+ * so a listener may depend on anything (such as the services that publish). Made by {@link #of}: a
+ * {@link BatchInboxConsumer} when every method of the consumer allows batches ({@link
+ * OnceListener#batch()}). Thread-safe.
  */
-final class TypedInboxConsumer implements InboxConsumer {
+class TypedInboxConsumer implements InboxConsumer {
   private final String name;
   private final Map<String, ListenerMethod> byType;
   private final BeanFactory beans;
@@ -33,6 +36,29 @@ final class TypedInboxConsumer implements InboxConsumer {
     this.byType = Map.copyOf(byType);
     this.beans = beans;
     this.codec = codec;
+  }
+
+  /** The consumer of {@code byType}, batching if every one of its methods allows it. */
+  static TypedInboxConsumer of(
+      String name,
+      Map<String, ListenerMethod> byType,
+      BeanFactory beans,
+      Supplier<EventCodec> codec) {
+    boolean batch = byType.values().stream().allMatch(ListenerMethod::batch);
+    return batch
+        ? new Batching(name, byType, beans, codec)
+        : new TypedInboxConsumer(name, byType, beans, codec);
+  }
+
+  /** The consumer of listeners that allow batches: {@link #consume} for each event in turn. */
+  static final class Batching extends TypedInboxConsumer implements BatchInboxConsumer {
+    Batching(
+        String name,
+        Map<String, ListenerMethod> byType,
+        BeanFactory beans,
+        Supplier<EventCodec> codec) {
+      super(name, byType, beans, codec);
+    }
   }
 
   @Override

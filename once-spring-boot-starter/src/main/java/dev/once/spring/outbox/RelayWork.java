@@ -1,9 +1,12 @@
 package dev.once.spring.outbox;
 
+import dev.once.outbox.BatchCompletion;
+import dev.once.outbox.BatchMessageHandler;
 import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRecord;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -23,37 +26,58 @@ final class RelayWork {
   }
 
   /**
-   * {@code handler} with the calling thread marked for each call; both {@code handle} methods are
-   * passed on as they are, so a handler that completes its row in its own transaction still does.
+   * {@code handler} with the calling thread marked for each call; every {@code handle} method is
+   * passed on as it is, so a handler that completes its row in its own transaction still does, and
+   * a {@link BatchMessageHandler} stays one.
    */
   static MessageHandler marked(MessageHandler handler) {
     Objects.requireNonNull(handler, "handler");
+    if (handler instanceof BatchMessageHandler batch) {
+      return new BatchMessageHandler() {
+        @Override
+        public Delivery handle(OutboxRecord message) throws Exception {
+          return marking(() -> batch.handle(message));
+        }
+
+        @Override
+        public Delivery handle(OutboxRecord message, Completion completion) throws Exception {
+          return marking(() -> batch.handle(message, completion));
+        }
+
+        @Override
+        public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion)
+            throws Exception {
+          return marking(() -> batch.handleAll(rows, completion));
+        }
+      };
+    }
     return new MessageHandler() {
       @Override
       public Delivery handle(OutboxRecord message) throws Exception {
-        boolean outer = !active();
-        ACTIVE.set(Boolean.TRUE);
-        try {
-          return handler.handle(message);
-        } finally {
-          if (outer) {
-            ACTIVE.remove();
-          }
-        }
+        return marking(() -> handler.handle(message));
       }
 
       @Override
       public Delivery handle(OutboxRecord message, Completion completion) throws Exception {
-        boolean outer = !active();
-        ACTIVE.set(Boolean.TRUE);
-        try {
-          return handler.handle(message, completion);
-        } finally {
-          if (outer) {
-            ACTIVE.remove();
-          }
-        }
+        return marking(() -> handler.handle(message, completion));
       }
     };
+  }
+
+  @FunctionalInterface
+  private interface Call<T> {
+    T run() throws Exception;
+  }
+
+  private static <T> T marking(Call<T> call) throws Exception {
+    boolean outer = !active();
+    ACTIVE.set(Boolean.TRUE);
+    try {
+      return call.run();
+    } finally {
+      if (outer) {
+        ACTIVE.remove();
+      }
+    }
   }
 }

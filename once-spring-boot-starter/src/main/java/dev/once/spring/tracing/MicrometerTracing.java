@@ -1,8 +1,11 @@
 package dev.once.spring.tracing;
 
+import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
+import dev.once.outbox.BatchCompletion;
+import dev.once.outbox.BatchMessageHandler;
 import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.MessageHandler;
@@ -12,10 +15,15 @@ import dev.once.tracing.TraceContext;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
+import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * {@link OnceTracing} on Micrometer Tracing. The W3C context is read from and written to a span
@@ -32,6 +40,7 @@ final class MicrometerTracing implements OnceTracing {
   static final String OUTCOME = "once.outbox.outcome";
   static final String CONSUMER = "once.consumer";
   static final String DUPLICATE = "once.inbox.duplicate";
+  static final String BATCH = "once.inbox.batch";
 
   private static final String TRACEPARENT = "traceparent";
   private static final String TRACESTATE = "tracestate";
@@ -76,6 +85,25 @@ final class MicrometerTracing implements OnceTracing {
   @Override
   public MessageHandler traced(MessageHandler handler) {
     Objects.requireNonNull(handler, "handler");
+    if (handler instanceof BatchMessageHandler batch) {
+      return new BatchMessageHandler() {
+        @Override
+        public Delivery handle(OutboxRecord message) throws Exception {
+          return deliver(message, null, batch);
+        }
+
+        @Override
+        public Delivery handle(OutboxRecord message, Completion completion) throws Exception {
+          return deliver(message, completion, batch);
+        }
+
+        @Override
+        public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion)
+            throws Exception {
+          return deliverAll(rows, completion, batch);
+        }
+      };
+    }
     return new MessageHandler() {
       @Override
       public Delivery handle(OutboxRecord message) throws Exception {
@@ -119,6 +147,50 @@ final class MicrometerTracing implements OnceTracing {
     }
   }
 
+  /**
+   * A batch attempt: one delivery span per row, each the child of its row's context as a single
+   * row's, none of them current while the batch runs; the rows go on with their span's context, so
+   * an inbox consumer's span (and what it appends) is the child of its row's.
+   */
+  private List<Delivery> deliverAll(
+      List<OutboxRecord> rows, BatchCompletion completion, BatchMessageHandler handler)
+      throws Exception {
+    List<Span> spans = new ArrayList<>(rows.size());
+    List<OutboxRecord> traced = new ArrayList<>(rows.size());
+    for (OutboxRecord row : rows) {
+      Span span =
+          childOf(row.trace(), true)
+              .name(DELIVER)
+              .kind(Span.Kind.CONSUMER)
+              .tag(MESSAGE_TYPE, row.type())
+              .tag(MESSAGE_ID, row.messageId().toString())
+              .tag(ATTEMPT, Integer.toString(row.attempt()))
+              .start();
+      spans.add(span);
+      OutboxRecord withSpan = row.withTrace(contextOf(span));
+      traced.add(withSpan);
+    }
+    try {
+      List<Delivery> deliveries = handler.handleAll(traced, completion);
+      for (int i = 0; i < spans.size(); i++) {
+        spans
+            .get(i)
+            .tag(
+                OUTCOME,
+                deliveries != null && i < deliveries.size() ? outcome(deliveries.get(i)) : "error");
+      }
+      return deliveries;
+    } catch (Exception | Error e) {
+      for (Span span : spans) {
+        span.tag(OUTCOME, "error");
+        span.error(e);
+      }
+      throw e;
+    } finally {
+      spans.forEach(Span::end);
+    }
+  }
+
   private static String outcome(Delivery delivery) {
     if (delivery instanceof Delivery.Done) {
       return "done";
@@ -148,10 +220,93 @@ final class MicrometerTracing implements OnceTracing {
       }
 
       @Override
+      public Set<UUID> deliverAll(
+          BatchInboxConsumer consumer, List<InboxMessage> messages, Completion completion)
+          throws Exception {
+        return inbox.deliverAll(new TracedConsumer(consumer), messages, completion);
+      }
+
+      @Override
       public int purge(Duration retention, int limit) {
         return inbox.purge(retention, limit);
       }
     };
+  }
+
+  /**
+   * A batch consumer whose messages each run in a consume span of their own, the child of the
+   * message's context, so what the consumer appends for a message carries that message's trace. A
+   * consumer that applies a batch with its own {@link BatchInboxConsumer#consumeAll} gets one span
+   * for the batch, the child of its first message's context, tagged with the batch's size.
+   */
+  private final class TracedConsumer implements BatchInboxConsumer {
+    private final BatchInboxConsumer consumer;
+
+    TracedConsumer(BatchInboxConsumer consumer) {
+      this.consumer = consumer;
+    }
+
+    @Override
+    public String name() {
+      return consumer.name();
+    }
+
+    @Override
+    public Set<String> types() {
+      return consumer.types();
+    }
+
+    @Override
+    public void consume(Connection tx, InboxMessage message) throws Exception {
+      MicrometerTracing.this.consume(
+          consumer,
+          message,
+          () -> {
+            consumer.consume(tx, message);
+            return true;
+          });
+    }
+
+    @Override
+    public void consumeAll(Connection tx, List<InboxMessage> messages) throws Exception {
+      if (!ownsBatch(consumer)) {
+        for (InboxMessage message : messages) {
+          consume(tx, message);
+        }
+        return;
+      }
+      InboxMessage first = messages.get(0);
+      Span span =
+          childOf(first.trace(), false)
+              .name(CONSUME)
+              .kind(Span.Kind.CONSUMER)
+              .tag(CONSUMER, consumer.name())
+              .tag(MESSAGE_TYPE, first.type())
+              .tag(MESSAGE_ID, first.messageId().toString())
+              .tag(BATCH, Integer.toString(messages.size()))
+              .start();
+      try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
+        consumer.consumeAll(tx, messages);
+      } catch (Exception | Error e) {
+        span.error(e);
+        throw e;
+      } finally {
+        span.end();
+      }
+    }
+  }
+
+  /** Whether {@code consumer} applies a batch its own way (overrides {@code consumeAll}). */
+  private static boolean ownsBatch(BatchInboxConsumer consumer) {
+    try {
+      return consumer
+              .getClass()
+              .getMethod("consumeAll", Connection.class, List.class)
+              .getDeclaringClass()
+          != BatchInboxConsumer.class;
+    } catch (NoSuchMethodException e) {
+      return false;
+    }
   }
 
   /** A delivery of the inbox. */
