@@ -123,15 +123,25 @@ final class Attempts {
       List<Flight> done = new ArrayList<>();
       for (int i = 0; i < live.size(); i++) {
         Flight flight = live.get(i);
-        Delivery outcome =
-            outcomes != null ? outcomes.get(i) : call(flight.row, completion.of(flight.row));
+        Delivery outcome;
+        boolean joined;
+        if (outcomes != null) {
+          outcome = outcomes.get(i);
+          joined = completion.joined(flight.row);
+        } else {
+          // Alone, with a completion of its own: a batch transaction that joined the row's
+          // completion and rolled back does not count.
+          Completion alone = completion.of(flight.row);
+          outcome = call(flight.row, alone);
+          joined = alone.joined();
+        }
         if (!flight.land()) {
           LOG.debug(
               "Outbox row {} answered after its handler time-out; discarded.", flight.row.id());
-        } else if (outcome instanceof Delivery.Done && !completion.joined(flight.row)) {
+        } else if (outcome instanceof Delivery.Done && !joined) {
           done.add(flight);
         } else {
-          recordQuietly(flight, outcome, completion.joined(flight.row));
+          recordQuietly(flight, outcome, joined);
         }
       }
       completeAll(done);

@@ -19,6 +19,11 @@ import java.util.Objects;
  *       its claim (paused past its lease, or timed out) cannot overwrite the new holder's.
  *   <li>A handler may complete its row inside the transaction in which it records its own outcome
  *       ({@link MessageHandler#handle(OutboxRecord, Completion)}): one commit per row.
+ *   <li>A {@link BatchMessageHandler} takes a claim's rows of its type in one call (up to {@code
+ *       handlerBatchSize}); the rows it answers done are completed in one statement, each fenced by
+ *       its own claim, or by the handler in its own transaction ({@link BatchCompletion}): one
+ *       commit per batch. A batch that fails as a whole is handled again row by row, so a poison
+ *       row is retried, counted and buried alone.
  *   <li>A handler that runs past its type's time-out is interrupted and its row released for a
  *       retry (or dead after its last attempt); its worker is free at once.
  *   <li>A relay claims only rows of the types it has handlers for, so several services may share

@@ -3,10 +3,13 @@ package dev.once.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.inbox.Transactions;
+import dev.once.outbox.BatchCompletion;
+import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.postgres.PostgresStores;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -99,6 +103,95 @@ class InProcessEventTransportTest {
   }
 
   @Test
+  void aBatchReachesABatchConsumerInOneCallAndAPerRowConsumerRowByRow() throws Exception {
+    List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    InboxConsumer stock = batching("reserve-stock", batchSizes, null);
+    InboxConsumer mail = counting("send-mail", "order.placed");
+    InProcessEventTransport transport = InProcessEventTransport.of(inbox, List.of(stock, mail));
+    List<OutboxRecord> rows = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      rows.add(row("order.placed", 1));
+    }
+    Completions completions = new Completions();
+
+    List<Delivery> outcomes = transport.handleAll(rows, completions);
+
+    assertThat(outcomes).containsOnly(Delivery.done()).hasSize(5);
+    assertThat(batchSizes).containsExactly(5);
+    for (OutboxRecord r : rows) {
+      assertThat(effects.applied(r.messageId(), "reserve-stock")).isEqualTo(1);
+      assertThat(effects.applied(r.messageId(), "send-mail")).isEqualTo(1);
+    }
+    // The last consumer (per row) joins each row's completion to its committed transaction.
+    for (OutboxRecord r : rows) {
+      assertThat(effects.applied(r.messageId(), "completed")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aPoisonEventInABatchFailsAloneAndTheOthersAreAppliedOnceAndCompleted() throws Exception {
+    List<OutboxRecord> rows = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      rows.add(row("order.placed", 1));
+    }
+    UUID poison = rows.get(1).messageId();
+    List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    InboxConsumer stock = batching("reserve-stock", batchSizes, poison);
+    InProcessEventTransport transport = InProcessEventTransport.of(inbox, List.of(stock));
+    Completions completions = new Completions();
+
+    List<Delivery> outcomes = transport.handleAll(rows, completions);
+
+    assertThat(batchSizes).containsExactly(4); // tried as a batch once, then row by row
+    for (int i = 0; i < rows.size(); i++) {
+      OutboxRecord r = rows.get(i);
+      boolean isPoison = r.messageId().equals(poison);
+      assertThat(outcomes.get(i))
+          .isInstanceOf(isPoison ? Delivery.Retry.class : Delivery.Done.class);
+      assertThat(effects.applied(r.messageId(), "reserve-stock")).isEqualTo(isPoison ? 0 : 1);
+    }
+    for (OutboxRecord r : rows) {
+      int once = r.messageId().equals(poison) ? 0 : 1;
+      assertThat(effects.applied(r.messageId(), "completed")).isEqualTo(once);
+    }
+  }
+
+  /**
+   * Completes a row by writing a "completed" effect for its message in the joined transaction: the
+   * effect exists only if that transaction committed.
+   */
+  private static final class Completions implements BatchCompletion {
+    @Override
+    public Completion of(List<OutboxRecord> rows) {
+      return new Completion() {
+        private boolean joined;
+
+        @Override
+        public void completeIn(Connection tx) {
+          try {
+            for (OutboxRecord row : rows) {
+              EffectTable.apply(tx, row.messageId(), "completed");
+            }
+          } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+          }
+          joined = true;
+        }
+
+        @Override
+        public boolean joined() {
+          return joined;
+        }
+      };
+    }
+
+    @Override
+    public boolean joined(OutboxRecord row) {
+      return false;
+    }
+  }
+
+  @Test
   void aRowNoConsumerTakesIsDone() throws Exception {
     InProcessEventTransport transport =
         InProcessEventTransport.of(inbox, List.of(counting("reserve-stock", "order.placed")));
@@ -153,6 +246,35 @@ class InProcessEventTransportTest {
   private static OutboxRecord withAttempt(OutboxRecord r, int attempt) {
     return new OutboxRecord(
         r.id(), r.messageId(), r.type(), r.aggregateId(), r.payloadJson(), attempt, r.createdAt());
+  }
+
+  /** A batch consumer of order.placed that records its batches' sizes and throws on poison. */
+  private static InboxConsumer batching(String name, List<Integer> batchSizes, UUID poison) {
+    return new BatchInboxConsumer() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Set<String> types() {
+        return Set.of("order.placed");
+      }
+
+      @Override
+      public void consume(Connection tx, InboxMessage message) throws Exception {
+        EffectTable.apply(tx, message.messageId(), name);
+        if (message.messageId().equals(poison)) {
+          throw new IllegalStateException("poison");
+        }
+      }
+
+      @Override
+      public void consumeAll(Connection tx, List<InboxMessage> messages) throws Exception {
+        batchSizes.add(messages.size());
+        BatchInboxConsumer.super.consumeAll(tx, messages);
+      }
+    };
   }
 
   private static InboxConsumer counting(String name, String... types) {

@@ -270,6 +270,10 @@ public record OnceProperties(
    * @param workers Threads that run handlers; rows of different aggregates are handled in parallel.
    *     1 to 1000.
    * @param batchSize Most rows claimed by one statement. 1 to 10000.
+   * @param handlerBatchSize Most rows of one type handed to a batch handler in one call (the event
+   *     transports, in process and Kafka, and handlers that implement BatchMessageHandler): with
+   *     batch handlers the relay claims up to this many rows per free worker, at most batch-size
+   *     per claim. 1 to 10000.
    * @param poolSize Connections of the relay's own pool, copied from the application's Hikari pool:
    *     its claims, heartbeats and outcomes, and its handlers' transactions (through the
    *     application's "dataSource" bean, which routes the relay's threads there). 0 shares the
@@ -309,6 +313,9 @@ public record OnceProperties(
       @IntRange(min = RelayLimits.MIN_BATCH_SIZE, max = RelayLimits.MAX_BATCH_SIZE)
           @DefaultValue("100")
           int batchSize,
+      @IntRange(min = RelayLimits.MIN_BATCH_SIZE, max = RelayLimits.MAX_BATCH_SIZE)
+          @DefaultValue("50")
+          int handlerBatchSize,
       @IntRange(min = 0, max = 100) @DefaultValue("" + DEFAULT_POOL_SIZE) int poolSize,
       @DurationRange(
               minMillis = RelayLimits.MIN_LEASE_MILLIS,

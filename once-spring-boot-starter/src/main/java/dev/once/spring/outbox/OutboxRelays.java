@@ -80,6 +80,7 @@ final class OutboxRelays {
             .defaultRetryPolicy(settings.defaultRetryPolicy())
             .workers(settings.workers())
             .batchSize(settings.batchSize())
+            .handlerBatchSize(settings.handlerBatchSize())
             .lease(settings.lease())
             .handlerTimeout(settings.handlerTimeout())
             .claimCoalescing(settings.claimCoalescing())
