@@ -35,6 +35,7 @@ final class Attempts {
   private final RelayListener listener;
   private final RelayFailures failures;
   private final RelayCounters counters;
+  private final GroupCompletion completions;
 
   Attempts(
       OutboxRelay.Builder settings,
@@ -53,6 +54,9 @@ final class Attempts {
     this.listener = settings.listener;
     this.failures = failures;
     this.counters = counters;
+    this.completions =
+        new GroupCompletion(
+            settings.store, keepDelivered, Math.max(1, settings.handlerBatchSize), counters);
   }
 
   /** The handler time-out of {@code type}. */
@@ -259,8 +263,7 @@ final class Attempts {
       delivered(row);
       return;
     } else {
-      recorded = store.complete(row.id(), claimId, keepDelivered);
-      counters.commits.increment();
+      recorded = completions.complete(row.id(), claimId);
       if (recorded) {
         delivered(row);
       }
