@@ -159,7 +159,7 @@ final class Attempts {
     try {
       BatchMessageHandler handler = (BatchMessageHandler) handlers.get(rows.get(0).type());
       List<Delivery> outcomes = handler.handleAll(rows, completion);
-      if (outcomes == null || outcomes.size() != rows.size() || outcomes.contains(null)) {
+      if (outcomes == null || outcomes.size() != rows.size() || hasNull(outcomes)) {
         LOG.warn(
             "The batch handler of type {} answered {} outcomes for {} rows; the rows are handled"
                 + " one at a time.",
@@ -185,6 +185,16 @@ final class Attempts {
           e.getClass().getName());
       return null;
     }
+  }
+
+  /** Whether {@code outcomes} holds a null ({@code List.of} lists refuse {@code contains(null)}). */
+  private static boolean hasNull(List<Delivery> outcomes) {
+    for (Delivery outcome : outcomes) {
+      if (outcome == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Completes the rows answered done in one statement; a row not completed had lost its claim. */

@@ -78,7 +78,8 @@ class BatchRelayTest {
       public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion) {
         calls.add(rows.stream().map(OutboxRecord::id).toList());
         beforeAnswer.run();
-        return rows.stream().map(row -> Delivery.done()).toList();
+        // List.copyOf: an immutable list that refuses contains(null), as List.of does.
+        return List.copyOf(rows.stream().map(row -> Delivery.done()).toList());
       }
     };
   }
