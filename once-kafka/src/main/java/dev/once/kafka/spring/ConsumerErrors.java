@@ -50,7 +50,7 @@ final class ConsumerErrors {
           return headers;
         });
     DefaultErrorHandler handler =
-        new DefaultErrorHandler(
+        new CountingAcrossPartitions(
             (ConsumerAwareRecordRecoverer)
                 (record, client, failure) -> {
                   log.warn(
@@ -75,6 +75,25 @@ final class ConsumerErrors {
     handler.setCommitRecovered(true);
     handler.setLogLevel(KafkaException.Level.WARN);
     return handler;
+  }
+
+  /**
+   * The error handler of a listener that gets a poll's records one partition at a time. Spring
+   * Kafka forgets a thread's failed records (their attempts, their backoff) whenever a call of the
+   * batch listener succeeds; a thread that also reads other partitions succeeds between two
+   * attempts at a failing record, so the record's count started again and {@code max-attempts}
+   * never came. This handler keeps the counts: a record's count ends when it is dead-lettered, when
+   * another record of its partition fails, or when its failure changes class.
+   */
+  private static final class CountingAcrossPartitions extends DefaultErrorHandler {
+    CountingAcrossPartitions(ConsumerAwareRecordRecoverer recoverer, BackOff backOff) {
+      super(recoverer, backOff);
+    }
+
+    @Override
+    public void clearThreadState() {
+      // Kept: see the class.
+    }
   }
 
   /** What went wrong, in words: the failure's own message, without the listener's wrapping. */
