@@ -19,13 +19,9 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -53,7 +49,7 @@ class PublishBatchTest {
 
   private void tooLargeIsDeadAlone(Map<String, Object> producerConfig, int size) throws Exception {
     String type = "test.batch." + TestBroker.run();
-    createTopic(type);
+    KafkaTestSupport.createTopic(type, 3);
     List<OutboxRecord> rows = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       String payload = i == 2 ? "{\"big\": \"" + "x".repeat(size) + "\"}" : "{\"n\": " + i + "}";
@@ -90,7 +86,7 @@ class PublishBatchTest {
   @Test
   void aFailedSendAndALostAcknowledgementAreRetriesAloneAndTheOthersAreDone() throws Exception {
     String type = "test.batch." + TestBroker.run();
-    createTopic(type);
+    KafkaTestSupport.createTopic(type, 3);
     List<OutboxRecord> rows = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       rows.add(row(i, type, "agg-" + i, "{\"n\": " + i + "}"));
@@ -175,28 +171,11 @@ class PublishBatchTest {
     }
   }
 
+  /** The test producer, whose sends fail within the publisher's send time-out (2 s). */
   private static KafkaProducer<String, String> producer(Map<String, Object> extra) {
-    Map<String, Object> config = new java.util.HashMap<>();
-    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.servers());
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 1995);
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 2000);
-    config.putAll(extra);
-    return new KafkaProducer<>(config);
-  }
-
-  private static void createTopic(String topic) throws Exception {
-    try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.servers()))) {
-      admin
-          .createTopics(
-              List.of(new NewTopic(topic, java.util.Optional.of(3), java.util.Optional.empty())))
-          .all()
-          .get(30, java.util.concurrent.TimeUnit.SECONDS);
-    }
+    Map<String, Object> config = new java.util.HashMap<>(extra);
+    config.putIfAbsent(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 1995);
+    config.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 2000);
+    return KafkaTestSupport.producer(config);
   }
 }

@@ -19,12 +19,15 @@ import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * What an inbox listener does with a record that fails: it tries the record again, on the same
- * partition, before any later record of it, with exponential backoff; after {@code max-attempts} it
- * publishes the record with its error to the dead-letter topic, commits past it, and the partition
- * goes on. A record refused as invalid goes there at once. A failure of an unavailable database
- * ({@link TransientFailures}) is retried until the database answers again, never dead-lettered: no
- * valid event is given up for an outage.
+ * What an inbox listener does with a record that fails (the listener throws a {@code
+ * BatchListenerFailedException} for it, {@link InboxDeliveryException} or {@link
+ * TransientInboxException}): it commits the offsets of the records before it, tries the record
+ * again, on the same partition, before any later record of it, with exponential backoff; after
+ * {@code max-attempts} it publishes the record with its error to the dead-letter topic, commits
+ * past it, and the partition goes on. A record refused as invalid goes there at once. A failure of
+ * an unavailable database ({@link TransientFailures}) is retried until the database answers again,
+ * never dead-lettered: no valid event is given up for an outage. A record's count starts again when
+ * its failure changes between transient and not.
  */
 final class ConsumerErrors {
   private static final Logger log = LoggerFactory.getLogger(ConsumerErrors.class);

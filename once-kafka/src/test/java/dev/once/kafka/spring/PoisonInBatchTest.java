@@ -4,6 +4,7 @@ import static dev.once.kafka.KafkaTestSupport.header;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.once.kafka.KafkaTestSupport;
 import dev.once.kafka.OnceHeaders;
 import dev.once.kafka.TestBroker;
 import dev.once.testing.EffectTable;
@@ -25,7 +26,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -176,7 +176,7 @@ class PoisonInBatchTest {
         assertThat(effects.applied(id, consumer)).as("effects of %s", id).isEqualTo(1);
       }
       assertThat(effects.applied(poison, consumer)).isZero();
-      assertThat(dev.once.kafka.KafkaTestSupport.inboxRows(dataSource, poison)).isZero();
+      assertThat(KafkaTestSupport.inboxRows(dataSource, poison)).isZero();
       List<ConsumerRecord<String, String>> dead = TestBroker.readAll(type + ".dlt");
       assertThat(dead).hasSize(1);
       assertThat(header(dead.get(0), OnceHeaders.MESSAGE_ID)).isEqualTo(poison.toString());
@@ -191,18 +191,10 @@ class PoisonInBatchTest {
 
   /** A producer that sends nothing before {@code flush()}: the records go in one batch. */
   private static KafkaProducer<String, String> oneBatchProducer() {
-    return new KafkaProducer<>(
+    return KafkaTestSupport.producer(
         Map.of(
-            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            TestBroker.servers(),
-            ProducerConfig.ACKS_CONFIG,
-            "all",
-            ProducerConfig.LINGER_MS_CONFIG,
-            600_000,
-            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
-            StringSerializer.class,
-            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
-            StringSerializer.class));
+            ProducerConfig.LINGER_MS_CONFIG, 600_000,
+            ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 700_000));
   }
 
   /** A record as {@code KafkaEventPublisher} writes it. */
