@@ -68,17 +68,6 @@ final class PartitionBatches implements BatchConsumerAwareMessageListener<String
       return;
     }
     ConsumerRecord<String, String> first = batch.get(0);
-    System.err.println(
-        "DEBUGX "
-            + name
-            + " "
-            + first.topic()
-            + "-"
-            + first.partition()
-            + " offsets "
-            + batch.stream().map(ConsumerRecord::offset).toList()
-            + " failed "
-            + failed);
     int start = 0;
     if (failed.remove(new TopicPartition(first.topic(), first.partition()), first.offset())) {
       applyAlone(first, read(first), client);
