@@ -1,14 +1,21 @@
 package dev.once.kafka;
 
+import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxException;
 import dev.once.inbox.InboxMessage;
 import dev.once.json.JsonCanonicalizer;
 import dev.once.json.MalformedJsonException;
+import dev.once.outbox.Completion;
 import dev.once.postgres.WalFlush;
 import dev.once.tracing.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -16,13 +23,15 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 
 /**
- * Applies Kafka records to one {@link InboxConsumer} through the {@link Inbox}: each record in the
- * consumer's own database transaction, with its inbox record, exactly once in effect (G2). The
- * caller commits the record's offset only after {@link #apply} returned, that is after that
- * transaction committed; so a crash or a rebalance between the two redelivers the record, and the
- * inbox finds it applied and skips it.
+ * Applies Kafka records to one {@link InboxConsumer} through the {@link Inbox}, exactly once in
+ * effect (G2): one record in a transaction of its own ({@link #apply(ConsumerRecord)}), or, for a
+ * {@link BatchInboxConsumer}, the messages of many records in ONE transaction ({@link #applyAll}:
+ * their inbox records inserted in one statement, their effects applied in the order given, all
+ * committed together or not at all). The caller commits the records' offsets only after the call
+ * returned, that is after that transaction committed; so a crash or a rebalance between the two
+ * redelivers the records, and the inbox finds them applied and skips them.
  *
- * <p>A record is checked before any transaction opens: it needs the headers {@link
+ * <p>A record is checked before any transaction opens ({@link #read}): it needs the headers {@link
  * OnceHeaders#MESSAGE_ID} (a UUID) and {@link OnceHeaders#TYPE}, a key (the aggregate id) and a
  * value that is a JSON document; one without is refused with {@link InvalidRecordException}, which
  * no retry can cure. A record of a type the consumer does not take (another type on a shared topic)
@@ -48,48 +57,60 @@ public final class InboxRecords {
 
   private final Inbox inbox;
   private final InboxConsumer consumer;
-  private final InboxConsumer applying;
+  private final boolean commitAsynchronously;
 
-  /** Records applied in transactions of their own, each committed durably. */
+  /** Records applied in transactions that commit durably. */
   public InboxRecords(Inbox inbox, InboxConsumer consumer) {
     this(inbox, consumer, false);
   }
 
   /**
-   * @param commitAsynchronously whether each record's transaction commits without waiting for the
-   *     WAL flush ({@link WalFlush#commitAsynchronously}), so that its row locks (a hot product's
-   *     stock) are released at once. Then the caller must {@link WalFlush#awaitDurable()} before it
-   *     commits the records' offsets, as the listeners' consumers do ({@code DurableOffsets}): one
-   *     WAL flush per commit of offsets instead of one per record.
+   * @param commitAsynchronously whether each transaction commits without waiting for the WAL flush
+   *     ({@link WalFlush#commitAsynchronously}), so that its row locks (a hot product's stock) are
+   *     released at once. Then the caller must {@link WalFlush#awaitDurable()} before it commits
+   *     the records' offsets, as the listeners' consumers do ({@code DurableOffsets}): one WAL
+   *     flush per commit of offsets instead of one per transaction.
    */
   public InboxRecords(Inbox inbox, InboxConsumer consumer, boolean commitAsynchronously) {
     this.inbox = Objects.requireNonNull(inbox, "inbox");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
-    this.applying = commitAsynchronously ? new AsynchronousCommit(consumer) : consumer;
+    this.commitAsynchronously = commitAsynchronously;
   }
 
-  /** The consumer, its transaction set to commit without waiting for the WAL flush. */
-  private record AsynchronousCommit(InboxConsumer consumer) implements InboxConsumer {
+  /**
+   * Joined to each transaction in place of an outbox row's completion: sets it to commit without
+   * waiting for the WAL flush. Not a wrapper around the consumer, so that the inbox and its
+   * decorators (tracing: one span per message, unless the consumer applies batches itself) see the
+   * consumer as it is, a {@link BatchInboxConsumer} or not.
+   */
+  private static final class AsynchronousCommit implements Completion {
     @Override
-    public String name() {
-      return consumer.name();
+    public void completeIn(Connection tx) {
+      try {
+        WalFlush.commitAsynchronously(tx);
+      } catch (SQLException e) {
+        throw new InboxException("could not set the transaction to commit asynchronously", e);
+      }
     }
 
     @Override
-    public Set<String> types() {
-      return consumer.types();
+    public boolean joined() {
+      return false;
     }
+  }
 
-    @Override
-    public void consume(Connection tx, InboxMessage message) throws Exception {
-      WalFlush.commitAsynchronously(tx);
-      consumer.consume(tx, message);
-    }
+  private Completion completion() {
+    return commitAsynchronously ? new AsynchronousCommit() : Completion.NONE;
   }
 
   /** The consumer the records are applied to. */
   public InboxConsumer consumer() {
     return consumer;
+  }
+
+  /** Whether the consumer takes many messages in one transaction ({@link #applyAll}). */
+  public boolean batches() {
+    return consumer instanceof BatchInboxConsumer;
   }
 
   /**
@@ -99,15 +120,60 @@ public final class InboxRecords {
    * @throws Exception what the consumer or the database threw: nothing committed, try again
    */
   public Outcome apply(ConsumerRecord<String, String> record) throws Exception {
+    InboxMessage message = read(record);
+    return message == null ? Outcome.SKIPPED : apply(message);
+  }
+
+  /**
+   * Applies {@code message} (read from a record with {@link #read}) in a transaction of its own, or
+   * finds it applied.
+   *
+   * @throws Exception what the consumer or the database threw: nothing committed, try again
+   */
+  public Outcome apply(InboxMessage message) throws Exception {
+    return inbox.deliver(consumer, message, completion()) ? Outcome.APPLIED : Outcome.DUPLICATE;
+  }
+
+  /**
+   * Applies {@code messages} (read from records with {@link #read}, in their records' order) in ONE
+   * transaction ({@link Inbox#deliverAll}): all of them or none.
+   *
+   * @return per message, in order: {@link Outcome#APPLIED} for the first occurrence of a message
+   *     applied now, {@link Outcome#DUPLICATE} for one applied before (or earlier in the list)
+   * @throws IllegalStateException if the consumer is not a {@link BatchInboxConsumer}
+   * @throws Exception what the consumer or the database threw: nothing committed; deliver the
+   *     messages one at a time ({@link #apply(InboxMessage)}) to find the one that fails
+   */
+  public List<Outcome> applyAll(List<InboxMessage> messages) throws Exception {
+    if (!(consumer instanceof BatchInboxConsumer batch)) {
+      throw new IllegalStateException(
+          "consumer " + consumer.name() + " takes no batches: it is not a BatchInboxConsumer");
+    }
+    Set<UUID> applied = inbox.deliverAll(batch, messages, completion());
+    Set<UUID> counted = new HashSet<>();
+    List<Outcome> outcomes = new ArrayList<>(messages.size());
+    for (InboxMessage message : messages) {
+      boolean now = applied.contains(message.messageId()) && counted.add(message.messageId());
+      outcomes.add(now ? Outcome.APPLIED : Outcome.DUPLICATE);
+    }
+    return outcomes;
+  }
+
+  /**
+   * The message {@code record} carries for the consumer, or {@code null} if the consumer does not
+   * take its type (skip it).
+   *
+   * @throws InvalidRecordException if it carries none
+   */
+  public InboxMessage read(ConsumerRecord<String, String> record) {
     String type = header(record, OnceHeaders.TYPE);
     if (type == null || type.isEmpty()) {
       throw new InvalidRecordException("the record has no " + OnceHeaders.TYPE + " header");
     }
     if (!consumer.types().contains(type)) {
-      return Outcome.SKIPPED;
+      return null;
     }
-    InboxMessage message = messageOf(record, type);
-    return inbox.deliver(applying, message) ? Outcome.APPLIED : Outcome.DUPLICATE;
+    return messageOf(record, type);
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.once.kafka;
 
 import dev.once.events.EventTransport;
 import dev.once.failures.TransientFailures;
+import dev.once.outbox.BatchCompletion;
+import dev.once.outbox.BatchMessageHandler;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.postgres.WalFlush;
@@ -9,6 +11,10 @@ import dev.once.tracing.TraceContext;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -31,6 +37,13 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * ({@link OutboxRecord#trace()}), {@link OnceHeaders#TRACEPARENT} and {@link
  * OnceHeaders#TRACESTATE}.
  *
+ * <p><b>Batches.</b> As a {@link BatchMessageHandler} it takes a claim's rows of one type at once
+ * ({@link #handleAll}): one WAL flush for the batch, every record sent before any acknowledgement
+ * is awaited (the producer puts them in as few requests as their partitions allow), then every
+ * acknowledgement awaited within one send time-out; each row is answered on its own, so a row that
+ * fails (a record too large: dead; no acknowledgement: retry) fails alone and the others are done.
+ * {@link #handle} is a batch of one.
+ *
  * <p>Guarantees, given a producer with {@code acks=all} and {@code enable.idempotence=true} (the
  * auto-configuration refuses any other):
  *
@@ -39,20 +52,25 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  *       replica wrote it; a send that fails or does not complete within the send time-out answers
  *       {@link Delivery#retry(String)}, and the relay retries it by the type's policy. A record too
  *       large for the broker can never be published and answers {@link Delivery#dead(String)};
+ *   <li>no row is sent before its commit is durable: the publisher waits for a WAL flush first;
  *   <li>at least once on the wire: a retry after a lost acknowledgement writes the record again
  *       (with the same message id, which the consumers' inbox dedups);
  *   <li>order per key: the relay hands a handler the rows of one aggregate one at a time, in commit
- *       order, the next only after the one before it is done; this publisher is done with a row
- *       only once it is acknowledged, so a later row of an aggregate is never on the topic before
- *       an earlier one, even when other rows of the same batch fail. All rows of one aggregate id
- *       land on one partition (the key's), as long as the topic's partition count is not changed.
+ *       order, the next only after the one before it is done, and never two rows of one aggregate
+ *       in one batch (a claim holds at most one row per aggregate). So the rows of a batch are of
+ *       different aggregates and independent: a row that fails in a batch holds back only the later
+ *       rows of its own aggregate, which are not in the batch and are not claimed until it is done;
+ *       this publisher is done with a row only once it is acknowledged, so a later row of an
+ *       aggregate is never on the topic before an earlier one, however much of a batch fails. All
+ *       rows of one aggregate id land on one partition (the key's), as long as the topic's
+ *       partition count is not changed.
  * </ul>
  *
- * <p>The send waits for the acknowledgement on the relay's worker thread, with no database
- * transaction open; the producer batches the records that the relay's workers send at the same
+ * <p>The sends wait for their acknowledgements on the relay's worker thread, with no database
+ * transaction open; the producer also batches the records that several workers send at the same
  * time. Thread-safe, as the producer is.
  */
-public final class KafkaEventPublisher implements EventTransport {
+public final class KafkaEventPublisher implements EventTransport, BatchMessageHandler {
   private final Producer<String, String> producer;
   private final EventTopics topics;
   private final Set<String> types;
@@ -113,34 +131,123 @@ public final class KafkaEventPublisher implements EventTransport {
 
   @Override
   public Delivery handle(OutboxRecord row) {
-    ProducerRecord<String, String> record = recordOf(row);
+    return handleAll(List.of(row), BatchCompletion.NONE).get(0);
+  }
+
+  /**
+   * Publishes a batch of rows: waits for ONE WAL flush for all of them, sends every row's record,
+   * then awaits every acknowledgement; the send time-out bounds the whole batch (a row not
+   * acknowledged when it has passed is a retry). Answers per row, in order: {@link Delivery#done()}
+   * for a record the broker acknowledged, a retry or a death for one that failed, as {@link
+   * #handle} does; one row's failure changes nothing for the others. The relay completes the rows
+   * answered done in one statement.
+   */
+  @Override
+  public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion) {
+    List<ProducerRecord<String, String>> records = rows.stream().map(this::recordOf).toList();
     long start = System.nanoTime();
+    long deadline = start + sendTimeout.toNanos();
+    Delivery[] outcomes = new Delivery[rows.size()];
     try {
       durable.awaitDurable();
-      Future<RecordMetadata> sent = producer.send(record);
-      sent.get(sendTimeout.toNanos(), TimeUnit.NANOSECONDS);
-      listener.published(row.type(), record.topic(), since(start));
-      return Delivery.done();
+    } catch (SQLException e) {
+      String reason =
+          "could not make the row's commit durable before publishing: "
+              + TransientFailures.condition(e);
+      return failAll(rows, records, 0, outcomes, start, e, reason);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      listener.failed(row.type(), record.topic(), since(start), e);
-      return Delivery.retry("interrupted while publishing to " + record.topic());
+      return failAll(rows, records, 0, outcomes, start, e, null);
+    }
+    List<Future<RecordMetadata>> sent = new ArrayList<>(rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      try {
+        sent.add(producer.send(records.get(i)));
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        // send() blocked for max.block.ms (no metadata, a full buffer): so would the next ones.
+        sent.add(null);
+        outcomes[i] = failed(rows.get(i), records.get(i), start, e);
+        return failAll(
+            rows,
+            records,
+            i + 1,
+            outcomes,
+            start,
+            e,
+            "not sent: a send before it in its batch blocked for the send time-out ("
+                + sendTimeout
+                + ")");
+      } catch (RuntimeException e) {
+        // send() throws at once for what the producer refuses before sending (a record too
+        // large, a serialization failure).
+        sent.add(null);
+        outcomes[i] = failed(rows.get(i), records.get(i), start, e);
+      }
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      if (outcomes[i] == null) {
+        try {
+          outcomes[i] = acknowledged(rows.get(i), records.get(i), sent.get(i), start, deadline);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return failAll(rows, records, i, outcomes, start, e, null);
+        }
+      }
+    }
+    return answers(outcomes);
+  }
+
+  /**
+   * The outcomes as a list that answers {@code contains(null)} (the relay asks; {@code List.of}
+   * throws there, which the relay took as the batch failing as a whole).
+   */
+  private static List<Delivery> answers(Delivery[] outcomes) {
+    return Collections.unmodifiableList(Arrays.asList(outcomes));
+  }
+
+  /** Waits until {@code deadline} for {@code sent}, the send of {@code row}'s record. */
+  private Delivery acknowledged(
+      OutboxRecord row,
+      ProducerRecord<String, String> record,
+      Future<RecordMetadata> sent,
+      long start,
+      long deadline)
+      throws InterruptedException {
+    try {
+      sent.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      listener.published(row.type(), record.topic(), since(start));
+      return Delivery.done();
     } catch (TimeoutException e) {
       listener.failed(row.type(), record.topic(), since(start), e);
       return Delivery.retry(
           "no acknowledgement from Kafka within " + sendTimeout + " for " + record.topic());
-    } catch (SQLException e) {
-      listener.failed(row.type(), record.topic(), since(start), e);
-      return Delivery.retry(
-          "could not make the row's commit durable before publishing: "
-              + TransientFailures.condition(e));
     } catch (ExecutionException e) {
       return failed(row, record, start, e.getCause() == null ? e : e.getCause());
-    } catch (RuntimeException e) {
-      // send() throws at once for what the producer refuses before sending (a full buffer after
-      // max.block.ms, a record too large, a serialization failure).
-      return failed(row, record, start, e);
     }
+  }
+
+  /**
+   * Answers a retry for every row from {@code from} on that has no outcome yet, for {@code
+   * failure}: with {@code reason}, or, without one, as interrupted.
+   */
+  private List<Delivery> failAll(
+      List<OutboxRecord> rows,
+      List<ProducerRecord<String, String>> records,
+      int from,
+      Delivery[] outcomes,
+      long start,
+      Throwable failure,
+      String reason) {
+    for (int i = from; i < rows.size(); i++) {
+      if (outcomes[i] == null) {
+        ProducerRecord<String, String> record = records.get(i);
+        listener.failed(rows.get(i).type(), record.topic(), since(start), failure);
+        outcomes[i] =
+            Delivery.retry(
+                reason != null ? reason : "interrupted while publishing to " + record.topic());
+      }
+    }
+    return answers(outcomes);
   }
 
   private Delivery failed(

@@ -5,9 +5,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -32,6 +39,35 @@ public final class KafkaTestSupport {
             StringSerializer.class,
             ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
             ByteArraySerializer.class));
+  }
+
+  /**
+   * An idempotent producer of string keys and values with {@code acks=all}, as the publisher's,
+   * with short time-outs (a send fails within about 5 s), and {@code extra} settings over them.
+   */
+  public static KafkaProducer<String, String> producer(Map<String, Object> extra) {
+    Map<String, Object> config = new HashMap<>();
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.servers());
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5005);
+    config.putAll(extra);
+    return new KafkaProducer<>(config);
+  }
+
+  /** Creates {@code topic} with {@code partitions} partitions on the test broker. */
+  public static void createTopic(String topic, int partitions) throws Exception {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.servers()))) {
+      admin
+          .createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
   }
 
   /** The partition Kafka's default partitioner picks for {@code key} among {@code partitions}. */

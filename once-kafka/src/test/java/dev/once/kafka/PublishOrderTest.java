@@ -1,7 +1,9 @@
 package dev.once.kafka;
 
+import static dev.once.kafka.KafkaTestSupport.createTopic;
 import static dev.once.kafka.KafkaTestSupport.header;
 import static dev.once.kafka.KafkaTestSupport.outboxColumn;
+import static dev.once.kafka.KafkaTestSupport.producer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,7 +27,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -33,15 +34,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -240,36 +237,12 @@ class PublishOrderTest {
         .build();
   }
 
-  private static KafkaProducer<String, String> producer(Map<String, Object> extra) {
-    Map<String, Object> config = new HashMap<>();
-    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.servers());
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-    config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
-    config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 5005);
-    config.putAll(extra);
-    return new KafkaProducer<>(config);
-  }
-
   private static OutboxEntry append(String type, String aggregate, String json)
       throws SQLException {
     try (Connection tx = TestDatabase.transaction()) {
       OutboxEntry entry = OUTBOX.append(tx, new OutboxMessage(type, aggregate, json));
       tx.commit();
       return entry;
-    }
-  }
-
-  private static void createTopic(String topic, int partitions) throws Exception {
-    try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestBroker.servers()))) {
-      admin
-          .createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())))
-          .all()
-          .get(30, TimeUnit.SECONDS);
     }
   }
 

@@ -19,12 +19,15 @@ import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
- * What an inbox listener does with a record that fails: it tries the record again, on the same
- * partition, before any later record of it, with exponential backoff; after {@code max-attempts} it
- * publishes the record with its error to the dead-letter topic, commits past it, and the partition
- * goes on. A record refused as invalid goes there at once. A failure of an unavailable database
- * ({@link TransientFailures}) is retried until the database answers again, never dead-lettered: no
- * valid event is given up for an outage.
+ * What an inbox listener does with a record that fails (the listener throws a {@code
+ * BatchListenerFailedException} for it, {@link InboxDeliveryException} or {@link
+ * TransientInboxException}): it commits the offsets of the records before it, tries the record
+ * again, on the same partition, before any later record of it, with exponential backoff; after
+ * {@code max-attempts} it publishes the record with its error to the dead-letter topic, commits
+ * past it, and the partition goes on. A record refused as invalid goes there at once. A failure of
+ * an unavailable database ({@link TransientFailures}) is retried until the database answers again,
+ * never dead-lettered: no valid event is given up for an outage. A record's count starts again when
+ * its failure changes between transient and not.
  */
 final class ConsumerErrors {
   private static final Logger log = LoggerFactory.getLogger(ConsumerErrors.class);
@@ -50,7 +53,7 @@ final class ConsumerErrors {
           return headers;
         });
     DefaultErrorHandler handler =
-        new DefaultErrorHandler(
+        new CountingAcrossPartitions(
             (ConsumerAwareRecordRecoverer)
                 (record, client, failure) -> {
                   log.warn(
@@ -75,6 +78,25 @@ final class ConsumerErrors {
     handler.setCommitRecovered(true);
     handler.setLogLevel(KafkaException.Level.WARN);
     return handler;
+  }
+
+  /**
+   * The error handler of a listener that gets a poll's records one partition at a time. Spring
+   * Kafka forgets a thread's failed records (their attempts, their backoff) whenever a call of the
+   * batch listener succeeds; a thread that also reads other partitions succeeds between two
+   * attempts at a failing record, so the record's count started again and {@code max-attempts}
+   * never came. This handler keeps the counts: a record's count ends when it is dead-lettered, when
+   * another record of its partition fails, or when its failure changes class.
+   */
+  private static final class CountingAcrossPartitions extends DefaultErrorHandler {
+    CountingAcrossPartitions(ConsumerAwareRecordRecoverer recoverer, BackOff backOff) {
+      super(recoverer, backOff);
+    }
+
+    @Override
+    public void clearThreadState() {
+      // Kept: see the class.
+    }
   }
 
   /** What went wrong, in words: the failure's own message, without the listener's wrapping. */

@@ -15,11 +15,14 @@ import org.apache.kafka.clients.consumer.RetriableCommitFailedException;
 /**
  * A Kafka consumer that makes the database's commits durable before it commits offsets: every
  * {@code commitSync} and {@code commitAsync} first waits for a {@link WalFlush}. The inbox
- * listeners' transactions commit without waiting for the WAL flush (so a hot row is locked only
- * while its transaction runs); this is where they become durable, once per commit of offsets (after
- * a poll's records, at a rebalance, after a dead letter) instead of once per record. If the flush
- * fails, no offset is committed: the records are delivered again and the inbox finds those whose
- * effect survived.
+ * listeners' transactions (one per partition's records of a poll for a batch consumer, one per
+ * record otherwise) commit without waiting for the WAL flush, so a hot row is locked only while its
+ * transaction runs; this is where they become durable, once per commit of offsets (every commit
+ * interval or after a partition's records of a poll, before a failed record by the error handler,
+ * at a rebalance, after a dead letter) instead of once per transaction. A flush covers every commit
+ * this process saw complete before it, so an offset committed through this consumer is never ahead
+ * of an effect that a crash of the database could take back. If the flush fails, no offset is
+ * committed: the records are delivered again and the inbox finds those whose effect survived.
  */
 final class DurableOffsets implements InvocationHandler {
   private final Consumer<?, ?> consumer;

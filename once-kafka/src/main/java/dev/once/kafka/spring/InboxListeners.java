@@ -1,6 +1,5 @@
 package dev.once.kafka.spring;
 
-import dev.once.failures.TransientFailures;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
@@ -15,7 +14,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ConsumerAwareMessageListener;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
 
@@ -24,15 +22,24 @@ import org.springframework.kafka.listener.ContainerProperties;
  * the group prefix) on the topics of its types, so the instances of an application split its
  * partitions between them, and each consumer reads every event, apart from the others.
  *
+ * <p>Each container is a batch listener ({@link PartitionBatches}) that gets a poll's records one
+ * partition at a time: a {@code BatchInboxConsumer} (every {@code @OnceListener} consumer unless
+ * {@code batch = false}) applies a partition's records of one poll in ONE database transaction,
+ * other consumers one record per transaction. A batch that fails is rolled back and applied record
+ * by record, so only the failing record fails: it is retried alone, before the records after it,
+ * and dead-lettered alone ({@link ConsumerErrors}).
+ *
  * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (every
- * {@code commit-interval}, ack mode {@code TIME}, or after each poll, {@code BATCH}: the offsets of
- * the records applied, or given up and dead-lettered, so far; and at a rebalance or a stop), so a
- * crash, a kill or a rebalance between the two redelivers records that the inbox then finds
- * applied: each effect once (G2). A record's transaction commits without waiting for the WAL flush,
- * so it holds its row locks only while it runs; the consumer waits for a WAL flush before it
- * commits offsets ({@link DurableOffsets}), so no offset is committed before its record's effect is
- * durable. Records of one partition are applied one at a time, in offset order; a failing record is
- * retried before the records after it ({@link ConsumerErrors}).
+ * {@code commit-interval}, ack mode {@code TIME}, or after each partition's records of a poll,
+ * {@code BATCH}: the offsets of the records applied, or given up and dead-lettered, so far; before
+ * a failed record, by the error handler; and at a rebalance or a stop), so a crash, a kill or a
+ * rebalance between the two redelivers records that the inbox then finds applied: each effect once
+ * (G2). A transaction commits without waiting for the WAL flush, so it holds its row locks only
+ * while it runs; the consumer waits for a WAL flush before it commits offsets ({@link
+ * DurableOffsets}), so no offset is committed before its records' effects are durable. Records of
+ * one partition are applied in offset order; a failing record is retried before the records after
+ * it. An {@link InboxListenerCustomizer} that sets a {@code RecordInterceptor} (never called by a
+ * batch listener) is refused at start: a {@code BatchInterceptor} sees the records.
  */
 final class InboxListeners implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxListeners.class);
@@ -89,44 +96,24 @@ final class InboxListeners implements SmartLifecycle {
       properties.setAckMode(ContainerProperties.AckMode.TIME);
       properties.setAckTime(commitInterval.toMillis());
     }
-    properties.setMessageListener(
-        (ConsumerAwareMessageListener<String, String>)
-            (record, client) -> {
-              InboxRecords.Outcome outcome;
-              lag.handling(record, client);
-              try {
-                outcome = records.apply(record);
-              } catch (Exception e) {
-                if (TransientFailures.isTransient(e)) {
-                  // A class of its own: the error handler starts a record's count and backoff
-                  // again only when the class of its failure changes. Both as
-                  // InboxDeliveryException, a record that failed for good once and then in an
-                  // outage was dead-lettered during the outage, and one that failed in an outage
-                  // and then for good was retried without limit, blocking its partition.
-                  throw new TransientInboxException(name, e);
-                }
-                if (e instanceof RuntimeException runtime) {
-                  throw runtime;
-                }
-                throw new InboxDeliveryException(name, e);
-              }
-              if (outcome != InboxRecords.Outcome.SKIPPED) {
-                meters.consumed(name, outcome == InboxRecords.Outcome.DUPLICATE);
-              }
-              lag.handled(record, client);
-            });
+    // One call per partition of a poll: a partition's records are one batch, one transaction.
+    properties.setSubBatchPerPartition(true);
+    PartitionBatches listener = new PartitionBatches(records, meters, lag);
+    properties.setMessageListener(listener);
     properties.setConsumerRebalanceListener(
         new ConsumerAwareRebalanceListener() {
           @Override
           public void onPartitionsRevokedAfterCommit(
               Consumer<?, ?> client, Collection<TopicPartition> partitions) {
             lag.revoked(partitions);
+            listener.revoked(partitions);
           }
 
           @Override
           public void onPartitionsLost(
               Consumer<?, ?> client, Collection<TopicPartition> partitions) {
             lag.revoked(partitions);
+            listener.revoked(partitions);
           }
         });
     ConcurrentMessageListenerContainer<String, String> container =
@@ -137,6 +124,14 @@ final class InboxListeners implements SmartLifecycle {
         ConsumerErrors.handler(
             name, topics, clients.template(), settings.getConsumer(), meters, lag));
     customizers.forEach(customizer -> customizer.customize(consumer, container));
+    if (container.getRecordInterceptor() != null) {
+      throw new IllegalStateException(
+          "An InboxListenerCustomizer set a RecordInterceptor on the listener container of inbox"
+              + " consumer "
+              + name
+              + ", which is a batch listener and would never call it: set a BatchInterceptor"
+              + " instead.");
+    }
     return container;
   }
 

@@ -36,17 +36,8 @@ class BrokerRestartTest {
     try (RestartableBroker broker = RestartableBroker.start()) {
       List<String> properties =
           TransportApps.properties(run, broker.servers(), TestDatabase.jdbcUrl());
-      properties.addAll(
-          List.of(
-              // A send ends within 2 s as a retry of the publisher's own, well inside the
-              // relay's handler time-out; the relay retries soon and never gives a row up.
-              "once.kafka.producer.send-timeout=2s",
-              "once.outbox.relay.handler-timeout=10s",
-              "once.outbox.relay.retry.max-attempts=1000",
-              "once.outbox.relay.retry.initial-delay=50ms",
-              "once.outbox.relay.retry.max-delay=300ms",
-              "once.outbox.relay.retry.jitter=0",
-              "once.kafka.consumer.concurrency=2"));
+      properties.addAll(TransportApps.brokerOutage());
+      properties.addAll(List.of("once.kafka.consumer.concurrency=2"));
       try (ConfigurableApplicationContext app = TransportApps.start(properties)) {
         DataSource dataSource = app.getBean(DataSource.class);
         new EffectTable(dataSource);

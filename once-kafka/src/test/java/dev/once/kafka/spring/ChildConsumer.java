@@ -9,26 +9,34 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The consuming application in a JVM of its own, for a test to kill with SIGKILL: one inbox
- * consumer on one listener thread, no relay. It prints {@code APPLIED <message id>} after each of
- * its transactions committed; after the one of the target message committed, it writes the target's
- * id to the signal file and blocks that thread forever, before the listener could commit the
- * record's offset.
+ * consumer (a batch consumer: a partition's records of a poll in one transaction) on one listener
+ * thread, no relay. After each of its transactions committed it prints {@code COMMITTED} and the
+ * ids of the messages the transaction applied, in order. After the first transaction that applied
+ * at least two messages once at least {@value #MIN_APPLIED} were applied, it writes the signal file
+ * and blocks that thread forever: the batch's transaction committed, its offsets not (the listener
+ * commits them only after the call returns).
  *
- * <p>Arguments: run id, bootstrap servers, target message id, signal file. The JDBC URL is in the
- * environment variable {@code CHILD_JDBC_URL}.
+ * <p>Arguments: run id, bootstrap servers, signal file. The JDBC URL is in the environment variable
+ * {@code CHILD_JDBC_URL}.
  */
 public final class ChildConsumer {
+  /** Messages applied before the child stops after a batch: it is killed mid-stream. */
+  static final int MIN_APPLIED = 40;
+
   private ChildConsumer() {}
 
   /** The command that starts a child, on this JVM's class path. */
-  static List<String> command(String run, String servers, UUID target, Path signal) {
+  static List<String> command(String run, String servers, Path signal) {
     return List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m",
@@ -38,7 +46,6 @@ public final class ChildConsumer {
         ChildConsumer.class.getName(),
         run,
         servers,
-        target.toString(),
         signal.toString());
   }
 
@@ -48,11 +55,10 @@ public final class ChildConsumer {
             TransportApps.properties(args[0], args[1], System.getenv("CHILD_JDBC_URL")));
     properties.addAll(
         List.of(
-            "child.target=" + args[2],
-            "child.signal=" + args[3],
+            "child.signal=" + args[2],
             "once.outbox.relay.enabled=false",
             "once.kafka.consumer.concurrency=1",
-            // Small batches, so the target's is not the whole topic; a dead member is noticed in
+            // Small batches, so the killed one is not the whole topic; a dead member is noticed in
             // the least session time-out the broker allows.
             "spring.kafka.consumer.max-poll-records=20",
             "spring.kafka.consumer.properties.session.timeout.ms=6000",
@@ -76,28 +82,48 @@ public final class ChildConsumer {
 
     @Bean
     Object childHook(KafkaTestApplication.EffectConsumer consumer, Environment environment) {
-      UUID target = UUID.fromString(environment.getRequiredProperty("child.target"));
       Path signal = Path.of(environment.getRequiredProperty("child.signal"));
-      CountDownLatch never = new CountDownLatch(1);
+      ThreadLocal<List<UUID>> transaction = new ThreadLocal<>();
+      AtomicInteger applied = new AtomicInteger();
       consumer.failing =
           message -> {
-            AfterCommit.run(
-                () -> {
-                  System.out.println("APPLIED " + message.messageId());
-                  System.out.flush();
-                  if (message.messageId().equals(target)) {
-                    try {
-                      Files.writeString(signal, target.toString());
-                    } catch (IOException e) {
-                      throw new UncheckedIOException(e);
-                    }
-                    // Committed in the database; the offset is committed only after this returns.
-                    awaitForever(never);
-                  }
-                });
+            List<UUID> ids = transaction.get();
+            if (ids == null) {
+              ids = new ArrayList<>();
+              transaction.set(ids);
+              TransactionSynchronizationManager.registerSynchronization(
+                  new Committed(ids, applied, signal, transaction));
+            }
+            ids.add(message.messageId());
             return false;
           };
-      return target;
+      return signal;
+    }
+  }
+
+  /** After one transaction of the consumer: prints its messages, and stops after the batch. */
+  private record Committed(
+      List<UUID> ids, AtomicInteger applied, Path signal, ThreadLocal<List<UUID>> transaction)
+      implements TransactionSynchronization {
+    @Override
+    public void afterCommit() {
+      System.out.println(
+          "COMMITTED " + String.join(" ", ids.stream().map(UUID::toString).toList()));
+      System.out.flush();
+      if (applied.addAndGet(ids.size()) >= MIN_APPLIED && ids.size() >= 2) {
+        try {
+          Files.writeString(signal, ids.get(0).toString());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        // Committed in the database; the offsets are committed only after this returns.
+        awaitForever(new CountDownLatch(1));
+      }
+    }
+
+    @Override
+    public void afterCompletion(int status) {
+      transaction.remove();
     }
   }
 

@@ -7,11 +7,14 @@ import dev.once.kafka.OnceHeaders;
 import dev.once.kafka.TestBroker;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,20 +32,21 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * A consumer process killed with SIGKILL after its database transaction for a record committed and
- * before the record's offset was committed (it blocks in the transaction's afterCommit, in a child
- * JVM, {@link ChildConsumer}). Proves: the offset was indeed not committed; a second consumer of
- * the same group gets the record redelivered (its listener receives it again) and the inbox absorbs
- * it (effect stays 1, counted as a duplicate, never applied again); every other event is applied
- * exactly once, none lost, and the two processes' applications together keep publish order per
- * aggregate.
+ * A consumer process killed with SIGKILL after the database transaction of a batch (several records
+ * of one partition, applied together) committed and before the batch's offsets were committed (it
+ * blocks in the transaction's afterCommit, in a child JVM, {@link ChildConsumer}). Proves: the
+ * batch was one poll's consecutive records of one partition, committed in one transaction; its
+ * offsets were indeed not committed; a second consumer of the same group gets every record of the
+ * batch redelivered (its listener receives them again) and the inbox absorbs them (each effect
+ * stays 1, counted as a duplicate, never applied again); every other event is applied exactly once,
+ * none lost, and the two processes' applications together keep publish order per aggregate.
  */
 @Timeout(240)
 class ConsumerKilledAfterCommitIT {
   @TempDir Path dir;
 
   @Test
-  void aRecordCommittedButNotAcknowledgedIsRedeliveredAndAbsorbed() throws Exception {
+  void aBatchCommittedButNotAcknowledgedIsRedeliveredAndAbsorbed() throws Exception {
     String run = TestBroker.run();
     String type = KafkaTestApplication.type(run);
     String consumer = KafkaTestApplication.consumer(run);
@@ -61,55 +65,57 @@ class ConsumerKilledAfterCommitIT {
               () ->
                   PublishedEvents.outboxRows(dataSource, "state = 'delivered'", published.ids())
                       == published.size());
-      // agg-0's 7th event: events of its key come after it on its partition.
-      UUID target = published.ids().get(60);
 
       Path signal = dir.resolve("committed");
       Path log = dir.resolve("child.log");
       ProcessBuilder builder =
-          new ProcessBuilder(ChildConsumer.command(run, TestBroker.servers(), target, signal))
+          new ProcessBuilder(ChildConsumer.command(run, TestBroker.servers(), signal))
               .redirectErrorStream(true)
               .redirectOutput(log.toFile());
       builder.environment().put("CHILD_JDBC_URL", jdbcUrl);
       Process child = builder.start();
+      List<List<UUID>> transactions;
       try {
         await()
             .atMost(Duration.ofSeconds(150))
             .until(() -> Files.exists(signal) || !child.isAlive());
         assertThat(child.isAlive()).as("the child is alive; its log: %s", log).isTrue();
-        assertThat(effects.applied(target, consumer))
-            .as("the target's transaction committed before the kill")
-            .isEqualTo(1);
+        transactions = committed(log);
+        for (UUID id : transactions.get(transactions.size() - 1)) {
+          assertThat(effects.applied(id, consumer))
+              .as("the batch's transaction committed before the kill")
+              .isEqualTo(1);
+        }
         child.destroyForcibly();
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).as("the child died").isTrue();
       } finally {
         child.destroyForcibly();
       }
 
-      List<UUID> childApplied = new ArrayList<>();
-      for (String line : Files.readAllLines(log)) {
-        if (line.startsWith("APPLIED ")) {
-          childApplied.add(UUID.fromString(line.substring("APPLIED ".length()).trim()));
-        }
-      }
-      assertThat(childApplied).as("the child's last application is the target").endsWith(target);
+      List<UUID> batch = transactions.get(transactions.size() - 1);
+      List<UUID> childApplied = transactions.stream().flatMap(List::stream).toList();
+      assertThat(batch).as("the killed transaction is a batch").hasSizeGreaterThanOrEqualTo(2);
       assertThat(childApplied.size()).as("the child was killed mid-stream").isLessThan(150);
       assertThat(PublishedEvents.effects(dataSource, consumer).keySet())
           .as("what the child committed is what it logged")
           .containsExactlyInAnyOrderElementsOf(childApplied);
 
-      // The target's offset was never committed: the group's position on its partition is at or
-      // before it.
-      ConsumerRecord<String, String> record =
-          TestBroker.readAll(type).stream()
-              .filter(r -> target.toString().equals(header(r, OnceHeaders.MESSAGE_ID)))
-              .findFirst()
-              .orElseThrow();
+      // The batch is consecutive records of one partition, and none of their offsets was
+      // committed: the group's position on the partition is at or before the batch's first.
+      Map<UUID, ConsumerRecord<String, String>> onTopic = new HashMap<>();
+      TestBroker.readAll(type)
+          .forEach(r -> onTopic.put(UUID.fromString(header(r, OnceHeaders.MESSAGE_ID)), r));
+      ConsumerRecord<String, String> first = onTopic.get(batch.get(0));
+      for (int i = 0; i < batch.size(); i++) {
+        ConsumerRecord<String, String> record = onTopic.get(batch.get(i));
+        assertThat(record.partition()).as("the batch's partition").isEqualTo(first.partition());
+        assertThat(record.offset()).as("the batch's offsets").isEqualTo(first.offset() + i);
+      }
       OffsetAndMetadata committed =
-          committedOffsets(consumer).get(new TopicPartition(type, record.partition()));
+          committedOffsets(consumer).get(new TopicPartition(type, first.partition()));
       assertThat(committed == null ? 0 : committed.offset())
-          .as("the committed offset of the target's partition")
-          .isLessThanOrEqualTo(record.offset());
+          .as("the committed offset of the batch's partition")
+          .isLessThanOrEqualTo(first.offset());
 
       // A second consumer of the same group, in this process.
       List<String> consuming = TransportApps.properties(run, TestBroker.servers(), jdbcUrl);
@@ -132,21 +138,40 @@ class ConsumerKilledAfterCommitIT {
                             == received.received.stream().filter(appliedByChild::contains).count()
                         && TransportApps.records(second, consumer, "applied")
                             == published.size() - childApplied.size());
-        assertThat(received.times(target)).as("the target was redelivered").isPositive();
-        assertThat(TransportApps.records(second, consumer, "duplicate")).isPositive();
+        for (UUID id : batch) {
+          assertThat(received.times(id)).as("the batch's %s was redelivered", id).isPositive();
+        }
+        assertThat(TransportApps.records(second, consumer, "duplicate"))
+            .isGreaterThanOrEqualTo(batch.size());
 
         published.assertEachAppliedExactlyOnce(dataSource, consumer);
         List<UUID> secondApplied =
             second.getBean(KafkaTestApplication.EffectConsumer.class).applied.stream()
                 .map(m -> m.messageId())
                 .toList();
-        assertThat(secondApplied).as("the second never applied the target").doesNotContain(target);
+        assertThat(secondApplied)
+            .as("the second applied none of the batch")
+            .doesNotContainAnyElementsOf(batch);
         List<UUID> all = new ArrayList<>(childApplied);
         all.addAll(secondApplied);
         assertThat(all).as("each event applied by one of the two, once").doesNotHaveDuplicates();
         published.assertInPublishOrderPerKey(all, true, "the two consumers' applications");
       }
     }
+  }
+
+  /** The child's transactions, in commit order: the messages each applied. */
+  private static List<List<UUID>> committed(Path log) throws IOException {
+    List<List<UUID>> transactions = new ArrayList<>();
+    for (String line : Files.readAllLines(log)) {
+      if (line.startsWith("COMMITTED ")) {
+        transactions.add(
+            Arrays.stream(line.substring("COMMITTED ".length()).trim().split(" "))
+                .map(UUID::fromString)
+                .toList());
+      }
+    }
+    return transactions;
   }
 
   private static Map<TopicPartition, OffsetAndMetadata> committedOffsets(String group)

@@ -1,5 +1,6 @@
 package dev.once.kafka.spring;
 
+import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.outbox.OutboxEntry;
@@ -36,11 +37,18 @@ public class KafkaTestApplication {
     return "effects-" + run;
   }
 
+  /**
+   * The consumer: a {@link BatchInboxConsumer}, as {@code @OnceListener} consumers are by default,
+   * unless {@code test.batch=false}.
+   */
   @Bean
   EffectConsumer effectConsumer(
       DataSource dataSource, org.springframework.core.env.Environment environment) {
     String run = environment.getRequiredProperty("test.run");
-    return new EffectConsumer(consumer(run), type(run), new JdbcTemplate(dataSource));
+    JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+    return environment.getProperty("test.batch", Boolean.class, true)
+        ? new BatchEffectConsumer(consumer(run), type(run), jdbc)
+        : new EffectConsumer(consumer(run), type(run), jdbc);
   }
 
   @Bean
@@ -50,9 +58,11 @@ public class KafkaTestApplication {
 
   /**
    * Counts its effect; fails while {@link #failing} matches the message (a poison record, a
-   * consumer bug), and records the order in which it applied each aggregate's events.
+   * consumer bug), and records the order in which it applied each aggregate's events: {@link
+   * #applied} holds a message once its transaction committed (a batch that rolled back adds
+   * nothing), in commit order. Takes one message per transaction.
    */
-  public static final class EffectConsumer implements InboxConsumer {
+  public static class EffectConsumer implements InboxConsumer {
     private final String name;
     private final String type;
     private final JdbcTemplate jdbc;
@@ -81,7 +91,15 @@ public class KafkaTestApplication {
         throw new IllegalStateException("this consumer refuses " + message.aggregateId());
       }
       jdbc.update(EffectTable.APPLY, message.messageId(), name);
-      applied.add(message);
+      AfterCommit.run(() -> applied.add(message));
+    }
+  }
+
+  /** The {@link EffectConsumer} that takes a partition's records in one transaction. */
+  public static final class BatchEffectConsumer extends EffectConsumer
+      implements BatchInboxConsumer {
+    BatchEffectConsumer(String name, String type, JdbcTemplate jdbc) {
+      super(name, type, jdbc);
     }
   }
 

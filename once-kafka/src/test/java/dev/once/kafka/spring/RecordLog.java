@@ -11,8 +11,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Every record the application's inbox listeners received, by message id, in the order they
- * received them (before the inbox applied or absorbed it): what proves a redelivery happened. Add
- * {@link Config} to a context to have one.
+ * received them (applied or absorbed by the inbox, or failed at): what proves a redelivery
+ * happened. A record handed over behind one that failed is not received until a call gets to it
+ * ({@link ProcessedRecords}). Add {@link Config} to a context to have one.
  */
 final class RecordLog {
   final List<UUID> received = new CopyOnWriteArrayList<>();
@@ -32,14 +33,15 @@ final class RecordLog {
     @Bean
     InboxListenerCustomizer recordLogging(RecordLog log) {
       return (consumer, container) ->
-          container.setRecordInterceptor(
-              (record, client) -> {
-                Header id = record.headers().lastHeader(OnceHeaders.MESSAGE_ID);
-                if (id != null) {
-                  log.received.add(UUID.fromString(new String(id.value(), StandardCharsets.UTF_8)));
-                }
-                return record;
-              });
+          container.setBatchInterceptor(
+              new ProcessedRecords(
+                  record -> {
+                    Header id = record.headers().lastHeader(OnceHeaders.MESSAGE_ID);
+                    if (id != null) {
+                      log.received.add(
+                          UUID.fromString(new String(id.value(), StandardCharsets.UTF_8)));
+                    }
+                  }));
     }
   }
 }

@@ -67,6 +67,20 @@ final class TransportApps {
   }
 
   /**
+   * For a test that stops the broker: a send ends within 2 s as a retry of the publisher's own,
+   * well inside the relay's handler time-out; the relay retries soon and never gives a row up.
+   */
+  static List<String> brokerOutage() {
+    return List.of(
+        "once.kafka.producer.send-timeout=2s",
+        "once.outbox.relay.handler-timeout=10s",
+        "once.outbox.relay.retry.max-attempts=1000",
+        "once.outbox.relay.retry.initial-delay=50ms",
+        "once.outbox.relay.retry.max-delay=300ms",
+        "once.outbox.relay.retry.jitter=0");
+  }
+
+  /**
    * Starts the application with {@code properties} (later ones win) and the beans of {@code extra}
    * configuration classes.
    */
