@@ -151,27 +151,24 @@ public final class BatchesReport {
           ">= 0.70",
           null);
     }
-    String http = relayValue("HTTP new payments, relay on / relay off");
-    row(
+    relayRow(
+        "HTTP new payments, relay on / relay off",
         "HTTP new payments, relay on / relay off (as deployed: shedding on in the relay-on shop)",
         "0.24",
-        http == null ? "not run" : http,
         ">= 0.80",
-        met(leading(http), v -> v >= 0.80));
-    String settled = relayValue("commit-to-settled under full HTTP load");
-    row(
+        v -> v >= 0.80);
+    relayRow(
+        "commit-to-settled under full HTTP load",
         "commit -> settled under that load, p99 (p50)",
         "5.6 s",
-        settled == null ? "not run" : settled,
         "< 500 ms",
-        met(leading(settled), v -> v < 500));
-    String alone = relayValue("relay alone:");
-    row(
+        v -> v < 500);
+    relayRow(
+        "relay alone:",
         "relay alone, " + relayMeasureTail("relay alone:") + " fsync on",
         "500-790 rows/s",
-        alone == null ? "not run" : alone,
         ">= 2,000 rows/s",
-        met(leading(alone), v -> v >= 2000));
+        v -> v >= 2000);
     for (Properties p : kafka) {
       ordersRow(p);
     }
@@ -222,6 +219,13 @@ public final class BatchesReport {
           .forEach(out::add);
     }
     return out;
+  }
+
+  /** The row of the relay table's measure starting with {@code prefix}; its leading number. */
+  private void relayRow(
+      String prefix, String measure, String now, String goal, DoublePredicate met) {
+    String value = relayValue(prefix);
+    row(measure, now, value == null ? "not run" : value, goal, met(leading(value), met));
   }
 
   /** "50,000 provider.charge rows," from the relay table's measure, or "". */
@@ -388,6 +392,24 @@ public final class BatchesReport {
       }
       lines.add("| " + name.getValue() + " | " + String.join(" | ", cells) + " |");
     }
+    List<String> idle = new ArrayList<>();
+    for (int c = 0; c < columns.size(); c++) {
+      Properties p = sources.get(c);
+      String prefix = prefixes.get(c) + "idle.";
+      Map<String, Double> totals = new LinkedHashMap<>();
+      for (String name : DrainCounts.NAMES.keySet()) {
+        totals.put(name, number(p, prefix + "total." + name));
+      }
+      idle.add(
+          p.getProperty(prefix + "window") == null
+              ? "not measured"
+              : DrainCounts.idleSummary(totals, number(p, prefix + "window")));
+    }
+    lines.add(
+        "| for comparison, not subtracted: the same relay-on shop with nothing to deliver, started,"
+            + " 5 s, closed (totals) | "
+            + String.join(" | ", idle)
+            + " |");
     lines.add("");
     lines.add(
         "Not counted: rows per poll of the in-process consumers and rows per completion (no"

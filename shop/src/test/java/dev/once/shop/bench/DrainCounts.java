@@ -129,7 +129,7 @@ record DrainCounts(
           "relay.rowsPerClaim",
           meters.getOrDefault("once.outbox.relay.claimed.rows", Double.NaN)
               / meters.getOrDefault("once.outbox.relay.claims", Double.NaN));
-      List<String> top = probe.topStatements(8, events);
+      List<String> top = events == 0 ? List.of() : probe.topStatements(8, events);
       return new DrainCounts(transport, events, seconds, v, t, top);
     }
   }
@@ -145,8 +145,11 @@ record DrainCounts(
     return new Window(probe, transport, probe.snapshot(), System.nanoTime());
   }
 
-  /** One line: each measured value per event. */
+  /** One line: each measured value per event (totals for a window without events). */
   String summary() {
+    if (events == 0) {
+      return idleSummary(totals, seconds);
+    }
     List<String> parts = new ArrayList<>();
     values.forEach(
         (name, value) -> {
@@ -155,6 +158,20 @@ record DrainCounts(
           }
         });
     return String.join(", ", parts) + f(" (window %.1f s, %d events)", seconds, events);
+  }
+
+  /** The totals of a window without events, in one line ({@code total.<name>} of its facts). */
+  static String idleSummary(Map<String, Double> totals, double seconds) {
+    return f(
+        "%.0f commits, %s statements, %.0f WAL fsyncs, %.0f row writes, CPU %.0f ms JVM + %.0f ms"
+            + " PostgreSQL, in %.1f s",
+        totals.get("commits"),
+        Double.isNaN(totals.get("statements")) ? "n/a" : f("%.0f", totals.get("statements")),
+        totals.get("walSyncs"),
+        totals.get("writes.all"),
+        totals.get("cpu.jvm"),
+        totals.get("cpu.pg"),
+        seconds);
   }
 
   /** Every value and total as properties, {@code perEvent.<name>} and {@code total.<name>}. */

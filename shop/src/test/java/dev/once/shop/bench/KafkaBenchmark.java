@@ -196,7 +196,11 @@ public final class KafkaBenchmark {
     System.exit(status);
   }
 
-  private record Drain(int orders, double seconds, double eventsPerSecond, DrainCounts counts) {}
+  private record Drain(
+      int orders, double seconds, double eventsPerSecond, DrainCounts counts, DrainCounts idle) {}
+
+  /** How long the idle cycle's shop runs between its start and its close. */
+  private static final long IDLE_MILLIS = 5_000;
 
   private record Load(double rate, double p50, double p99, long shed, long placedAfter) {}
 
@@ -280,6 +284,11 @@ public final class KafkaBenchmark {
             d.counts.summary());
         d.counts.top().forEach(line -> table.note("drain " + d.counts.transport() + ": " + line));
       }
+      if (d.idle != null) {
+        table.reported(
+            "the same shop with nothing to deliver (" + d.idle.transport() + "), not subtracted",
+            d.idle.summary());
+      }
     }
     for (Paced p : new Paced[] {inProcessPaced, kafkaPaced}) {
       if (p != null) {
@@ -322,6 +331,9 @@ public final class KafkaBenchmark {
     fact(k + "eventsPerSecond", d.eventsPerSecond);
     if (d.counts != null) {
       d.counts.facts().forEach((key, value) -> fact(k + key, value));
+    }
+    if (d.idle != null) {
+      d.idle.facts().forEach((key, value) -> fact(k + "idle." + key, value));
     }
   }
 
@@ -383,40 +395,42 @@ public final class KafkaBenchmark {
     progress(f("drain %s: %d reserved in %.1f s", transport, reserved.size(), total));
     DrainCounts counts =
         window == null ? null : window.end(2L * reserved.size(), kafkaClients, meters);
+    DrainCounts idle = null;
     if (counts != null) {
       progress("  per event: " + counts.summary());
+      idle = idleCycle(kafka);
     }
-    return new Drain(reserved.size(), total, 2 * reserved.size() / total, counts);
+    return new Drain(reserved.size(), total, 2 * reserved.size() / total, counts, idle);
+  }
+
+  /**
+   * The same counts for the same shop with nothing to deliver: started, {@value #IDLE_MILLIS} ms,
+   * closed. What the drain's window holds besides the drain (its start, idle background and close),
+   * printed beside it, not subtracted.
+   */
+  private DrainCounts idleCycle(boolean kafka) throws Exception {
+    String transport = kafka ? "Kafka" : "in process";
+    DrainCounts.Window window = DrainCounts.start(probe, transport + ", nothing to deliver");
+    startShop(true, kafka);
+    Thread.sleep(IDLE_MILLIS);
+    Map<String, Double> kafkaClients = KafkaClientCounts.sample();
+    Map<String, Double> meters = onceMeters();
+    closeShop();
+    DrainCounts idle = window.end(0, kafkaClients, meters);
+    progress("  the same shop with nothing to deliver: " + idle.summary());
+    return idle;
   }
 
   /** Orders at {@code connections} connections with the relay and the consumers on. */
   private Load load(boolean kafka) throws Exception {
     String transport = kafka ? "Kafka" : "in process";
     startShop(true, kafka);
-    HttpLoad.Counts counts;
-    Instant start;
-    Instant end;
-    double window;
-    try (HttpLoad load = HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS)) {
-      Thread.sleep(warmup * 1000L);
-      HttpLoad.Counts before = load.counts();
-      start = Instant.now();
-      long t0 = System.nanoTime();
-      Thread.sleep(seconds * 1000L);
-      counts = load.counts().minus(before);
-      window = (System.nanoTime() - t0) / 1e9;
-      end = Instant.now();
-    }
-    long placedAfter = awaitNonePlaced(Duration.ofSeconds(60));
-    List<Double> latencies = latencies(start, end);
-    closeShop();
-    Load result =
-        new Load(
-            counts.created() / window,
-            percentile(latencies, 0.50),
-            percentile(latencies, 0.99),
-            counts.shed(),
-            placedAfter);
+    Window w =
+        window(
+            HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS),
+            warmup * 1000L,
+            seconds * 1000L);
+    Load result = new Load(w.rate(), w.p50(), w.p99(), w.counts.shed(), w.placedAfter);
     progress(
         f(
             "orders %s: %.0f/s, p50 %.3f s, p99 %.3f s",
@@ -432,17 +446,50 @@ public final class KafkaBenchmark {
   private Paced paced(boolean kafka) throws Exception {
     String transport = kafka ? "Kafka" : "in process";
     startShop(true, kafka);
+    Window w =
+        window(
+            HttpLoad.pacedOrders(base, apiKey, extras.paced, List.copyOf(accounts), SKUS),
+            3000,
+            extras.pacedSeconds * 1000L);
+    Paced result = new Paced(w.rate(), w.latencies.size(), w.p50(), w.p99(), w.placedAfter);
+    progress(
+        f(
+            "low load %s: %.1f/s, p50 %.0f ms, p99 %.0f ms",
+            transport, result.rate, result.p50 * 1000, result.p99 * 1000));
+    return result;
+  }
+
+  /** One measured window of a load: its answers, and place -> reserved of its orders (sorted). */
+  private record Window(
+      HttpLoad.Counts counts, double seconds, List<Double> latencies, long placedAfter) {
+    double rate() {
+      return counts.created() / seconds;
+    }
+
+    double p50() {
+      return percentile(latencies, 0.50);
+    }
+
+    double p99() {
+      return percentile(latencies, 0.99);
+    }
+  }
+
+  /**
+   * Runs {@code started} for the warm-up and the window, stops it, waits (at most 60 s) until no
+   * order is placed, and closes the shop.
+   */
+  private Window window(HttpLoad started, long warmupMillis, long windowMillis) throws Exception {
     HttpLoad.Counts counts;
     Instant start;
     Instant end;
     double window;
-    try (HttpLoad load =
-        HttpLoad.pacedOrders(base, apiKey, extras.paced, List.copyOf(accounts), SKUS)) {
-      Thread.sleep(3000);
+    try (HttpLoad load = started) {
+      Thread.sleep(warmupMillis);
       HttpLoad.Counts before = load.counts();
       start = Instant.now();
       long t0 = System.nanoTime();
-      Thread.sleep(extras.pacedSeconds * 1000L);
+      Thread.sleep(windowMillis);
       counts = load.counts().minus(before);
       window = (System.nanoTime() - t0) / 1e9;
       end = Instant.now();
@@ -450,18 +497,7 @@ public final class KafkaBenchmark {
     long placedAfter = awaitNonePlaced(Duration.ofSeconds(60));
     List<Double> latencies = latencies(start, end);
     closeShop();
-    Paced result =
-        new Paced(
-            counts.created() / window,
-            latencies.size(),
-            percentile(latencies, 0.50),
-            percentile(latencies, 0.99),
-            placedAfter);
-    progress(
-        f(
-            "low load %s: %.1f/s, p50 %.0f ms, p99 %.0f ms",
-            transport, result.rate, result.p50 * 1000, result.p99 * 1000));
-    return result;
+    return new Window(counts, window, latencies, placedAfter);
   }
 
   private List<Double> latencies(Instant start, Instant end) throws Exception {
