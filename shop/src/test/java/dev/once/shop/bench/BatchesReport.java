@@ -74,13 +74,19 @@ public final class BatchesReport {
     }
   }
 
+  /**
+   * A run's facts; a run that wrote none (it failed) still has its rows, "not measured", with its
+   * products from the file's name ({@code kafka-<products>.properties}).
+   */
   private void readKafka(Path file) throws IOException {
-    if (!Files.isRegularFile(file)) {
-      return;
-    }
     Properties p = new Properties();
-    try (Reader reader = Files.newBufferedReader(file)) {
-      p.load(reader);
+    if (Files.isRegularFile(file)) {
+      try (Reader reader = Files.newBufferedReader(file)) {
+        p.load(reader);
+      }
+    } else {
+      Matcher m = Pattern.compile("kafka-(\\d+)\\.properties$").matcher(file.toString());
+      p.setProperty("products", m.find() ? m.group(1) : "?");
     }
     kafka.add(p);
     kafkaFiles.add(file);
@@ -116,10 +122,11 @@ public final class BatchesReport {
   }
 
   private void row(String measure, String now, String value, String goal, Boolean met) {
-    String verdict = met == null ? "not measured" : met ? "**PASS**" : "**MISS**";
-    if (goal.startsWith("reported")) {
-      verdict = met == null ? "not measured" : "–";
-    }
+    boolean reported = goal.startsWith("reported");
+    String verdict =
+        met == null
+            ? reported ? "not measured" : "**MISS** (not measured)"
+            : reported ? "–" : met ? "**PASS**" : "**MISS**";
     lines.add(
         "| " + String.join(" | ", measure, now, value.replace("|", "\\|"), goal, verdict) + " |");
   }
@@ -165,7 +172,9 @@ public final class BatchesReport {
         v -> v < 500);
     relayRow(
         "relay alone:",
-        "relay alone, " + relayMeasureTail("relay alone:") + " fsync on",
+        "relay alone, "
+            + (relay.isEmpty() ? "provider.charge rows," : relayMeasureTail("relay alone:"))
+            + " fsync on",
         "500-790 rows/s",
         ">= 2,000 rows/s",
         v -> v >= 2000);
@@ -208,7 +217,10 @@ public final class BatchesReport {
         "- once-verify relay: "
             + (relayFile == null ? "not run, or it wrote no table" : relayFile.toString()));
     for (Path file : kafkaFiles) {
-      out.add("- KafkaBenchmark facts: " + file);
+      out.add(
+          "- KafkaBenchmark facts: "
+              + file
+              + (Files.isRegularFile(file) ? "" : " (not written: that run failed)"));
     }
     if (!relayTable.isEmpty()) {
       out.add("");
@@ -304,7 +316,7 @@ public final class BatchesReport {
             + ")",
         "~2.5, plus ~1.6 WAL-flush waits",
         Double.isNaN(commits)
-            ? "not measured (run without --counts on)"
+            ? "not measured"
             : f(
                 "%.2f commits, %.3f WAL fsyncs (pg_stat_wal wal_sync of every process, the"
                     + " walwriter's included; PostgreSQL 17 does not count the commits that waited"
