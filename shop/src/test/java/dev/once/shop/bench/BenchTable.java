@@ -73,12 +73,11 @@ final class BenchTable {
     return cell.replace("|", "\\|");
   }
 
-  /** Prints the table and writes it to target/bench/{@code name}-<time>.md. */
-  Path printAndWrite(String name) throws IOException {
+  /** Prints the table and writes it to {@code folder}/{@code name}-<time>.md. */
+  Path printAndWrite(String name, Path folder) throws IOException {
     List<String> lines = lines();
     System.out.println();
     lines.forEach(System.out::println);
-    Path folder = Path.of("target", "bench");
     Files.createDirectories(folder);
     Path file =
         folder.resolve(

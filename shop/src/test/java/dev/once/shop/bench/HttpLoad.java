@@ -11,15 +11,18 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 
 /**
  * A closed-loop HTTP load: {@code connections} threads, each sending one {@code POST} after the
  * other with a fresh {@code Idempotency-Key}, through one {@link HttpClient} (HTTP/1.1, keep-alive)
- * in this JVM. Counts the answers by kind: the expected 201, 503 (load shedding; the thread then
- * waits the {@code Retry-After}, at most 1 s, as a polite client would), any other status, and
- * transport errors. {@link #counts()} may be read at any time, so one load can be cut into windows.
+ * in this JVM; or, {@link #pacedOrders paced}, the same threads sending at a fixed rate (each takes
+ * the next free slot of the schedule and waits for it). Counts the answers by kind: the expected
+ * 201, 503 (load shedding; the thread then waits the {@code Retry-After}, at most 1 s, as a polite
+ * client would), any other status, and transport errors. {@link #counts()} may be read at any time,
+ * so one load can be cut into windows.
  */
 final class HttpLoad implements AutoCloseable {
   private final AtomicBoolean stop = new AtomicBoolean();
@@ -28,6 +31,7 @@ final class HttpLoad implements AutoCloseable {
   private final LongAdder other = new LongAdder();
   private final LongAdder errors = new LongAdder();
   private final List<Thread> threads = new ArrayList<>();
+  private final AtomicLong nextSlot = new AtomicLong(System.nanoTime());
   private final HttpClient http =
       HttpClient.newBuilder()
           .version(HttpClient.Version.HTTP_1_1)
@@ -50,6 +54,7 @@ final class HttpLoad implements AutoCloseable {
       String path,
       String apiKey,
       int connections,
+      long periodNanos,
       Function<ThreadLocalRandom, String> body) {
     URI uri = URI.create(base + path);
     for (int c = 0; c < connections; c++) {
@@ -57,6 +62,9 @@ final class HttpLoad implements AutoCloseable {
           new Thread(
               () -> {
                 while (!stop.get()) {
+                  if (periodNanos > 0 && !awaitSlot(periodNanos)) {
+                    return;
+                  }
                   send(uri, apiKey, body.apply(ThreadLocalRandom.current()));
                 }
               },
@@ -74,6 +82,7 @@ final class HttpLoad implements AutoCloseable {
         "/v1/payments",
         apiKey,
         connections,
+        0,
         random ->
             "{\"accountId\":\""
                 + accounts.get(random.nextInt(accounts.size()))
@@ -87,33 +96,61 @@ final class HttpLoad implements AutoCloseable {
   static HttpLoad orders(
       String base, String apiKey, int connections, List<String> accounts, List<String> skus) {
     return new HttpLoad(
+        base, "/v1/orders", apiKey, connections, 0, random -> order(random, accounts, skus));
+  }
+
+  /**
+   * Orders as {@link #orders}, {@code perSecond} of them, from 4 threads: an open load at a low
+   * rate (a slow answer delays a thread, not the schedule, while another thread is free).
+   */
+  static HttpLoad pacedOrders(
+      String base, String apiKey, double perSecond, List<String> accounts, List<String> skus) {
+    return new HttpLoad(
         base,
         "/v1/orders",
         apiKey,
-        connections,
-        random -> {
-          StringBuilder body =
-              new StringBuilder("{\"accountId\":\"")
-                  .append(accounts.get(random.nextInt(accounts.size())))
-                  .append("\",\"items\":[");
-          int count = 1 + random.nextInt(3);
-          List<Integer> drawn = new ArrayList<>(3);
-          while (drawn.size() < count) {
-            int sku = random.nextInt(skus.size());
-            if (!drawn.contains(sku)) {
-              drawn.add(sku);
-            }
-          }
-          for (int i = 0; i < drawn.size(); i++) {
-            body.append(i == 0 ? "" : ",")
-                .append("{\"sku\":\"")
-                .append(skus.get(drawn.get(i)))
-                .append("\",\"quantity\":")
-                .append(1 + random.nextInt(3))
-                .append('}');
-          }
-          return body.append("]}").toString();
-        });
+        4,
+        (long) (1e9 / perSecond),
+        random -> order(random, accounts, skus));
+  }
+
+  private static String order(ThreadLocalRandom random, List<String> accounts, List<String> skus) {
+    StringBuilder body =
+        new StringBuilder("{\"accountId\":\"")
+            .append(accounts.get(random.nextInt(accounts.size())))
+            .append("\",\"items\":[");
+    int count = 1 + random.nextInt(3);
+    List<Integer> drawn = new ArrayList<>(3);
+    while (drawn.size() < count) {
+      int sku = random.nextInt(skus.size());
+      if (!drawn.contains(sku)) {
+        drawn.add(sku);
+      }
+    }
+    for (int i = 0; i < drawn.size(); i++) {
+      body.append(i == 0 ? "" : ",")
+          .append("{\"sku\":\"")
+          .append(skus.get(drawn.get(i)))
+          .append("\",\"quantity\":")
+          .append(1 + random.nextInt(3))
+          .append('}');
+    }
+    return body.append("]}").toString();
+  }
+
+  /** Takes the next slot of the schedule and sleeps until it; false once stopped. */
+  private boolean awaitSlot(long periodNanos) {
+    long slot = nextSlot.getAndAdd(periodNanos);
+    long wait = slot - System.nanoTime();
+    if (wait > 0) {
+      try {
+        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        stop.set(true);
+      }
+    }
+    return !stop.get();
   }
 
   Counts counts() {

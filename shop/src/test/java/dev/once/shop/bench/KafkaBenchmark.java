@@ -2,7 +2,12 @@ package dev.once.shop.bench;
 
 import static dev.once.shop.bench.BenchTable.f;
 
+import dev.once.embedded.EmbeddedPostgresServer;
 import dev.once.shop.ShopApplication;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +17,9 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -50,7 +58,10 @@ public final class KafkaBenchmark {
   private final int warmup;
   private final String bootstrap;
   private final List<String> shopArgs;
+  private final Extras extras;
   private final BenchTable table = new BenchTable();
+  private final Properties facts = new Properties();
+  private PgProbe probe;
   private final long started = System.nanoTime();
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -67,7 +78,9 @@ public final class KafkaBenchmark {
       int seconds,
       int warmup,
       String bootstrap,
-      List<String> shopArgs) {
+      List<String> shopArgs,
+      Extras extras) {
+    this.extras = extras;
     this.data = data;
     this.orders = orders;
     this.connections = connections;
@@ -87,7 +100,18 @@ public final class KafkaBenchmark {
         --bootstrap H:P    a running broker (once-verify kafka); default: one in this JVM
         --skus N           products the orders draw 1 to 3 of (6: hot rows)
         --shop-arg --x=y   another argument for every shop started (repeatable)
+        --counts on        per-event counts of each drain (issue 38): commits, WAL syncs,
+                           statements (pg_stat_statements, preloaded), row writes, CPU, Kafka
+                           requests, relay meters (off)
+        --paced R          low load: R orders/s with the relay on, in process then Kafka;
+                           commit -> effect p50/p99 (0: not run)
+        --paced-seconds S  low load: measured window (15)
+        --facts FILE       also write every figure as properties, for bench/batches.sh
+        --out DIR          where kafka-<time>.md goes (target/bench)
       """;
+
+  /** The flags issue 38 added; their defaults leave the benchmark as it was. */
+  record Extras(boolean counts, double paced, int pacedSeconds, Path facts, Path out) {}
 
   public static void main(String[] args) throws Exception {
     int orders = 3000;
@@ -97,6 +121,11 @@ public final class KafkaBenchmark {
     String bootstrap = null;
     int skus = 6;
     List<String> shopArgs = new ArrayList<>();
+    boolean counts = false;
+    double paced = 0;
+    int pacedSeconds = 15;
+    Path facts = null;
+    Path out = Path.of("target", "bench");
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("--help") || flag.equals("-h")) {
@@ -116,6 +145,11 @@ public final class KafkaBenchmark {
         case "--bootstrap" -> bootstrap = value;
         case "--skus" -> skus = Integer.parseInt(value);
         case "--shop-arg" -> shopArgs.add(value);
+        case "--counts" -> counts = value.equals("on") || value.equals("true");
+        case "--paced" -> paced = Double.parseDouble(value);
+        case "--paced-seconds" -> pacedSeconds = Integer.parseInt(value);
+        case "--facts" -> facts = Path.of(value);
+        case "--out" -> out = Path.of(value);
         default -> {
           System.err.print("unknown flag " + flag + "\n" + USAGE);
           System.exit(2);
@@ -144,7 +178,8 @@ public final class KafkaBenchmark {
             seconds,
             warmup,
             bootstrap,
-            shopArgs);
+            shopArgs,
+            new Extras(counts, paced, pacedSeconds, facts, out));
     int status = 0;
     try {
       bench.run(broker != null);
@@ -153,6 +188,7 @@ public final class KafkaBenchmark {
       status = 1;
     } finally {
       bench.closeShop();
+      bench.closeProbe();
       if (broker != null) {
         broker.destroy();
       }
@@ -160,9 +196,16 @@ public final class KafkaBenchmark {
     System.exit(status);
   }
 
-  private record Drain(int orders, double seconds, double eventsPerSecond) {}
+  private record Drain(
+      int orders, double seconds, double eventsPerSecond, DrainCounts counts, DrainCounts idle) {}
+
+  /** How long the idle cycle's shop runs between its start and its close. */
+  private static final long IDLE_MILLIS = 5_000;
 
   private record Load(double rate, double p50, double p99, long shed, long placedAfter) {}
+
+  /** The low load: orders placed in the window, their created_at -> reserved_at. */
+  private record Paced(double rate, long orders, double p50, double p99, long placedAfter) {}
 
   private void run(boolean brokerInJvm) throws Exception {
     table.header(
@@ -171,14 +214,18 @@ public final class KafkaBenchmark {
     table.header(
         f(
             "- config: %d orders drained, orders at %d connections for %d s (warm-up %d s), %d"
-                + " products; broker %s (%s)",
+                + " products; broker %s (%s)%s%s",
             orders,
             connections,
             seconds,
             warmup,
             SKUS.size(),
             bootstrap,
-            brokerInJvm ? "in this JVM" : "its own process"));
+            brokerInJvm ? "in this JVM" : "its own process",
+            extras.counts ? "; per-event counts of each drain" : "",
+            extras.paced > 0
+                ? f("; low load %.0f orders/s for %d s", extras.paced, extras.pacedSeconds)
+                : ""));
     table.header(
         f(
             "- machine: %d CPUs, load average at start %s, %s %s",
@@ -186,10 +233,20 @@ public final class KafkaBenchmark {
             loadAverage(),
             System.getProperty("java.vm.name"),
             System.getProperty("java.runtime.version")));
+    fact("products", SKUS.size());
+    fact("orders", orders);
+    fact("connections", connections);
+    fact("broker", brokerInJvm ? "in the benchmark's JVM" : "its own process (" + bootstrap + ")");
+    fact("loadAverageStart", loadAverage());
+    if (extras.counts) {
+      PgProbe.startServer(data.resolve("pg"));
+    }
     Drain inProcessDrain = drain(false);
     Drain kafkaDrain = drain(true);
     Load inProcessLoad = load(false);
     Load kafkaLoad = load(true);
+    Paced inProcessPaced = extras.paced > 0 ? paced(false) : null;
+    Paced kafkaPaced = extras.paced > 0 ? paced(true) : null;
     double ratio = kafkaDrain.eventsPerSecond / inProcessDrain.eventsPerSecond;
     table.reported(
         "drain, in process: events/s from commit to consumer effect",
@@ -220,15 +277,96 @@ public final class KafkaBenchmark {
         kafkaLoad.p99 < 2 && kafkaLoad.placedAfter == 0);
     table.reported(
         "orders: HTTP rate, Kafka / in process", f("%.2f", kafkaLoad.rate / inProcessLoad.rate));
+    for (Drain d : List.of(inProcessDrain, kafkaDrain)) {
+      if (d.counts != null) {
+        table.reported(
+            "per event, drain " + d.counts.transport() + " (" + d.counts.events() + " events)",
+            d.counts.summary());
+        d.counts.top().forEach(line -> table.note("drain " + d.counts.transport() + ": " + line));
+      }
+      if (d.idle != null) {
+        table.reported(
+            "the same shop with nothing to deliver (" + d.idle.transport() + "), not subtracted",
+            d.idle.summary());
+      }
+    }
+    for (Paced p : new Paced[] {inProcessPaced, kafkaPaced}) {
+      if (p != null) {
+        String transport = p == inProcessPaced ? "in process" : "Kafka";
+        table.reported(
+            f("low load, %s: created -> reserved p50 / p99", transport),
+            f(
+                "%.0f ms / %.0f ms (%d orders at %.1f/s); %d still placed 60 s after",
+                p.p50 * 1000, p.p99 * 1000, p.orders, p.rate, p.placedAfter));
+      }
+    }
+    drainFacts("in", inProcessDrain);
+    drainFacts("kafka", kafkaDrain);
+    loadFacts("in", inProcessLoad);
+    loadFacts("kafka", kafkaLoad);
+    pacedFacts("in", inProcessPaced);
+    pacedFacts("kafka", kafkaPaced);
+    fact("loadAverageEnd", loadAverage());
+    fact("totalSeconds", f("%.0f", (System.nanoTime() - started) / 1e9));
     table.header("- load average at the end: " + loadAverage());
     table.header(f("- total time: %.0f s", (System.nanoTime() - started) / 1e9));
-    table.printAndWrite("kafka");
+    table.printAndWrite("kafka", extras.out);
+    if (extras.facts != null) {
+      Files.createDirectories(extras.facts.toAbsolutePath().getParent());
+      try (var writer = Files.newBufferedWriter(extras.facts)) {
+        facts.store(writer, "KafkaBenchmark facts (bench/batches.sh)");
+      }
+      progress("facts written to " + extras.facts.toAbsolutePath());
+    }
   }
 
-  /** Places the orders with the relay off, then drains them with the relay on. */
+  private void fact(String key, Object value) {
+    facts.setProperty(key, String.valueOf(value));
+  }
+
+  private void drainFacts(String transport, Drain d) {
+    String k = "drain." + transport + ".";
+    fact(k + "orders", d.orders);
+    fact(k + "seconds", d.seconds);
+    fact(k + "eventsPerSecond", d.eventsPerSecond);
+    if (d.counts != null) {
+      d.counts.facts().forEach((key, value) -> fact(k + key, value));
+    }
+    if (d.idle != null) {
+      d.idle.facts().forEach((key, value) -> fact(k + "idle." + key, value));
+    }
+  }
+
+  private void loadFacts(String transport, Load l) {
+    String k = "load." + transport + ".";
+    fact(k + "rate", l.rate);
+    fact(k + "p50", l.p50);
+    fact(k + "p99", l.p99);
+    fact(k + "shed", l.shed);
+    fact(k + "placedAfter", l.placedAfter);
+  }
+
+  private void pacedFacts(String transport, Paced p) {
+    if (p == null) {
+      return;
+    }
+    String k = "paced." + transport + ".";
+    fact(k + "rate", p.rate);
+    fact(k + "orders", p.orders);
+    fact(k + "p50", p.p50);
+    fact(k + "p99", p.p99);
+    fact(k + "placedAfter", p.placedAfter);
+  }
+
+  /**
+   * Places the orders with the relay off, then drains them with the relay on. With {@code --counts
+   * on}, PostgreSQL's counters are read with no shop connected just before the relay-on shop starts
+   * and just after it closed: the window holds its start, the drain, and its close.
+   */
   private Drain drain(boolean kafka) throws Exception {
     String transport = kafka ? "Kafka" : "in process";
     startShop(false, false);
+    openProbe();
     Instant since = Instant.now();
     progress("drain " + transport + ": placing " + orders + " orders with the relay off");
     try (HttpLoad load = HttpLoad.orders(base, apiKey, 16, List.copyOf(accounts), SKUS)) {
@@ -239,64 +377,60 @@ public final class KafkaBenchmark {
     long placed = placedSince(since);
     closeShop();
     progress("drain " + transport + ": " + placed + " placed; relay on");
+    DrainCounts.Window window = probe == null ? null : DrainCounts.start(probe, transport);
     startShop(true, kafka);
     awaitNonePlaced(Duration.ofMinutes(10));
-    List<Instant> reserved =
-        jdbc
-            .sql(
-                "SELECT reserved_at FROM orders WHERE created_at >= ? AND reserved_at IS NOT NULL"
-                    + " ORDER BY reserved_at")
-            .param(Timestamp.from(since))
-            .query(Timestamp.class)
-            .list()
-            .stream()
-            .map(Timestamp::toInstant)
-            .toList();
+    List<Double> reserved =
+        doubles(
+            "SELECT extract(epoch FROM reserved_at)::float8 FROM orders WHERE created_at >= ?"
+                + " AND reserved_at IS NOT NULL ORDER BY reserved_at",
+            Timestamp.from(since));
+    Map<String, Double> kafkaClients = KafkaClientCounts.sample();
+    Map<String, Double> meters = onceMeters();
     closeShop();
-    double span =
-        Duration.between(reserved.get(0), reserved.get(reserved.size() - 1)).toNanos() / 1e9;
+    double span = reserved.get(reserved.size() - 1) - reserved.get(0);
     // The first order's two events took time too: n orders in n-1 intervals.
     double perOrder = span / Math.max(1, reserved.size() - 1);
     double total = perOrder * reserved.size();
     progress(f("drain %s: %d reserved in %.1f s", transport, reserved.size(), total));
-    return new Drain(reserved.size(), total, 2 * reserved.size() / total);
+    DrainCounts counts =
+        window == null ? null : window.end(2L * reserved.size(), kafkaClients, meters);
+    DrainCounts idle = null;
+    if (counts != null) {
+      progress("  per event: " + counts.summary());
+      idle = idleCycle(kafka);
+    }
+    return new Drain(reserved.size(), total, 2 * reserved.size() / total, counts, idle);
+  }
+
+  /**
+   * The same counts for the same shop with nothing to deliver: started, {@value #IDLE_MILLIS} ms,
+   * closed. What the drain's window holds besides the drain (its start, idle background and close),
+   * printed beside it, not subtracted.
+   */
+  private DrainCounts idleCycle(boolean kafka) throws Exception {
+    String transport = kafka ? "Kafka" : "in process";
+    DrainCounts.Window window = DrainCounts.start(probe, transport + ", nothing to deliver");
+    startShop(true, kafka);
+    Thread.sleep(IDLE_MILLIS);
+    Map<String, Double> kafkaClients = KafkaClientCounts.sample();
+    Map<String, Double> meters = onceMeters();
+    closeShop();
+    DrainCounts idle = window.end(0, kafkaClients, meters);
+    progress("  the same shop with nothing to deliver: " + idle.summary());
+    return idle;
   }
 
   /** Orders at {@code connections} connections with the relay and the consumers on. */
   private Load load(boolean kafka) throws Exception {
     String transport = kafka ? "Kafka" : "in process";
     startShop(true, kafka);
-    HttpLoad.Counts counts;
-    Instant start;
-    Instant end;
-    double window;
-    try (HttpLoad load = HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS)) {
-      Thread.sleep(warmup * 1000L);
-      HttpLoad.Counts before = load.counts();
-      start = Instant.now();
-      long t0 = System.nanoTime();
-      Thread.sleep(seconds * 1000L);
-      counts = load.counts().minus(before);
-      window = (System.nanoTime() - t0) / 1e9;
-      end = Instant.now();
-    }
-    long placedAfter = awaitNonePlaced(Duration.ofSeconds(60));
-    List<Double> latencies =
-        jdbc.sql(
-                "SELECT extract(epoch FROM reserved_at - created_at)::float8 FROM orders"
-                    + " WHERE created_at >= ? AND created_at < ? AND reserved_at IS NOT NULL"
-                    + " ORDER BY 1")
-            .params(Timestamp.from(start), Timestamp.from(end))
-            .query(Double.class)
-            .list();
-    closeShop();
-    Load result =
-        new Load(
-            counts.created() / window,
-            percentile(latencies, 0.50),
-            percentile(latencies, 0.99),
-            counts.shed(),
-            placedAfter);
+    Window w =
+        window(
+            HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS),
+            warmup * 1000L,
+            seconds * 1000L);
+    Load result = new Load(w.rate(), w.p50(), w.p99(), w.counts.shed(), w.placedAfter);
     progress(
         f(
             "orders %s: %.0f/s, p50 %.3f s, p99 %.3f s",
@@ -304,25 +438,130 @@ public final class KafkaBenchmark {
     return result;
   }
 
-  private long placedSince(Instant since) {
-    return jdbc.sql("SELECT count(*) FROM orders WHERE created_at >= ?")
-        .param(Timestamp.from(since))
-        .query(Long.class)
-        .single();
+  /**
+   * {@code --paced} orders/s with the relay and the consumers on, a 3 s warm-up, then {@code
+   * --paced-seconds}: created_at -> reserved_at of the orders placed in the window, a load far
+   * below what either transport sustains (what batching may add at low load: a poll's wait).
+   */
+  private Paced paced(boolean kafka) throws Exception {
+    String transport = kafka ? "Kafka" : "in process";
+    startShop(true, kafka);
+    Window w =
+        window(
+            HttpLoad.pacedOrders(base, apiKey, extras.paced, List.copyOf(accounts), SKUS),
+            3000,
+            extras.pacedSeconds * 1000L);
+    Paced result = new Paced(w.rate(), w.latencies.size(), w.p50(), w.p99(), w.placedAfter);
+    progress(
+        f(
+            "low load %s: %.1f/s, p50 %.0f ms, p99 %.0f ms",
+            transport, result.rate, result.p50 * 1000, result.p99 * 1000));
+    return result;
+  }
+
+  /** One measured window of a load: its answers, and place -> reserved of its orders (sorted). */
+  private record Window(
+      HttpLoad.Counts counts, double seconds, List<Double> latencies, long placedAfter) {
+    double rate() {
+      return counts.created() / seconds;
+    }
+
+    double p50() {
+      return percentile(latencies, 0.50);
+    }
+
+    double p99() {
+      return percentile(latencies, 0.99);
+    }
+  }
+
+  /**
+   * Runs {@code started} for the warm-up and the window, stops it, waits (at most 60 s) until no
+   * order is placed, and closes the shop.
+   */
+  private Window window(HttpLoad started, long warmupMillis, long windowMillis) throws Exception {
+    HttpLoad.Counts counts;
+    Instant start;
+    Instant end;
+    double window;
+    try (HttpLoad load = started) {
+      Thread.sleep(warmupMillis);
+      HttpLoad.Counts before = load.counts();
+      start = Instant.now();
+      long t0 = System.nanoTime();
+      Thread.sleep(windowMillis);
+      counts = load.counts().minus(before);
+      window = (System.nanoTime() - t0) / 1e9;
+      end = Instant.now();
+    }
+    long placedAfter = awaitNonePlaced(Duration.ofSeconds(60));
+    List<Double> latencies = latencies(start, end);
+    closeShop();
+    return new Window(counts, window, latencies, placedAfter);
+  }
+
+  private List<Double> latencies(Instant start, Instant end) throws Exception {
+    return doubles(
+        "SELECT extract(epoch FROM reserved_at - created_at)::float8 FROM orders"
+            + " WHERE created_at >= ? AND created_at < ? AND reserved_at IS NOT NULL"
+            + " ORDER BY 1",
+        Timestamp.from(start),
+        Timestamp.from(end));
+  }
+
+  private long placedSince(Instant since) throws Exception {
+    return number("SELECT count(*) FROM orders WHERE created_at >= ?", Timestamp.from(since));
+  }
+
+  /** One count, over the probe's counted connection if counting, else the shop's pool. */
+  private long number(String sql, Object... params) throws Exception {
+    return probe != null
+        ? probe.count(sql, params)
+        : jdbc.sql(sql).params(params).query(Long.class).single();
+  }
+
+  private List<Double> doubles(String sql, Object... params) throws Exception {
+    return probe != null
+        ? probe.doubles(sql, params)
+        : jdbc.sql(sql).params(params).query(Double.class).list();
+  }
+
+  /**
+   * The once.outbox.* and once.inbox.* counters of the running shop's meter registry (the relay's
+   * own counters, {@code OutboxRelay.stats()} as meters), by name; empty without a registry. Read
+   * by name, so that the benchmark needs no API of the relay's.
+   */
+  private Map<String, Double> onceMeters() {
+    Map<String, Double> values = new TreeMap<>();
+    MeterRegistry registry = shop.getBeanProvider(MeterRegistry.class).getIfAvailable();
+    if (registry == null) {
+      return values;
+    }
+    for (Meter meter : registry.getMeters()) {
+      String name = meter.getId().getName();
+      if (!name.startsWith("once.outbox.") && !name.startsWith("once.inbox.")) {
+        continue;
+      }
+      double value =
+          meter instanceof FunctionCounter c
+              ? c.count()
+              : meter instanceof Counter c ? c.count() : Double.NaN;
+      if (Double.isFinite(value)) {
+        values.merge(name, value, Double::sum);
+      }
+    }
+    return values;
   }
 
   /**
    * @return how many orders are still placed when it gives up (0: none left)
    */
-  private long awaitNonePlaced(Duration atMost) throws InterruptedException {
+  private long awaitNonePlaced(Duration atMost) throws Exception {
     long deadline = System.nanoTime() + atMost.toNanos();
     long placed;
     int samples = 0;
     do {
-      placed =
-          jdbc.sql("SELECT count(*) FROM orders WHERE status = 'placed'")
-              .query(Long.class)
-              .single();
+      placed = number("SELECT count(*) FROM orders WHERE status = 'placed'");
       if (placed == 0) {
         return 0;
       }
@@ -330,14 +569,35 @@ public final class KafkaBenchmark {
         progress(
             f(
                 "  %d placed, %d outbox rows pending",
-                placed,
-                jdbc.sql("SELECT count(*) FROM once.outbox WHERE state = 'pending'")
-                    .query(Long.class)
-                    .single()));
+                placed, number("SELECT count(*) FROM once.outbox WHERE state = 'pending'")));
       }
       Thread.sleep(100);
     } while (System.nanoTime() < deadline);
     return placed;
+  }
+
+  /** With {@code --counts on}: the probe, once the first shop made the database. */
+  private void openProbe() throws Exception {
+    if (extras.counts && probe == null) {
+      probe =
+          PgProbe.open(
+              EmbeddedPostgresServer.find(data.resolve("pg"))
+                  .orElseThrow(() -> new IllegalStateException("no embedded PostgreSQL")));
+      String why = probe.statementsAvailable();
+      table.header(
+          "- per-event counts: "
+              + (why == null ? "statements from pg_stat_statements (preloaded)" : why));
+    }
+  }
+
+  private void closeProbe() {
+    if (probe != null) {
+      try {
+        probe.close();
+      } catch (Exception e) {
+        // the run is over
+      }
+    }
   }
 
   private void startShop(boolean relay, boolean kafka) throws Exception {
