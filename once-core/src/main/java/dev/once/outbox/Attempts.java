@@ -123,6 +123,8 @@ final class Attempts {
       List<OutboxRecord> rows = new ArrayList<>(live.size());
       live.forEach(flight -> rows.add(flight.row));
       RowsCompletion completion = new RowsCompletion(live);
+      counters.batches.increment();
+      counters.batchedRows.add(live.size());
       List<Delivery> outcomes = callAll(rows, completion);
       List<Flight> done = new ArrayList<>();
       for (int i = 0; i < live.size(); i++) {
@@ -187,7 +189,9 @@ final class Attempts {
     }
   }
 
-  /** Whether {@code outcomes} holds a null ({@code List.of} lists refuse {@code contains(null)}). */
+  /**
+   * Whether {@code outcomes} holds a null ({@code List.of} lists refuse {@code contains(null)}).
+   */
   private static boolean hasNull(List<Delivery> outcomes) {
     for (Delivery outcome : outcomes) {
       if (outcome == null) {
@@ -217,6 +221,7 @@ final class Attempts {
     }
     Set<Long> completed = store.completeAll(ids, claims, keepDelivered);
     counters.commits.increment();
+    counters.completed(completed.size());
     for (Flight flight : sorted) {
       if (completed.contains(flight.row.id())) {
         delivered(flight.row);
@@ -407,6 +412,7 @@ final class Attempts {
             joined.add(id);
           }
           counters.joined.add(ids.length);
+          counters.completed(ids.length);
         }
 
         @Override
@@ -443,6 +449,7 @@ final class Attempts {
       }
       joined = true;
       counters.joined.increment();
+      counters.completed(1);
     }
 
     @Override

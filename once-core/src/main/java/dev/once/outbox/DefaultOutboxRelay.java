@@ -190,7 +190,11 @@ final class DefaultOutboxRelay implements OutboxRelay {
         counters.joined.sum(),
         counters.delivered.sum(),
         counters.timedOut.sum(),
-        Duration.ofNanos(counters.busyNanos.sum()));
+        Duration.ofNanos(counters.busyNanos.sum()),
+        counters.batches.sum(),
+        counters.batchedRows.sum(),
+        counters.completions.sum(),
+        counters.completedRows.sum());
   }
 
   @Override

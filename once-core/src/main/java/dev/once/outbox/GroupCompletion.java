@@ -106,6 +106,7 @@ final class GroupCompletion {
           ids.length == 1
               ? (store.complete(ids[0], claims[0], keep) ? Set.of(ids[0]) : Set.of())
               : store.completeAll(ids, claims, keep);
+      counters.completed(done.size());
       batch.forEach(r -> r.finish(done.contains(r.id), null));
     } catch (RuntimeException e) {
       batch.forEach(r -> r.finish(false, e));

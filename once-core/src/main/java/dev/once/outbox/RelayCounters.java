@@ -11,4 +11,14 @@ final class RelayCounters {
   final LongAdder delivered = new LongAdder();
   final LongAdder timedOut = new LongAdder();
   final LongAdder busyNanos = new LongAdder();
+  final LongAdder batches = new LongAdder();
+  final LongAdder batchedRows = new LongAdder();
+  final LongAdder completions = new LongAdder();
+  final LongAdder completedRows = new LongAdder();
+
+  /** One statement completed {@code rows} rows. */
+  void completed(int rows) {
+    completions.increment();
+    completedRows.add(rows);
+  }
 }

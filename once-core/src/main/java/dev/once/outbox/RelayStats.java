@@ -16,6 +16,11 @@ import java.time.Duration;
  * @param delivered rows delivered
  * @param timedOut attempts cut off at their handler time-out
  * @param busyTime summed time workers spent on rows (handler and outcome)
+ * @param batches calls of a {@link BatchMessageHandler} with more than one row
+ * @param batchedRows rows those calls took
+ * @param completions statements that completed rows: the relay's own (one per row or one per group
+ *     or batch) and those joined to a handler's transaction
+ * @param completedRows rows those statements completed
  */
 public record RelayStats(
     boolean running,
@@ -27,7 +32,50 @@ public record RelayStats(
     long joinedCompletions,
     long delivered,
     long timedOut,
-    Duration busyTime) {
+    Duration busyTime,
+    long batches,
+    long batchedRows,
+    long completions,
+    long completedRows) {
+
+  /** The counters without the batch and completion counts (all zero). */
+  public RelayStats(
+      boolean running,
+      int workers,
+      int busyWorkers,
+      long claims,
+      long claimedRows,
+      long commits,
+      long joinedCompletions,
+      long delivered,
+      long timedOut,
+      Duration busyTime) {
+    this(
+        running,
+        workers,
+        busyWorkers,
+        claims,
+        claimedRows,
+        commits,
+        joinedCompletions,
+        delivered,
+        timedOut,
+        busyTime,
+        0,
+        0,
+        0,
+        0);
+  }
+
+  /** Rows per batch handler call, or 0 before the first. */
+  public double rowsPerBatch() {
+    return batches == 0 ? 0 : (double) batchedRows / batches;
+  }
+
+  /** Rows per completion statement, or 0 before the first. */
+  public double rowsPerCompletion() {
+    return completions == 0 ? 0 : (double) completedRows / completions;
+  }
 
   /** Rows per non-empty claim, or 0 before the first. */
   public double rowsPerClaim() {

@@ -96,6 +96,10 @@ class BatchRelayTest {
       }
       // One claim and one completion statement for the ten rows.
       assertThat(relay.stats().commits()).isEqualTo(2);
+      assertThat(relay.stats().batches()).isEqualTo(1);
+      assertThat(relay.stats().rowsPerBatch()).isEqualTo(10.0);
+      assertThat(relay.stats().completions()).isEqualTo(1);
+      assertThat(relay.stats().rowsPerCompletion()).isEqualTo(10.0);
     }
   }
 

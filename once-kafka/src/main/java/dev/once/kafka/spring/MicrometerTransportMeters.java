@@ -2,6 +2,7 @@ package dev.once.kafka.spring;
 
 import dev.once.kafka.PublishListener;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -17,6 +18,10 @@ import java.util.function.Supplier;
  *   <li>{@code once.kafka.consumer.records} (counter; tags {@code consumer}, {@code outcome} =
  *       {@code applied} or {@code duplicate}): records applied through the inbox, and redeliveries
  *       the inbox absorbed;
+ *   <li>{@code once.kafka.consumer.batch} (distribution summary; tag {@code consumer}): messages
+ *       per inbox transaction of a batch (a poll's records of one partition), so the records per
+ *       transaction of a consumer is its {@code once.kafka.consumer.records} over this summary's
+ *       count plus the records applied alone;
  *   <li>{@code once.kafka.consumer.dead.letters} (counter; tags {@code consumer}, {@code topic}):
  *       records sent to the dead-letter topic;
  *   <li>{@code once.kafka.consumer.lag} (gauge; tag {@code consumer}): records on the consumer's
@@ -65,6 +70,16 @@ final class MicrometerTransportMeters implements TransportMeters {
         .tag("outcome", duplicate ? "duplicate" : "applied")
         .register(registry)
         .increment();
+  }
+
+  @Override
+  public void transaction(String consumer, int messages) {
+    DistributionSummary.builder("once.kafka.consumer.batch")
+        .description("Messages per inbox transaction of a batch of Kafka records")
+        .baseUnit("messages")
+        .tag("consumer", consumer)
+        .register(registry)
+        .record(messages);
   }
 
   @Override

@@ -112,6 +112,7 @@ final class PartitionBatches implements BatchConsumerAwareMessageListener<String
       lag.handling(batch.get(0), client);
       try {
         List<InboxRecords.Outcome> outcomes = records.applyAll(taken);
+        meters.transaction(name, taken.size());
         outcomes.forEach(this::count);
         lag.handled(batch.get(batch.size() - 1), client);
         return;

@@ -14,6 +14,12 @@ interface TransportMeters {
   /** {@code consumer} applied a record now ({@code duplicate} false) or had before (true). */
   default void consumed(String consumer, boolean duplicate) {}
 
+  /**
+   * {@code consumer} committed one inbox transaction of {@code messages} messages (a batch of a
+   * poll's records of one partition; a record applied alone is not reported).
+   */
+  default void transaction(String consumer, int messages) {}
+
   /** {@code consumer} gave up on a record of {@code topic}; it went to the dead-letter topic. */
   default void deadLettered(String consumer, String topic) {}
 

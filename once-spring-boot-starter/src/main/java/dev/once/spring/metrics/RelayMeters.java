@@ -22,6 +22,10 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@value #BUSY}: seconds workers spent on rows; its rate divided by {@value #WORKERS} is the
  *       share of time the workers were busy (near 1: add workers or speed the handlers up);
  *   <li>{@value #TIMED_OUT}: attempts cut off at their handler time-out;
+ *   <li>{@value #BATCHES} and {@value #BATCHED_ROWS}: calls of batch handlers and the rows they
+ *       took (rows per batch); {@value #COMPLETIONS} and {@value #COMPLETED_ROWS}: statements that
+ *       completed rows, the relay's own and those joined to handlers' transactions, and the rows
+ *       they completed (rows per completion);
  *   <li>{@value #BUSY_WORKERS}, {@value #WORKERS} and {@value #RUNNING} (1 while the coordinator
  *       runs).
  * </ul>
@@ -37,6 +41,10 @@ final class RelayMeters {
   public static final String BUSY_WORKERS = "once.outbox.relay.busy.workers";
   public static final String WORKERS = "once.outbox.relay.workers";
   public static final String RUNNING = "once.outbox.relay.running";
+  public static final String BATCHES = "once.outbox.relay.batches";
+  public static final String BATCHED_ROWS = "once.outbox.relay.batched.rows";
+  public static final String COMPLETIONS = "once.outbox.relay.completions";
+  public static final String COMPLETED_ROWS = "once.outbox.relay.completed.rows";
 
   /** Registers the meters of {@code relay} on {@code registry}; none if it is {@code null}. */
   public RelayMeters(OutboxRelay relay, MeterRegistry registry) {
@@ -54,6 +62,15 @@ final class RelayMeters {
         s -> s.joinedCompletions());
     counter(registry, relay, DELIVERED, "Rows delivered by this relay", s -> s.delivered());
     counter(registry, relay, TIMED_OUT, "Attempts cut off at their time-out", s -> s.timedOut());
+    counter(registry, relay, BATCHES, "Calls of batch handlers", s -> s.batches());
+    counter(registry, relay, BATCHED_ROWS, "Rows batch handlers took", s -> s.batchedRows());
+    counter(registry, relay, COMPLETIONS, "Statements that completed rows", s -> s.completions());
+    counter(
+        registry,
+        relay,
+        COMPLETED_ROWS,
+        "Rows completion statements completed",
+        s -> s.completedRows());
     FunctionCounter.builder(BUSY, relay, r -> r.stats().busyTime().toNanos() / 1_000_000_000.0)
         .description("Time workers spent handling rows")
         .baseUnit("seconds")

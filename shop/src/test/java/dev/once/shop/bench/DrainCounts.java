@@ -54,6 +54,13 @@ record DrainCounts(
     NAMES.put("kafka.recordsPerProducerRequest", "records per producer request (not per event)");
     NAMES.put("kafka.recordsPerFetch", "records per consumer fetch (not per event)");
     NAMES.put("relay.rowsPerClaim", "rows per claim (relay meters, not per event)");
+    NAMES.put(
+        "relay.rowsPerBatch",
+        "rows per batch handler call (once.outbox.relay.batched.rows / .batches, not per event)");
+    NAMES.put(
+        "relay.rowsPerCompletion",
+        "rows per completion statement (once.outbox.relay.completed.rows / .completions, not per"
+            + " event)");
     NAMES.put("relay.claims", "relay claims (once.outbox.relay.claims)");
     NAMES.put("relay.commits", "relay's own commits (once.outbox.relay.commits)");
     NAMES.put("relay.joined", "rows completed in their handler's transaction");
@@ -129,6 +136,14 @@ record DrainCounts(
           "relay.rowsPerClaim",
           meters.getOrDefault("once.outbox.relay.claimed.rows", Double.NaN)
               / meters.getOrDefault("once.outbox.relay.claims", Double.NaN));
+      v.put(
+          "relay.rowsPerBatch",
+          meters.getOrDefault("once.outbox.relay.batched.rows", Double.NaN)
+              / meters.getOrDefault("once.outbox.relay.batches", Double.NaN));
+      v.put(
+          "relay.rowsPerCompletion",
+          meters.getOrDefault("once.outbox.relay.completed.rows", Double.NaN)
+              / meters.getOrDefault("once.outbox.relay.completions", Double.NaN));
       List<String> top = events == 0 ? List.of() : probe.topStatements(8, events);
       return new DrainCounts(transport, events, seconds, v, t, top);
     }
