@@ -26,7 +26,8 @@ import org.springframework.stereotype.Repository;
 @Repository
 class PaymentRepository {
   static final String PAYMENT_COLUMNS =
-      "id, account_id, amount, currency, description, status, refunded, charge_operation_id";
+      "id, account_id, amount, currency, description, status, refunded, charge_operation_id,"
+          + " order_id";
 
   /**
    * Charge and payment in one statement. The debit happens only if the account is the client's, is
@@ -43,9 +44,9 @@ class PaymentRepository {
           RETURNING id, account_id
       )
       INSERT INTO payment (id, client_id, account_id, amount, currency, description, status,
-                           charge_operation_id, created_at, updated_at)
+                           charge_operation_id, order_id, created_at, updated_at)
       SELECT :paymentId, :client, charge.account_id, :amount, :currency, :description, 'pending',
-             charge.id, :now, :now
+             charge.id, :orderId, :now, :now
       FROM charge
       RETURNING %s
       """
@@ -228,6 +229,7 @@ class PaymentRepository {
       BigDecimal amount,
       String currency,
       Optional<String> description,
+      Optional<String> orderId,
       String paymentId,
       String operationId,
       Instant now) {
@@ -237,6 +239,7 @@ class PaymentRepository {
         .param("amount", amount)
         .param("currency", currency)
         .param("description", description.orElse(null), Types.VARCHAR)
+        .param("orderId", orderId.orElse(null), Types.VARCHAR)
         .param("paymentId", paymentId)
         .param("operationId", operationId)
         .param("now", utc(now))
@@ -364,7 +367,8 @@ class PaymentRepository {
         Optional.ofNullable(rs.getString("description")),
         PaymentStatus.fromWireName(rs.getString("status")),
         rs.getBigDecimal("refunded"),
-        rs.getString("charge_operation_id"));
+        rs.getString("charge_operation_id"),
+        Optional.ofNullable(rs.getString("order_id")));
   }
 
   /** A refund as written, with the payment's currency for the provider message. */

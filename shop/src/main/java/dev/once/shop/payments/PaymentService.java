@@ -69,6 +69,7 @@ public class PaymentService {
 
   /**
    * Charges the account and records a pending payment, with a {@value #PROVIDER_CHARGE} message.
+   * The payment pays no order: its settlement publishes no event.
    *
    * @throws NotFoundException {@code account-not-found}, also for another client's account
    * @throws CurrencyMismatchException if the account holds another currency
@@ -81,6 +82,32 @@ public class PaymentService {
       BigDecimal amount,
       String currency,
       Optional<String> description) {
+    return charge(client, accountId, amount, currency, description, Optional.empty());
+  }
+
+  /**
+   * As {@link #create}, for the order {@code orderId} (the caller holds its row lock): the payment
+   * records the order it pays, and its settlement publishes {@value #PAYMENT_SUCCEEDED} or {@value
+   * #PAYMENT_FAILED} for the order to apply.
+   */
+  @Transactional
+  public Payment createForOrder(
+      String client,
+      String orderId,
+      String accountId,
+      BigDecimal amount,
+      String currency,
+      Optional<String> description) {
+    return charge(client, accountId, amount, currency, description, Optional.of(orderId));
+  }
+
+  private Payment charge(
+      String client,
+      String accountId,
+      BigDecimal amount,
+      String currency,
+      Optional<String> description,
+      Optional<String> orderId) {
     if (!Ids.isWellFormed(Ids.ACCOUNT, accountId)) {
       throw AccountService.accountNotFound();
     }
@@ -92,6 +119,7 @@ public class PaymentService {
                 amount,
                 currency,
                 description,
+                orderId,
                 Ids.next(Ids.PAYMENT),
                 Ids.next(Ids.OPERATION),
                 Timestamps.now(clock))
@@ -173,11 +201,13 @@ public class PaymentService {
 
   /**
    * Records the provider's final answer for a payment: {@code succeeded}, or {@code failed} with a
-   * reversal row that gives the whole charge back, in one statement, and publishes {@value
-   * #PAYMENT_SUCCEEDED} or {@value #PAYMENT_FAILED} through the outbox in the same transaction (to
-   * the inbox consumers of that type; written only if there is one). Repeating the same answer is a
-   * no-op that publishes nothing (a redelivered provider answer must neither reverse nor publish
-   * twice); any other change from a final status is refused.
+   * reversal row that gives the whole charge back, in one statement, and, if an order waits for the
+   * payment (it was made by {@link #createForOrder}), publishes {@value #PAYMENT_SUCCEEDED} or
+   * {@value #PAYMENT_FAILED} through the outbox in the same transaction (to the inbox consumers of
+   * that type; written only if there is one). A payment made through {@code /v1/payments} publishes
+   * nothing: no consumer needs its outcome. Repeating the same answer is a no-op that publishes
+   * nothing (a redelivered provider answer must neither reverse nor publish twice); any other
+   * change from a final status is refused.
    *
    * @throws IllegalArgumentException if {@code outcome} is {@code pending}
    * @throws NotFoundException {@code payment-not-found}
@@ -212,7 +242,9 @@ public class PaymentService {
             ? payments.markSucceeded(paymentId, Timestamps.now(clock))
             : payments.markFailed(paymentId, Ids.next(Ids.OPERATION), Timestamps.now(clock));
     if (moved.isPresent()) {
-      publish(moved.get());
+      if (moved.get().orderId().isPresent()) {
+        publish(moved.get());
+      }
       return moved.get();
     }
     Payment current = payments.state(paymentId).orElseThrow(PaymentService::paymentNotFound);
