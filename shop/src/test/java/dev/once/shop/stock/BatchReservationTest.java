@@ -12,6 +12,7 @@ import dev.once.inbox.InboxMessage;
 import dev.once.outbox.Completion;
 import dev.once.shop.events.ShopEvents;
 import dev.once.shop.support.EventDelivery;
+import dev.once.shop.support.LockWaiters;
 import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.OrderFixture.Stock;
 import dev.once.shop.support.ShopIntegrationTest;
@@ -21,7 +22,6 @@ import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -157,10 +157,10 @@ class BatchReservationTest extends ShopIntegrationTest {
         select.setString(1, client.id());
         select.executeQuery().close();
       }
-      Future<Object> first = pool.submit(attempt(() -> deliverAll(a)));
-      awaitLockWaiters(1);
-      Future<Object> second = pool.submit(attempt(() -> deliverAll(b)));
-      awaitLockWaiters(2);
+      Future<Object> first = pool.submit(LockWaiters.attempt(() -> deliverAll(a)));
+      LockWaiters.await(jdbc, 1, "batches waiting for K1");
+      Future<Object> second = pool.submit(LockWaiters.attempt(() -> deliverAll(b)));
+      LockWaiters.await(jdbc, 2, "batches waiting for K1");
       lock.rollback();
 
       assertThat(first.get(60, TimeUnit.SECONDS)).as("batch A").isEqualTo(2);
@@ -187,34 +187,6 @@ class BatchReservationTest extends ShopIntegrationTest {
         consumers.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
     assertThat(consumer).as(name).isInstanceOf(BatchInboxConsumer.class);
     return (BatchInboxConsumer) consumer;
-  }
-
-  /** Waits (polling the database, bounded) until {@code n} stock statements wait for a lock. */
-  private void awaitLockWaiters(int n) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (jdbc.sql(
-                """
-                SELECT count(*) FROM pg_stat_activity
-                WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()
-                  AND query LIKE '%jsonb_to_recordset%'
-                """)
-            .query(Long.class)
-            .single()
-        < n) {
-      assertThat(System.nanoTime() - deadline).as("%d batches waiting for K1", n).isNegative();
-      Thread.onSpinWait();
-    }
-  }
-
-  /** The task's result, or the exception it threw. */
-  private static Callable<Object> attempt(Callable<?> task) {
-    return () -> {
-      try {
-        return task.call();
-      } catch (Throwable e) {
-        return e;
-      }
-    };
   }
 
   /** One client's products X (5), Y (2), Z (10) and its orders of {@code wanted}, placed. */
