@@ -8,8 +8,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -92,6 +96,15 @@ class PaymentRepository {
   static final String ORDER_STATUS =
       """
       SELECT status FROM orders WHERE payment_id = :payment
+      """;
+
+  /**
+   * Locks payments, in id order (the locking happens above the sort), before a batch of settlements
+   * changes them: as an UPDATE would, so an order's payment link (a key share) is not blocked.
+   */
+  static final String LOCK_ALL =
+      """
+      SELECT id, account_id FROM payment WHERE id IN (:ids) ORDER BY id FOR NO KEY UPDATE
       """;
 
   /** Provider success: compare-and-set from pending. */
@@ -280,6 +293,20 @@ class PaymentRepository {
         .param("now", utc(now))
         .query((rs, row) -> new AcceptedRefund(refund(rs, row), rs.getString("currency")))
         .optional();
+  }
+
+  /** Locks the payments among {@code ids} in id order; their accounts, by payment id. */
+  Map<String, String> lockAll(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> accounts = new HashMap<>();
+    jdbc.sql(LOCK_ALL)
+        .param("ids", ids)
+        .query(
+            (RowCallbackHandler)
+                rs -> accounts.put(rs.getString("id"), rs.getString("account_id")));
+    return accounts;
   }
 
   Optional<Payment> markSucceeded(String id, Instant now) {

@@ -17,10 +17,14 @@ import dev.once.spring.events.OnceEvents;
 import dev.once.spring.outbox.TransactionalOutbox;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
@@ -231,6 +235,53 @@ public class PaymentService {
     Payment settled = settled(paymentId, outcome);
     outbox.completeInTransaction(completion);
     return settled;
+  }
+
+  /** A provider's final answer for one payment, as {@link #settleAll} records it. */
+  public record Settlement(String paymentId, PaymentStatus outcome) {}
+
+  /** Wraps the recording of one answer of {@link #settleAll}, e.g. in an observation. */
+  @FunctionalInterface
+  public interface EachSettlement {
+    /** Calls {@code record} once, on the calling thread, and returns what it returned. */
+    Payment settle(Settlement settlement, Supplier<Payment> record);
+  }
+
+  /**
+   * Records several provider answers in ONE transaction, each exactly as {@link #settle(String,
+   * PaymentStatus)} records it (the same compare-and-set, reversal and event, the same no-op for a
+   * repeated answer), and completes the outbox rows of {@code completion} in it: all of it commits
+   * together, or nothing does. It locks the payments first, in one statement and in id order, then
+   * records the answers in the order of their accounts (a decline's reversal locks its account), so
+   * two batches, or a batch and a single settlement, take their payments and accounts in one order
+   * and cannot deadlock.
+   *
+   * @param settlements distinct payments
+   * @param each wraps the recording of each answer, in the transaction
+   * @return the payments as recorded, in the order of {@code settlements}
+   * @throws NotFoundException {@code payment-not-found} for any of them: nothing is written
+   * @throws IllegalPaymentTransitionException if any of them already has the other outcome: nothing
+   *     is written
+   * @throws dev.once.outbox.ClaimLostException if the relay no longer holds one of the rows:
+   *     nothing is written
+   */
+  @Transactional
+  public List<Payment> settleAll(
+      List<Settlement> settlements, Completion completion, EachSettlement each) {
+    Map<String, String> accounts =
+        payments.lockAll(settlements.stream().map(Settlement::paymentId).toList());
+    List<Settlement> inLockOrder = new ArrayList<>(settlements);
+    inLockOrder.sort(
+        Comparator.comparing((Settlement s) -> accounts.getOrDefault(s.paymentId(), ""))
+            .thenComparing(Settlement::paymentId));
+    Map<String, Payment> settled = new HashMap<>();
+    for (Settlement settlement : inLockOrder) {
+      settled.put(
+          settlement.paymentId(),
+          each.settle(settlement, () -> settled(settlement.paymentId(), settlement.outcome())));
+    }
+    outbox.completeInTransaction(completion);
+    return settlements.stream().map(s -> settled.get(s.paymentId())).toList();
   }
 
   private Payment settled(String paymentId, PaymentStatus outcome) {
