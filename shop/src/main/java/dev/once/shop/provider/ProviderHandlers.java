@@ -36,6 +36,11 @@ import tools.jackson.databind.json.JsonMapper;
  * again, and recording the same answer twice is a no-op, so the provider's effect and the shop's
  * money move once.
  *
+ * <p>The charge handler is also a batch handler ({@link ChargeHandler}): the relay hands it a
+ * claim's charges at once, it calls the provider for each in turn and records all the final answers
+ * in one transaction that completes their rows, falling back to one transaction per answer if that
+ * one fails.
+ *
  * <ul>
  *   <li>succeeded or declined: recorded; the row is done;
  *   <li>no final answer (time-out, broken connection, 5xx, 409, 429): retried with backoff;
