@@ -34,7 +34,7 @@ BEGIN
     EXECUTE format('GRANT INSERT (id, account_id, kind, amount, reverses, created_at)'
                    ' ON operation TO %I', app);
     EXECUTE format('GRANT INSERT (id, client_id, account_id, amount, currency, description, status,'
-                   ' charge_operation_id, created_at, updated_at) ON payment TO %I', app);
+                   ' charge_operation_id, order_id, created_at, updated_at) ON payment TO %I', app);
     EXECUTE format('GRANT UPDATE (status, refunded, updated_at) ON payment TO %I', app);
     EXECUTE format('GRANT INSERT (id, payment_id, amount, status, operation_id, created_at)'
                    ' ON refund TO %I', app);

@@ -1,5 +1,6 @@
 package dev.once.spring.events;
 
+import dev.once.inbox.InboxMessage;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxOverloadedException;
@@ -13,7 +14,10 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * events.publish(order.id(), new OrderPlaced(...))}. The event is the record's JSON (see {@link
  * EventCodec} for the version), appended through {@link TransactionalOutbox#publish}: it exists if
  * and only if the business writes around it commit, it is written only if something consumes its
- * type, load shedding applies, and the relay is woken after the commit. Thread-safe.
+ * type, load shedding applies, and the relay is woken after the commit. {@link #read} reads an
+ * event back for an inbox consumer of the application's own (one that is not an {@link
+ * OnceListener} method, such as a {@link dev.once.inbox.BatchInboxConsumer} applying a batch at
+ * once) exactly as a listener method gets it. Thread-safe.
  */
 public final class OnceEvents {
   private final TransactionalOutbox outbox;
@@ -45,5 +49,41 @@ public final class OnceEvents {
     }
     EventType type = EventType.of(event.getClass());
     return outbox.publish(new OutboxMessage(type.name(), aggregateId, codec.write(type, event)));
+  }
+
+  /**
+   * Reads {@code message} into {@code recordType} for {@code consumer}, exactly as an {@link
+   * OnceListener} method taking that record gets it: strict JSON, an older version upcast step by
+   * step through the {@link EventUpcaster} beans, the record's constructor checks applied (see
+   * {@link EventCodec}). For an {@link dev.once.inbox.InboxConsumer} bean written by hand, which
+   * decodes in its {@code consume} (or {@code consumeAll}) before it applies anything: what this
+   * throws should propagate, so that the inbox rolls the delivery back and the transport retries
+   * it, then dead-letters it, as for a listener method.
+   *
+   * @param recordType an {@link OnceEvent} record whose name is the message's type
+   * @param consumer the consumer's name, for the exceptions' messages
+   * @throws IllegalArgumentException if {@code recordType} is not an {@link OnceEvent} record, or
+   *     the message is of another type
+   * @throws EventPayloadException if the payload cannot be read into the record
+   * @throws EventVersionException if the event is newer than the record, or an upcaster is missing
+   */
+  public <E> E read(Class<E> recordType, InboxMessage message, String consumer) {
+    Objects.requireNonNull(recordType, "recordType");
+    Objects.requireNonNull(message, "message");
+    Objects.requireNonNull(consumer, "consumer");
+    EventType type = EventType.of(recordType);
+    if (!type.name().equals(message.type())) {
+      throw new IllegalArgumentException(
+          "Message "
+              + message.messageId()
+              + " is a "
+              + message.type()
+              + " event, not a "
+              + type.name()
+              + " ("
+              + recordType.getName()
+              + ")");
+    }
+    return recordType.cast(codec.read(type, message, consumer).event());
   }
 }

@@ -231,6 +231,40 @@ class TypedEventsTest {
   }
 
   @Test
+  void readGivesAHandWrittenConsumerTheEventAsAListenerGetsIt() {
+    runner.run(
+        context -> {
+          OnceEvents events = context.getBean(OnceEvents.class);
+
+          assertThat(events.read(ItemAdded.class, added("{\"item\":\"old\"}"), "mine"))
+              .as("version 1, upcast")
+              .isEqualTo(new ItemAdded("old", 1));
+          assertThat(
+                  events.read(
+                      ItemAdded.class,
+                      added("{\"@version\":2,\"itemId\":\"a\",\"quantity\":3}"),
+                      "mine"))
+              .isEqualTo(new ItemAdded("a", 3));
+          InboxMessage unreadable = added("{\"@version\":2,\"itemId\":\"a\"}");
+          assertThatThrownBy(() -> events.read(ItemAdded.class, unreadable, "mine"))
+              .isInstanceOf(EventPayloadException.class)
+              .hasMessageContaining(unreadable.messageId().toString())
+              .hasMessageContaining("consumer mine");
+          assertThatThrownBy(
+                  () ->
+                      events.read(
+                          ItemAdded.class,
+                          added("{\"@version\":3,\"itemId\":\"a\",\"quantity\":3}"),
+                          "mine"))
+              .isInstanceOf(EventVersionException.class);
+          assertThatThrownBy(
+                  () -> events.read(ItemRemoved.class, added("{\"itemId\":\"a\"}"), "mine"))
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("not a " + ITEM_REMOVED);
+        });
+  }
+
+  @Test
   void aPayloadThatDoesNotReadIntoTheRecordFailsAndStaysUnconsumed() {
     runner.run(
         context -> {

@@ -169,8 +169,9 @@ public class OrderService {
     Order order = lock(client, orderId);
     order.checkPayable();
     Payment payment =
-        payments.create(
+        payments.createForOrder(
             client,
+            order.id(),
             order.accountId(),
             order.total(),
             order.currency(),

@@ -14,6 +14,8 @@ import java.util.Optional;
  * @param status the provider-side status
  * @param refunded the sum of accepted refunds, never above {@code amount}
  * @param chargeOperationId the journal row that debited the account
+ * @param orderId the order it pays, if it was made by paying one ({@code POST
+ *     /v1/orders/{id}/pay}); its settlement publishes an event only then
  */
 public record Payment(
     String id,
@@ -23,4 +25,5 @@ public record Payment(
     Optional<String> description,
     PaymentStatus status,
     BigDecimal refunded,
-    String chargeOperationId) {}
+    String chargeOperationId,
+    Optional<String> orderId) {}

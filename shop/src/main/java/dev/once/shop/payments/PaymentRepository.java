@@ -8,8 +8,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -26,7 +30,8 @@ import org.springframework.stereotype.Repository;
 @Repository
 class PaymentRepository {
   static final String PAYMENT_COLUMNS =
-      "id, account_id, amount, currency, description, status, refunded, charge_operation_id";
+      "id, account_id, amount, currency, description, status, refunded, charge_operation_id,"
+          + " order_id";
 
   /**
    * Charge and payment in one statement. The debit happens only if the account is the client's, is
@@ -43,9 +48,9 @@ class PaymentRepository {
           RETURNING id, account_id
       )
       INSERT INTO payment (id, client_id, account_id, amount, currency, description, status,
-                           charge_operation_id, created_at, updated_at)
+                           charge_operation_id, order_id, created_at, updated_at)
       SELECT :paymentId, :client, charge.account_id, :amount, :currency, :description, 'pending',
-             charge.id, :now, :now
+             charge.id, :orderId, :now, :now
       FROM charge
       RETURNING %s
       """
@@ -91,6 +96,15 @@ class PaymentRepository {
   static final String ORDER_STATUS =
       """
       SELECT status FROM orders WHERE payment_id = :payment
+      """;
+
+  /**
+   * Locks payments, in id order (the locking happens above the sort), before a batch of settlements
+   * changes them: as an UPDATE would, so an order's payment link (a key share) is not blocked.
+   */
+  static final String LOCK_ALL =
+      """
+      SELECT id, account_id FROM payment WHERE id IN (:ids) ORDER BY id FOR NO KEY UPDATE
       """;
 
   /** Provider success: compare-and-set from pending. */
@@ -228,6 +242,7 @@ class PaymentRepository {
       BigDecimal amount,
       String currency,
       Optional<String> description,
+      Optional<String> orderId,
       String paymentId,
       String operationId,
       Instant now) {
@@ -237,6 +252,7 @@ class PaymentRepository {
         .param("amount", amount)
         .param("currency", currency)
         .param("description", description.orElse(null), Types.VARCHAR)
+        .param("orderId", orderId.orElse(null), Types.VARCHAR)
         .param("paymentId", paymentId)
         .param("operationId", operationId)
         .param("now", utc(now))
@@ -277,6 +293,20 @@ class PaymentRepository {
         .param("now", utc(now))
         .query((rs, row) -> new AcceptedRefund(refund(rs, row), rs.getString("currency")))
         .optional();
+  }
+
+  /** Locks the payments among {@code ids} in id order; their accounts, by payment id. */
+  Map<String, String> lockAll(Collection<String> ids) {
+    if (ids.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> accounts = new HashMap<>();
+    jdbc.sql(LOCK_ALL)
+        .param("ids", ids)
+        .query(
+            (RowCallbackHandler)
+                rs -> accounts.put(rs.getString("id"), rs.getString("account_id")));
+    return accounts;
   }
 
   Optional<Payment> markSucceeded(String id, Instant now) {
@@ -364,7 +394,8 @@ class PaymentRepository {
         Optional.ofNullable(rs.getString("description")),
         PaymentStatus.fromWireName(rs.getString("status")),
         rs.getBigDecimal("refunded"),
-        rs.getString("charge_operation_id"));
+        rs.getString("charge_operation_id"),
+        Optional.ofNullable(rs.getString("order_id")));
   }
 
   /** A refund as written, with the payment's currency for the provider message. */

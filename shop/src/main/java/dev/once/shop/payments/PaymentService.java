@@ -17,10 +17,14 @@ import dev.once.spring.events.OnceEvents;
 import dev.once.spring.outbox.TransactionalOutbox;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
@@ -69,6 +73,7 @@ public class PaymentService {
 
   /**
    * Charges the account and records a pending payment, with a {@value #PROVIDER_CHARGE} message.
+   * The payment pays no order: its settlement publishes no event.
    *
    * @throws NotFoundException {@code account-not-found}, also for another client's account
    * @throws CurrencyMismatchException if the account holds another currency
@@ -81,6 +86,32 @@ public class PaymentService {
       BigDecimal amount,
       String currency,
       Optional<String> description) {
+    return charge(client, accountId, amount, currency, description, Optional.empty());
+  }
+
+  /**
+   * As {@link #create}, for the order {@code orderId} (the caller holds its row lock): the payment
+   * records the order it pays, and its settlement publishes {@value #PAYMENT_SUCCEEDED} or {@value
+   * #PAYMENT_FAILED} for the order to apply.
+   */
+  @Transactional
+  public Payment createForOrder(
+      String client,
+      String orderId,
+      String accountId,
+      BigDecimal amount,
+      String currency,
+      Optional<String> description) {
+    return charge(client, accountId, amount, currency, description, Optional.of(orderId));
+  }
+
+  private Payment charge(
+      String client,
+      String accountId,
+      BigDecimal amount,
+      String currency,
+      Optional<String> description,
+      Optional<String> orderId) {
     if (!Ids.isWellFormed(Ids.ACCOUNT, accountId)) {
       throw AccountService.accountNotFound();
     }
@@ -92,6 +123,7 @@ public class PaymentService {
                 amount,
                 currency,
                 description,
+                orderId,
                 Ids.next(Ids.PAYMENT),
                 Ids.next(Ids.OPERATION),
                 Timestamps.now(clock))
@@ -173,11 +205,13 @@ public class PaymentService {
 
   /**
    * Records the provider's final answer for a payment: {@code succeeded}, or {@code failed} with a
-   * reversal row that gives the whole charge back, in one statement, and publishes {@value
-   * #PAYMENT_SUCCEEDED} or {@value #PAYMENT_FAILED} through the outbox in the same transaction (to
-   * the inbox consumers of that type; written only if there is one). Repeating the same answer is a
-   * no-op that publishes nothing (a redelivered provider answer must neither reverse nor publish
-   * twice); any other change from a final status is refused.
+   * reversal row that gives the whole charge back, in one statement, and, if an order waits for the
+   * payment (it was made by {@link #createForOrder}), publishes {@value #PAYMENT_SUCCEEDED} or
+   * {@value #PAYMENT_FAILED} through the outbox in the same transaction (to the inbox consumers of
+   * that type; written only if there is one). A payment made through {@code /v1/payments} publishes
+   * nothing: no consumer needs its outcome. Repeating the same answer is a no-op that publishes
+   * nothing (a redelivered provider answer must neither reverse nor publish twice); any other
+   * change from a final status is refused.
    *
    * @throws IllegalArgumentException if {@code outcome} is {@code pending}
    * @throws NotFoundException {@code payment-not-found}
@@ -203,6 +237,53 @@ public class PaymentService {
     return settled;
   }
 
+  /** A provider's final answer for one payment, as {@link #settleAll} records it. */
+  public record Settlement(String paymentId, PaymentStatus outcome) {}
+
+  /** Wraps the recording of one answer of {@link #settleAll}, e.g. in an observation. */
+  @FunctionalInterface
+  public interface EachSettlement {
+    /** Calls {@code record} once, on the calling thread, and returns what it returned. */
+    Payment settle(Settlement settlement, Supplier<Payment> record);
+  }
+
+  /**
+   * Records several provider answers in ONE transaction, each exactly as {@link #settle(String,
+   * PaymentStatus)} records it (the same compare-and-set, reversal and event, the same no-op for a
+   * repeated answer), and completes the outbox rows of {@code completion} in it: all of it commits
+   * together, or nothing does. It locks the payments first, in one statement and in id order, then
+   * records the answers in the order of their accounts (a decline's reversal locks its account), so
+   * two batches, or a batch and a single settlement, take their payments and accounts in one order
+   * and cannot deadlock.
+   *
+   * @param settlements distinct payments
+   * @param each wraps the recording of each answer, in the transaction
+   * @return the payments as recorded, in the order of {@code settlements}
+   * @throws NotFoundException {@code payment-not-found} for any of them: nothing is written
+   * @throws IllegalPaymentTransitionException if any of them already has the other outcome: nothing
+   *     is written
+   * @throws dev.once.outbox.ClaimLostException if the relay no longer holds one of the rows:
+   *     nothing is written
+   */
+  @Transactional
+  public List<Payment> settleAll(
+      List<Settlement> settlements, Completion completion, EachSettlement each) {
+    Map<String, String> accounts =
+        payments.lockAll(settlements.stream().map(Settlement::paymentId).toList());
+    List<Settlement> inLockOrder = new ArrayList<>(settlements);
+    inLockOrder.sort(
+        Comparator.comparing((Settlement s) -> accounts.getOrDefault(s.paymentId(), ""))
+            .thenComparing(Settlement::paymentId));
+    Map<String, Payment> settled = new HashMap<>();
+    for (Settlement settlement : inLockOrder) {
+      settled.put(
+          settlement.paymentId(),
+          each.settle(settlement, () -> settled(settlement.paymentId(), settlement.outcome())));
+    }
+    outbox.completeInTransaction(completion);
+    return settlements.stream().map(s -> settled.get(s.paymentId())).toList();
+  }
+
   private Payment settled(String paymentId, PaymentStatus outcome) {
     if (!outcome.isTerminal()) {
       throw new IllegalArgumentException("a provider outcome is succeeded or failed");
@@ -212,7 +293,9 @@ public class PaymentService {
             ? payments.markSucceeded(paymentId, Timestamps.now(clock))
             : payments.markFailed(paymentId, Ids.next(Ids.OPERATION), Timestamps.now(clock));
     if (moved.isPresent()) {
-      publish(moved.get());
+      if (moved.get().orderId().isPresent()) {
+        publish(moved.get());
+      }
       return moved.get();
     }
     Payment current = payments.state(paymentId).orElseThrow(PaymentService::paymentNotFound);

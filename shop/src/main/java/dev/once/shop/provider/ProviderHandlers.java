@@ -1,5 +1,7 @@
 package dev.once.shop.provider;
 
+import dev.once.outbox.BatchCompletion;
+import dev.once.outbox.BatchMessageHandler;
 import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
@@ -11,6 +13,11 @@ import dev.once.shop.problems.NotFoundException;
 import dev.once.spring.outbox.OutboxHandler;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,6 +35,11 @@ import tools.jackson.databind.json.JsonMapper;
  * row's completion): the provider answers a repeated key with its first answer without applying it
  * again, and recording the same answer twice is a no-op, so the provider's effect and the shop's
  * money move once.
+ *
+ * <p>The charge handler is also a batch handler ({@link ChargeHandler}): the relay hands it a
+ * claim's charges at once, it calls the provider for each in turn and records all the final answers
+ * in one transaction that completes their rows, falling back to one transaction per answer if that
+ * one fails.
  *
  * <ul>
  *   <li>succeeded or declined: recorded; the row is done;
@@ -53,32 +65,23 @@ class ProviderHandlers {
   /** Idempotency-Key prefix of refunds; followed by the refund id. */
   static final String REFUND_KEY_PREFIX = "shop-refund-";
 
+  /**
+   * The charge handler, also a {@link BatchMessageHandler}: the relay hands it a claim's charges at
+   * once ({@link ChargeHandler#handleAll}).
+   */
   @Bean
   OutboxHandler providerChargeHandler(
       ProviderClient provider,
       PaymentService payments,
       JsonMapper json,
-      ObjectProvider<ObservationRegistry> observations) {
-    ObservationRegistry registry = observations.getIfAvailable(() -> ObservationRegistry.NOOP);
-    return handler(
-        PaymentService.PROVIDER_CHARGE,
-        (row, completion) -> {
-          ChargeMessage charge = json.readValue(row.payloadJson(), ChargeMessage.class);
-          ProviderAnswer answer =
-              provider.charge(
-                  CHARGE_KEY_PREFIX + charge.paymentId(),
-                  charge.paymentId(),
-                  charge.amount(),
-                  charge.currency());
-          return record(
-              row,
-              answer,
-              observed(
-                  registry,
-                  "charge",
-                  outcome -> payments.settle(charge.paymentId(), outcome, completion)),
-              "payment " + charge.paymentId());
-        });
+      ObjectProvider<ObservationRegistry> observations,
+      ObjectProvider<Tracer> tracers) {
+    return new ChargeHandler(
+        provider,
+        payments,
+        json,
+        observations.getIfAvailable(() -> ObservationRegistry.NOOP),
+        new RowTraces(tracers.getIfAvailable()));
   }
 
   @Bean
@@ -120,12 +123,20 @@ class ProviderHandlers {
   /** Records a final answer through {@code settle}; decides what the row becomes. */
   private static Delivery record(
       OutboxRecord row, ProviderAnswer answer, Settlement settle, String what) {
+    PaymentStatus outcome = finalOutcome(answer);
+    return outcome != null ? settled(row, settle, outcome, what) : notFinal(row, answer, what);
+  }
+
+  /** The payment status a final answer records; {@code null} for an answer that is not final. */
+  private static PaymentStatus finalOutcome(ProviderAnswer answer) {
     if (answer instanceof ProviderAnswer.Succeeded) {
-      return settled(row, settle, PaymentStatus.SUCCEEDED, what);
+      return PaymentStatus.SUCCEEDED;
     }
-    if (answer instanceof ProviderAnswer.Declined) {
-      return settled(row, settle, PaymentStatus.FAILED, what);
-    }
+    return answer instanceof ProviderAnswer.Declined ? PaymentStatus.FAILED : null;
+  }
+
+  /** What a row becomes on an answer that is not final: retried, or dead if it was rejected. */
+  private static Delivery notFinal(OutboxRecord row, ProviderAnswer answer, String what) {
     if (answer instanceof ProviderAnswer.Unavailable unavailable) {
       return Delivery.retry("provider: " + unavailable.reason());
     }
@@ -156,12 +167,168 @@ class ProviderHandlers {
   private static Settlement observed(
       ObservationRegistry registry, String operation, Settlement settle) {
     return outcome ->
-        Observation.createNotStarted(SETTLEMENTS, registry)
-            .contextualName("settle " + operation)
-            .lowCardinalityKeyValue("operation", operation)
-            .lowCardinalityKeyValue(
-                "outcome", outcome == PaymentStatus.SUCCEEDED ? "succeeded" : "failed")
-            .observe(() -> settle.apply(outcome));
+        observation(registry, operation, outcome).observe(() -> settle.apply(outcome));
+  }
+
+  private static Observation observation(
+      ObservationRegistry registry, String operation, PaymentStatus outcome) {
+    return Observation.createNotStarted(SETTLEMENTS, registry)
+        .contextualName("settle " + operation)
+        .lowCardinalityKeyValue("operation", operation)
+        .lowCardinalityKeyValue(
+            "outcome", outcome == PaymentStatus.SUCCEEDED ? "succeeded" : "failed");
+  }
+
+  /**
+   * The handler of {@value PaymentService#PROVIDER_CHARGE}. One row ({@link #handle}): the provider
+   * call, then the answer recorded in a transaction that also completes the row. A batch ({@link
+   * #handleAll}): the provider is called for each row in turn (each call under its own key, as
+   * alone), then every final answer of the batch is recorded in ONE transaction ({@link
+   * PaymentService#settleAll}) that also completes those rows, so a batch of settlements costs one
+   * commit. A row without a final answer is retried, a rejected one is dead, per row, as alone. If
+   * the batch's transaction fails (a payment that cannot take its answer, a lost claim, a database
+   * error), it is rolled back and each final answer is recorded alone, with its own row's
+   * completion: the faulty row fails alone and the others are settled; the provider is not called
+   * again. Each settlement is an observation {@value #SETTLEMENTS} in its row's trace, as alone.
+   */
+  static final class ChargeHandler implements OutboxHandler, BatchMessageHandler {
+    private final ProviderClient provider;
+    private final PaymentService payments;
+    private final JsonMapper json;
+    private final ObservationRegistry registry;
+    private final RowTraces traces;
+
+    ChargeHandler(
+        ProviderClient provider,
+        PaymentService payments,
+        JsonMapper json,
+        ObservationRegistry registry,
+        RowTraces traces) {
+      this.provider = provider;
+      this.payments = payments;
+      this.json = json;
+      this.registry = registry;
+      this.traces = traces;
+    }
+
+    @Override
+    public String type() {
+      return PaymentService.PROVIDER_CHARGE;
+    }
+
+    @Override
+    public Delivery handle(OutboxRecord row) {
+      return handle(row, Completion.NONE);
+    }
+
+    @Override
+    public Delivery handle(OutboxRecord row, Completion completion) {
+      ChargeMessage charge = read(row);
+      if (charge == null) {
+        return Delivery.dead("unreadable payload");
+      }
+      return record(row, call(charge), settlement(charge, completion), what(charge));
+    }
+
+    @Override
+    public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion) {
+      Delivery[] outcomes = new Delivery[rows.size()];
+      List<Answered> settling = new ArrayList<>();
+      for (int i = 0; i < rows.size(); i++) {
+        OutboxRecord row = rows.get(i);
+        ChargeMessage charge = read(row);
+        if (charge == null) {
+          outcomes[i] = Delivery.dead("unreadable payload");
+          continue;
+        }
+        ProviderAnswer answer = traces.inContextOf(row, () -> call(charge));
+        PaymentStatus outcome = finalOutcome(answer);
+        if (outcome == null) {
+          outcomes[i] = notFinal(row, answer, what(charge));
+        } else {
+          settling.add(new Answered(i, row, charge, outcome));
+        }
+      }
+      if (!settling.isEmpty()) {
+        settleAll(settling, completion, outcomes);
+      }
+      return List.of(outcomes);
+    }
+
+    /** The batch's final answers in one transaction; if it fails, each alone. */
+    private void settleAll(
+        List<Answered> settling, BatchCompletion completion, Delivery[] outcomes) {
+      Map<String, Answered> byPayment = new HashMap<>();
+      settling.forEach(answered -> byPayment.put(answered.charge().paymentId(), answered));
+      try {
+        payments.settleAll(
+            settling.stream()
+                .map(a -> new PaymentService.Settlement(a.charge().paymentId(), a.outcome()))
+                .toList(),
+            completion.of(settling.stream().map(Answered::row).toList()),
+            (settlement, record) ->
+                traces.inContextOf(
+                    byPayment.get(settlement.paymentId()).row(),
+                    () -> observation(registry, "charge", settlement.outcome()).observe(record)));
+        settling.forEach(answered -> outcomes[answered.index()] = Delivery.done());
+      } catch (RuntimeException e) {
+        log.debug(
+            "Recording {} provider answers in one transaction failed ({}); recording each alone.",
+            settling.size(),
+            e.getClass().getName());
+        for (Answered answered : settling) {
+          outcomes[answered.index()] = alone(answered, completion);
+        }
+      }
+    }
+
+    /** One final answer recorded alone, with its row's completion; a failure is this row's. */
+    private Delivery alone(Answered answered, BatchCompletion completion) {
+      try {
+        return traces.inContextOf(
+            answered.row(),
+            () ->
+                settled(
+                    answered.row(),
+                    settlement(answered.charge(), completion.of(answered.row())),
+                    answered.outcome(),
+                    what(answered.charge())));
+      } catch (RuntimeException e) {
+        // As the relay takes a single row's exception: a retry, named by its type only.
+        return Delivery.retry(e.getClass().getName());
+      }
+    }
+
+    private ProviderAnswer call(ChargeMessage charge) {
+      return provider.charge(
+          CHARGE_KEY_PREFIX + charge.paymentId(),
+          charge.paymentId(),
+          charge.amount(),
+          charge.currency());
+    }
+
+    private Settlement settlement(ChargeMessage charge, Completion completion) {
+      return observed(
+          registry, "charge", outcome -> payments.settle(charge.paymentId(), outcome, completion));
+    }
+
+    /** The row's payload, or {@code null} (logged) if it is unreadable. */
+    private ChargeMessage read(OutboxRecord row) {
+      try {
+        return json.readValue(row.payloadJson(), ChargeMessage.class);
+      } catch (JacksonException e) {
+        log.error("Outbox row {} of type {} has an unreadable payload.", row.id(), type());
+        return null;
+      }
+    }
+
+    private static String what(ChargeMessage charge) {
+      return "payment " + charge.paymentId();
+    }
+
+    /** A row of the batch with the provider's final answer. */
+    private record Answered(
+        int index, OutboxRecord row, ChargeMessage charge, PaymentStatus outcome) {}
   }
 
   private static OutboxHandler handler(String type, Body body) {

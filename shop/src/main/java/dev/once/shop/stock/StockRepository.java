@@ -17,10 +17,12 @@ import org.springframework.stereotype.Repository;
  * JSON parameter ({@code [{"sku":…,"quantity":…}]}, read by {@code jsonb_to_recordset}), so a whole
  * order is one statement whatever its length.
  *
- * <p><b>Lock order.</b> Every statement that changes the stock of several products first locks them
- * with {@link #LOCK_FOR_ORDER}, in ascending sku order, and locks nothing else afterwards that
- * another transaction could hold while waiting for a product. Two transactions that share products
- * therefore queue on the first product they share, and never deadlock.
+ * <p><b>Lock order.</b> Every transaction that changes the stock of several products first locks
+ * them all in one statement, in ascending (client, sku) order: {@link #LOCK_FOR_ORDER} for one
+ * order (one client, so sku order), {@link #LOCK_PRODUCTS} for a batch of orders (the union of
+ * their products, each once), and locks nothing else afterwards that another transaction could hold
+ * while waiting for a product. Two transactions that share products therefore queue on the first
+ * product they share, and never deadlock, whether each applies one order or a batch.
  */
 @Repository
 class StockRepository {
@@ -67,6 +69,22 @@ class StockRepository {
       FROM jsonb_to_recordset(CAST(:lines AS jsonb)) AS line(sku text, quantity bigint)
       JOIN product p ON p.client_id = :client AND p.sku = line.sku
       ORDER BY p.sku
+      FOR UPDATE OF p
+      """;
+
+  /**
+   * Locks the products {@code :products} names ({@code [{"client":…,"sku":…}]}, each once) in
+   * ascending (client, sku) order, in one statement (the locking happens above the sort): the first
+   * statement of a batch of reservations or releases, which then applies its orders one after the
+   * other under these locks. The order is {@link #LOCK_FOR_ORDER}'s for one client, so a batch and
+   * a single order take their common products in the same order.
+   */
+  static final String LOCK_PRODUCTS =
+      """
+      SELECT p.sku
+      FROM jsonb_to_recordset(CAST(:products AS jsonb)) AS wanted(client text, sku text)
+      JOIN product p ON p.client_id = wanted.client AND p.sku = wanted.sku
+      ORDER BY p.client_id, p.sku
       FOR UPDATE OF p
       """;
 
@@ -208,6 +226,13 @@ class StockRepository {
         .param("lines", linesJson)
         .query(String.class)
         .list();
+  }
+
+  /**
+   * Locks the products of {@code productsJson} in (client, sku) order; see {@link #LOCK_PRODUCTS}.
+   */
+  void lockProducts(String productsJson) {
+    jdbc.sql(LOCK_PRODUCTS).param("products", productsJson).query(String.class).list();
   }
 
   /** The order's lines with their products' stock and reservations; see {@link #LINES}. */

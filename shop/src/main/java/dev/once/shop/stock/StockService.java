@@ -2,6 +2,8 @@ package dev.once.shop.stock;
 
 import dev.once.shop.events.ShopEvents;
 import dev.once.shop.events.ShopEvents.Line;
+import dev.once.shop.events.ShopEvents.OrderCancelled;
+import dev.once.shop.events.ShopEvents.OrderPlaced;
 import dev.once.shop.events.ShopEvents.StockOutcome;
 import dev.once.shop.persistence.Timestamps;
 import dev.once.shop.problems.NotFoundException;
@@ -9,12 +11,16 @@ import dev.once.shop.problems.ShopProblem;
 import dev.once.spring.events.OnceEvents;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  * and for every product {@code available + reserved = initial stock + restocks} in every committed
  * state. Reservations are facts keyed by {@code (order, sku)}: reserving an order twice, or
  * releasing it twice, changes the stock once. Thread-safe; concurrent changes serialize on the
- * products' row locks, always taken in ascending sku order ({@link StockRepository}).
+ * products' row locks, always taken at the start of the transaction, all in one statement, in
+ * ascending (client, sku) order, whether it applies one order or a batch ({@link StockRepository}).
  */
 @Service
 public class StockService {
@@ -107,6 +114,38 @@ public class StockService {
     // decision published that contradicts the first. Once the locks are held no other decision
     // on this order can commit, so the read after them sees the final state.
     stock.lockForOrder(client, linesJson);
+    return reserveLocked(client, orderId, lines, linesJson);
+  }
+
+  /**
+   * Reserves a batch of placed orders in one transaction, with the effect of {@link #reserve} for
+   * each of them in turn, in the order given: each order all or none, each outcome published as
+   * {@link #reserve} publishes it, a later order seeing the units an earlier one took. The products
+   * of the whole batch are locked first, each once, in one statement and in ascending (client, sku)
+   * order ({@link StockRepository#LOCK_PRODUCTS}); locking per order, even in sku order, could
+   * deadlock against a concurrent batch (one order of a batch locks k1 and k3, a later one k2,
+   * while another batch's first order locks k2 and k5, its next one k1).
+   *
+   * @return the outcomes, in the order of {@code orders}; empty for an order cancelled first
+   */
+  @Transactional
+  public List<Optional<StockOutcome>> reserveAll(List<OrderPlaced> orders) {
+    lockProducts(orders.stream().map(order -> new Locking(order.clientId(), order.items())));
+    List<Optional<StockOutcome>> outcomes = new ArrayList<>(orders.size());
+    for (OrderPlaced order : orders) {
+      outcomes.add(
+          reserveLocked(
+              order.clientId(),
+              order.orderId(),
+              order.items(),
+              json.writeValueAsString(order.items())));
+    }
+    return outcomes;
+  }
+
+  /** {@link #reserve} once the order's products are locked. */
+  private Optional<StockOutcome> reserveLocked(
+      String client, String orderId, List<Line> lines, String linesJson) {
     List<StockRepository.LockedLine> locked = stock.lines(client, orderId, linesJson);
     Optional<StockOutcome> outcome;
     if (locked.stream().anyMatch(line -> line.reservation().isPresent())) {
@@ -136,6 +175,45 @@ public class StockService {
     stock.lockForOrder(client, linesJson);
     return stock.release(client, orderId, linesJson, Timestamps.now(clock));
   }
+
+  /**
+   * Releases a batch of cancelled orders in one transaction, with the effect of {@link #release}
+   * for each in turn, in the order given; the batch's products are locked first, each once, in
+   * ascending (client, sku) order, as {@link #reserveAll} locks them.
+   *
+   * @return per order, in the order of {@code orders}, the skus whose units went back
+   */
+  @Transactional
+  public List<List<String>> releaseAll(List<OrderCancelled> orders) {
+    lockProducts(orders.stream().map(order -> new Locking(order.clientId(), order.items())));
+    List<List<String>> released = new ArrayList<>(orders.size());
+    for (OrderCancelled order : orders) {
+      released.add(
+          stock.release(
+              order.clientId(),
+              order.orderId(),
+              json.writeValueAsString(order.items()),
+              Timestamps.now(clock)));
+    }
+    return released;
+  }
+
+  /** Locks the products of {@code orders}, each once, in one statement and one global order. */
+  private void lockProducts(Stream<Locking> orders) {
+    Set<Map<String, String>> products = new LinkedHashSet<>();
+    orders.forEach(
+        order ->
+            order
+                .lines()
+                .forEach(
+                    line -> products.add(Map.of("client", order.client(), "sku", line.sku()))));
+    if (!products.isEmpty()) {
+      stock.lockProducts(json.writeValueAsString(products));
+    }
+  }
+
+  /** The lines of one order of a batch, with its client. */
+  private record Locking(String client, List<Line> lines) {}
 
   /** The outcome an earlier delivery decided, read from the order's reservation rows. */
   private static Optional<StockOutcome> decidedBefore(

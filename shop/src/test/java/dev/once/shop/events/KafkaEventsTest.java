@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.once.events.EventTransport;
 import dev.once.kafka.KafkaEventPublisher;
 import dev.once.kafka.OnceHeaders;
+import dev.once.shop.support.ConcurrentOrders;
 import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.ShopBroker;
 import dev.once.shop.support.ShopIntegrationTest;
@@ -41,6 +42,9 @@ import org.springframework.test.context.TestPropertySource;
       "once.outbox.relay.poll-interval=100ms",
       "once.outbox.relay.retry.initial-delay=10ms",
       "once.outbox.relay.retry.max-delay=100ms",
+      // Delivered rows kept, so that a test counts the events published; no load shedding.
+      "once.outbox.relay.delivered-retention=10m",
+      "once.outbox.load-shedding.enabled=false",
       // The broker runs in this JVM and logs every partition it creates at INFO.
       "logging.level.kafka=WARN",
       "logging.level.state.change.logger=WARN"
@@ -110,6 +114,15 @@ class KafkaEventsTest extends ShopIntegrationTest {
       assertThat(groups)
           .contains("once-shop.reserve-stock", "once-shop.release-stock", "once-shop.orders");
     }
+  }
+
+  /**
+   * {@link ConcurrentOrders} through Kafka: the placements reach {@code reserve-stock} as records
+   * of its consumer group (in batches, a poll's records, once the listeners take them so).
+   */
+  @Test
+  void fiftyConcurrentOrdersOnSixProductsAreEachDecidedOnceWithoutDeadlock() throws Exception {
+    ConcurrentOrders.placeAndCheck(newClient(), jdbc, "KFK", Duration.ofSeconds(120));
   }
 
   /** The keys of {@code topic}'s records; asserts each carries its message id and type. */

@@ -33,13 +33,13 @@ class PrometheusEndpointTest extends TracedShopTest {
     await()
         .atMost(Duration.ofSeconds(60))
         .until(() -> client.get("/v1/payments/" + payment).text("status"), "succeeded"::equals);
-    // The relay's counters are read on a scrape; the delivery is counted before the row settles.
+    // The relay's counters are read on a scrape; the delivery is counted after the row settled.
     String metrics =
         await()
             .atMost(Duration.ofSeconds(60))
             .until(
                 () -> scrape().body(),
-                body -> body.contains("once_outbox_delivered_total{type=\"payment.succeeded\"}"));
+                body -> body.contains("once_outbox_delivered_total{type=\"provider.charge\"}"));
 
     ShopResponse answer = scrape();
     assertThat(answer.status()).isEqualTo(200);

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
+import dev.once.inbox.InboxMessage;
 import dev.once.shop.events.ShopEvents;
 import dev.once.shop.payments.PaymentService;
 import dev.once.shop.payments.PaymentStatus;
@@ -19,6 +20,7 @@ import dev.once.shop.support.OrderFixture.Stock;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -162,8 +164,22 @@ class MarkPaidTest extends ShopIntegrationTest {
     String row = row(order);
     String plain = client.pay(account, "5", "EUR").text("id");
     payments.settle(plain, PaymentStatus.SUCCEEDED);
+    assertThat(events.count(plain, PaymentService.PAYMENT_SUCCEEDED))
+        .as("no order waits for it: nothing published")
+        .isZero();
 
-    assertThat(events.deliver(ORDERS, plain, PaymentService.PAYMENT_SUCCEEDED)).isTrue();
+    // As published before payments knew their order: the consumer finds no order to move.
+    InboxMessage earlier =
+        new InboxMessage(
+            UUID.randomUUID(),
+            PaymentService.PAYMENT_SUCCEEDED,
+            plain,
+            "{\"paymentId\":\""
+                + plain
+                + "\",\"accountId\":\""
+                + account
+                + "\",\"amount\":\"5.0000\",\"currency\":\"EUR\",\"status\":\"succeeded\"}");
+    assertThat(events.deliver(ORDERS, earlier)).isTrue();
     assertThat(row(order)).isEqualTo(row);
   }
 

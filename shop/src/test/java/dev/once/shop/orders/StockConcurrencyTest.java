@@ -11,6 +11,7 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.shop.events.ShopEvents;
 import dev.once.shop.support.EventDelivery;
+import dev.once.shop.support.LockWaiters;
 import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.OrderFixture.Stock;
 import dev.once.shop.support.ShopIntegrationTest;
@@ -99,7 +100,9 @@ class StockConcurrencyTest extends ShopIntegrationTest {
 
     List<Throwable> failures =
         failures(
-            race(THREADS, i -> attempt(() -> events.deliver(RESERVE_STOCK, placements.get(i)))));
+            race(
+                THREADS,
+                i -> LockWaiters.attempt(() -> events.deliver(RESERVE_STOCK, placements.get(i)))));
 
     String why = "seed " + seed + ", orders " + wanted;
     assertThat(failures).as(why).isEmpty();
@@ -146,7 +149,7 @@ class StockConcurrencyTest extends ShopIntegrationTest {
                 race(
                     THREADS,
                     i ->
-                        attempt(
+                        LockWaiters.attempt(
                             () -> {
                               String order = orders.get(i);
                               String type =
@@ -181,7 +184,7 @@ class StockConcurrencyTest extends ShopIntegrationTest {
             race(
                 2 * count,
                 i ->
-                    attempt(
+                    LockWaiters.attempt(
                         () ->
                             i % 2 == 0
                                 ? events.deliver(
@@ -226,8 +229,8 @@ class StockConcurrencyTest extends ShopIntegrationTest {
             2 * count,
             i ->
                 i % 2 == 0
-                    ? attempt(() -> shop.cancel(orders.get(i / 2)))
-                    : attempt(
+                    ? LockWaiters.attempt(() -> shop.cancel(orders.get(i / 2)))
+                    : LockWaiters.attempt(
                         () ->
                             events.deliver(
                                 RESERVE_STOCK,
@@ -238,7 +241,7 @@ class StockConcurrencyTest extends ShopIntegrationTest {
         race(
             2 * count,
             i ->
-                attempt(
+                LockWaiters.attempt(
                     () ->
                         i % 2 == 0
                             ? events.deliver(
@@ -271,7 +274,9 @@ class StockConcurrencyTest extends ShopIntegrationTest {
             failures(
                 race(
                     THREADS,
-                    i -> attempt(() -> events.deliver(RESERVE_STOCK, EventDelivery.copy(placed))))))
+                    i ->
+                        LockWaiters.attempt(
+                            () -> events.deliver(RESERVE_STOCK, EventDelivery.copy(placed))))))
         .isEmpty();
 
     assertThat(shop.stock("S1")).isEqualTo(new Stock(7, 3));
@@ -298,7 +303,7 @@ class StockConcurrencyTest extends ShopIntegrationTest {
                 race(
                     THREADS,
                     i ->
-                        attempt(
+                        LockWaiters.attempt(
                             () ->
                                 events.deliver(
                                     RELEASE_STOCK,
@@ -352,7 +357,7 @@ class StockConcurrencyTest extends ShopIntegrationTest {
         race(
             all.size(),
             i ->
-                attempt(
+                LockWaiters.attempt(
                     () ->
                         i < toRelease.size()
                             ? events.deliver(RELEASE_STOCK, all.get(i), ShopEvents.ORDER_CANCELLED)
@@ -434,8 +439,8 @@ class StockConcurrencyTest extends ShopIntegrationTest {
       }
       List<Future<Object>> futures = new ArrayList<>();
       for (int i = 0; i < tasks.size(); i++) {
-        futures.add(pool.submit(attempt(tasks.get(i))));
-        awaitLockWaiters(i + 1);
+        futures.add(pool.submit(LockWaiters.attempt(tasks.get(i))));
+        LockWaiters.await(jdbc, i + 1, "deliveries waiting for S1");
       }
       lock.rollback();
       List<Object> outcomes = new ArrayList<>();
@@ -446,34 +451,6 @@ class StockConcurrencyTest extends ShopIntegrationTest {
     } finally {
       pool.shutdownNow();
     }
-  }
-
-  /** Waits (polling the database, bounded) until {@code n} stock statements wait for a lock. */
-  private void awaitLockWaiters(int n) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (jdbc.sql(
-                """
-                SELECT count(*) FROM pg_stat_activity
-                WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()
-                  AND query LIKE '%jsonb_to_recordset%'
-                """)
-            .query(Long.class)
-            .single()
-        < n) {
-      assertThat(System.nanoTime() - deadline).as("%d deliveries waiting for S1", n).isNegative();
-      Thread.onSpinWait();
-    }
-  }
-
-  /** The task's result, or the exception it threw: the race goes on whatever one thread meets. */
-  private static Callable<Object> attempt(Callable<?> task) {
-    return () -> {
-      try {
-        return task.call();
-      } catch (Throwable e) {
-        return e;
-      }
-    };
   }
 
   private static List<Throwable> failures(List<?> outcomes) {

@@ -3,7 +3,11 @@ package dev.once.shop.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.inbox.Inbox;
+import dev.once.inbox.InboxConsumer;
 import dev.once.shop.persistence.Ids;
+import dev.once.shop.support.EventDelivery;
+import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
@@ -23,6 +27,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 class PaymentSettlementTest extends ShopIntegrationTest {
   @Autowired private PaymentService payments;
+  @Autowired private Inbox inbox;
+  @Autowired private List<InboxConsumer> consumers;
 
   private TestClient client;
   private String account;
@@ -94,7 +100,15 @@ class PaymentSettlementTest extends ShopIntegrationTest {
   }
 
   @Test
+  void aPaymentOfNoOrderPublishesNoOutcome() {
+    payments.settle(payment, PaymentStatus.SUCCEEDED);
+
+    assertThat(events(payment)).isEmpty();
+  }
+
+  @Test
   void eachOutcomeIsPublishedOnceInTheSettlingTransaction() {
+    String payment = orderPayment();
     payments.settle(payment, PaymentStatus.SUCCEEDED);
     payments.settle(payment, PaymentStatus.SUCCEEDED);
 
@@ -117,6 +131,7 @@ class PaymentSettlementTest extends ShopIntegrationTest {
 
   @Test
   void aDeclineIsPublishedOnce() {
+    String payment = orderPayment();
     payments.settle(payment, PaymentStatus.FAILED);
     payments.settle(payment, PaymentStatus.FAILED);
 
@@ -309,6 +324,15 @@ class PaymentSettlementTest extends ShopIntegrationTest {
     return client
         .post("/v1/payments/" + payment + "/refunds", "{\"amount\":\"" + amount + "\"}")
         .assertStatus(201);
+  }
+
+  /** The pending payment of a reserved order of 30.00, which waits for it. */
+  private String orderPayment() {
+    OrderFixture shop = new OrderFixture(client, jdbc);
+    shop.product("SETTLE", "30.00", "EUR", 1);
+    String order = shop.place(account, OrderFixture.lines("SETTLE", 1));
+    new EventDelivery(jdbc, inbox, consumers).pump(order);
+    return shop.pay(order);
   }
 
   private List<String> events(String aggregate) {

@@ -37,6 +37,16 @@ public class TransactionRecorder implements TransactionExecutionListener {
     return begun.stream().filter(b -> b.thread().contains("-exec-")).toList();
   }
 
+  /**
+   * Stops recording and returns the transactions begun on the calling thread since start: what a
+   * test that calls a relay handler itself caused.
+   */
+  public List<Begun> stopOnThisThread() {
+    recording = false;
+    String thread = Thread.currentThread().getName();
+    return begun.stream().filter(b -> b.thread().equals(thread)).toList();
+  }
+
   @Override
   public void beforeBegin(TransactionExecution transaction) {
     if (recording) {
