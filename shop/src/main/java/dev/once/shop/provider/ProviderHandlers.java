@@ -18,6 +18,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -182,16 +188,24 @@ class ProviderHandlers {
   /**
    * The handler of {@value PaymentService#PROVIDER_CHARGE}. One row ({@link #handle}): the provider
    * call, then the answer recorded in a transaction that also completes the row. A batch ({@link
-   * #handleAll}): the provider is called for each row in turn (each call under its own key, as
-   * alone), then every final answer of the batch is recorded in ONE transaction ({@link
-   * PaymentService#settleAll}) that also completes those rows, so a batch of settlements costs one
-   * commit. A row without a final answer is retried, a rejected one is dead, per row, as alone. If
-   * the batch's transaction fails (a payment that cannot take its answer, a lost claim, a database
-   * error), it is rolled back and each final answer is recorded alone, with its own row's
-   * completion: the faulty row fails alone and the others are settled; the provider is not called
-   * again. Each settlement is an observation {@value #SETTLEMENTS} in its row's trace, as alone.
+   * #handleAll}): the provider is called for the rows of a batch concurrently, at most {@value
+   * #CONCURRENT_CALLS} calls at a time (each under its own key, as alone), then every final answer
+   * of the batch is recorded in ONE transaction ({@link PaymentService#settleAll}) that also
+   * completes those rows, so a batch of settlements costs one commit. A row without a final answer
+   * is retried, a rejected one is dead, per row, as alone. If the batch's transaction fails (a
+   * payment that cannot take its answer, a lost claim, a database error), it is rolled back and
+   * each final answer is recorded alone, with its own row's completion: the faulty row fails alone
+   * and the others are settled; the provider is not called again. Each settlement is an observation
+   * {@value #SETTLEMENTS} in its row's trace, as alone.
    */
-  static final class ChargeHandler implements OutboxHandler, BatchMessageHandler {
+  static final class ChargeHandler implements OutboxHandler, BatchMessageHandler, AutoCloseable {
+    /**
+     * Provider calls of one handler in flight at once: a batch is one relay worker, so its calls
+     * run on this pool (threads made on demand and let go after a minute idle).
+     */
+    static final int CONCURRENT_CALLS = 16;
+
+    private final ThreadPoolExecutor calls = callPool();
     private final ProviderClient provider;
     private final PaymentService payments;
     private final JsonMapper json;
@@ -234,6 +248,7 @@ class ProviderHandlers {
     public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion) {
       Delivery[] outcomes = new Delivery[rows.size()];
       List<Answered> settling = new ArrayList<>();
+      List<Call> answers = new ArrayList<>();
       for (int i = 0; i < rows.size(); i++) {
         OutboxRecord row = rows.get(i);
         ChargeMessage charge = read(row);
@@ -241,12 +256,20 @@ class ProviderHandlers {
           outcomes[i] = Delivery.dead("unreadable payload");
           continue;
         }
-        ProviderAnswer answer = traces.inContextOf(row, () -> call(charge));
+        answers.add(
+            new Call(
+                i, row, charge, calls.submit(() -> traces.inContextOf(row, () -> call(charge)))));
+      }
+      for (Call pending : answers) {
+        ProviderAnswer answer = answerOf(pending, outcomes);
+        if (answer == null) {
+          continue;
+        }
         PaymentStatus outcome = finalOutcome(answer);
         if (outcome == null) {
-          outcomes[i] = notFinal(row, answer, what(charge));
+          outcomes[pending.index()] = notFinal(pending.row(), answer, what(pending.charge()));
         } else {
-          settling.add(new Answered(i, row, charge, outcome));
+          settling.add(new Answered(pending.index(), pending.row(), pending.charge(), outcome));
         }
       }
       if (!settling.isEmpty()) {
@@ -254,6 +277,57 @@ class ProviderHandlers {
       }
       return List.of(outcomes);
     }
+
+    /**
+     * The answer of one call, or {@code null} with the row's outcome set: a call that threw is a
+     * retry, named by its type (as the relay takes a single row's exception); if the relay
+     * interrupts the batch (its time-out, a shutdown), the calls not answered yet are cancelled and
+     * their rows retried.
+     */
+    private ProviderAnswer answerOf(Call pending, Delivery[] outcomes) {
+      try {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedException();
+        }
+        return pending.answer().get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        pending.answer().cancel(true);
+        outcomes[pending.index()] =
+            Delivery.retry("interrupted: the relay is closing or timed out");
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        outcomes[pending.index()] = Delivery.retry(cause.getClass().getName());
+      }
+      return null;
+    }
+
+    @Override
+    public void close() {
+      calls.shutdownNow();
+    }
+
+    private static ThreadPoolExecutor callPool() {
+      AtomicInteger count = new AtomicInteger();
+      ThreadPoolExecutor pool =
+          new ThreadPoolExecutor(
+              CONCURRENT_CALLS,
+              CONCURRENT_CALLS,
+              1,
+              TimeUnit.MINUTES,
+              new LinkedBlockingQueue<>(),
+              task -> {
+                Thread thread = new Thread(task, "shop-provider-call-" + count.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+              });
+      pool.allowCoreThreadTimeOut(true);
+      return pool;
+    }
+
+    /** A provider call of a batch's row, under way. */
+    private record Call(
+        int index, OutboxRecord row, ChargeMessage charge, Future<ProviderAnswer> answer) {}
 
     /** The batch's final answers in one transaction; if it fails, each alone. */
     private void settleAll(

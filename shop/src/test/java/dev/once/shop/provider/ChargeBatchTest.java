@@ -23,6 +23,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -79,6 +83,40 @@ class ChargeBatchTest extends ShopIntegrationTest {
     }
     assertThat(client.balance(account)).isEqualTo("990.0000");
     assertThat(paymentEvents(paid)).as("payments of no order publish no event").isZero();
+  }
+
+  @AfterEach
+  void noHook() {
+    provider.afterApply(reference -> {});
+  }
+
+  @Test
+  void theProviderCallsOfABatchRunConcurrently() throws Exception {
+    List<String> paid = payments("1.00", "2.00", "3.00", "4.00");
+    List<OutboxRecord> rows = paid.stream().map(this::row).toList();
+    // Each call waits, inside the provider, until all four are there: one call after another
+    // would never get past the first (it gives up after 4 s, below the shop's read time-out).
+    CountDownLatch allInFlight = new CountDownLatch(rows.size());
+    AtomicInteger together = new AtomicInteger();
+    provider.afterApply(
+        reference -> {
+          allInFlight.countDown();
+          try {
+            if (allInFlight.await(4, TimeUnit.SECONDS)) {
+              together.incrementAndGet();
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+
+    List<Delivery> outcomes = handler().handleAll(rows, new Rows(Set.of()));
+
+    assertThat(together).as("calls that met the other three in flight").hasValue(rows.size());
+    assertThat(outcomes).containsOnly(Delivery.done()).hasSize(rows.size());
+    for (String payment : paid) {
+      assertThat(provider.stats(payment).effects()).as(payment).isEqualTo(1);
+    }
   }
 
   @Test
