@@ -3,18 +3,21 @@ package dev.once.shop.broken;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.spring.InboxListenerCustomizer;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.springframework.kafka.listener.BatchInterceptor;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.RecordInterceptor;
 
 /**
  * The broken mode {@link BrokenMode#COMMIT_OFFSET_BEFORE_TRANSACTION}, for {@code once-verify chaos
- * --kafka}'s self-test only: commits each record's offset before the inbox transaction runs, so a
- * kill between the two loses the record. Does nothing in any other mode.
+ * --kafka}'s self-test only: commits the offsets of a poll's records before their inbox transaction
+ * runs (a batch interceptor: the inbox listeners are batch listeners), so a kill between the two
+ * loses the records. Does nothing in any other mode.
  */
 class OffsetsCommittedFirst implements InboxListenerCustomizer {
   /** How long each record waits between its early offset commit and its transaction. */
@@ -32,24 +35,28 @@ class OffsetsCommittedFirst implements InboxListenerCustomizer {
     if (mode != BrokenMode.COMMIT_OFFSET_BEFORE_TRANSACTION) {
       return;
     }
-    container.setRecordInterceptor(
-        new RecordInterceptor<String, String>() {
+    container.setBatchInterceptor(
+        new BatchInterceptor<String, String>() {
           @Override
-          public ConsumerRecord<String, String> intercept(
-              ConsumerRecord<String, String> record, Consumer<String, String> client) {
-            client.commitSync(
-                Map.of(
-                    new TopicPartition(record.topic(), record.partition()),
-                    new OffsetAndMetadata(record.offset() + 1)));
-            // The window in which a kill loses the record, held open long enough that a kill
-            // during consumer traffic always finds a record in it: the self-test's catch is then
+          public ConsumerRecords<String, String> intercept(
+              ConsumerRecords<String, String> records, Consumer<String, String> client) {
+            Map<TopicPartition, OffsetAndMetadata> past = new HashMap<>();
+            for (ConsumerRecord<String, String> record : records) {
+              past.merge(
+                  new TopicPartition(record.topic(), record.partition()),
+                  new OffsetAndMetadata(record.offset() + 1),
+                  (a, b) -> a.offset() >= b.offset() ? a : b);
+            }
+            client.commitSync(past);
+            // The window in which a kill loses the records, held open long enough that a kill
+            // during consumer traffic always finds records in it: the self-test's catch is then
             // certain, not a matter of a kill landing in a few milliseconds.
             try {
               Thread.sleep(WINDOW.toMillis());
             } catch (InterruptedException e) {
               Thread.currentThread().interrupt();
             }
-            return record;
+            return records;
           }
         });
   }
