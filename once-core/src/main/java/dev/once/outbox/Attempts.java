@@ -211,18 +211,11 @@ final class Attempts {
       recordQuietly(flight, Delivery.done(), false);
       return;
     }
-    long[] ids = new long[done.size()];
-    UUID[] claims = new UUID[done.size()];
-    List<Flight> sorted = new ArrayList<>(done);
-    sorted.sort((a, b) -> Long.compare(a.row.id(), b.row.id()));
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = sorted.get(i).row.id();
-      claims[i] = sorted.get(i).claimId;
-    }
-    Set<Long> completed = store.completeAll(ids, claims, keepDelivered);
+    HeldRows held = HeldRows.of(done);
+    Set<Long> completed = store.completeAll(held.ids(), held.claimIds(), keepDelivered);
     counters.commits.increment();
     counters.completed(completed.size());
-    for (Flight flight : sorted) {
+    for (Flight flight : done) {
       if (completed.contains(flight.row.id())) {
         delivered(flight.row);
       } else {
@@ -393,15 +386,9 @@ final class Attempts {
             done = true;
             return;
           }
-          List<OutboxRecord> sorted = new ArrayList<>(own);
-          sorted.sort((a, b) -> Long.compare(a.id(), b.id()));
-          long[] ids = new long[sorted.size()];
-          UUID[] claimIds = new UUID[sorted.size()];
-          for (int i = 0; i < ids.length; i++) {
-            ids[i] = sorted.get(i).id();
-            claimIds[i] = claims.get(ids[i]);
-          }
-          Set<Long> completed = store.completeAll(tx, ids, claimIds, keepDelivered, durable);
+          HeldRows held = HeldRows.of(own, OutboxRecord::id, row -> claims.get(row.id()));
+          long[] ids = held.ids();
+          Set<Long> completed = store.completeAll(tx, ids, held.claimIds(), keepDelivered, durable);
           for (long id : ids) {
             if (!completed.contains(id)) {
               throw new ClaimLostException(id);

@@ -445,13 +445,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
       if (running.isEmpty()) {
         return;
       }
-      long[] ids = new long[running.size()];
-      UUID[] claims = new UUID[running.size()];
-      for (int i = 0; i < ids.length; i++) {
-        ids[i] = running.get(i).row.id();
-        claims[i] = running.get(i).claimId;
-      }
-      store.renew(ids, claims, lease);
+      HeldRows held = HeldRows.of(running);
+      store.renew(held.ids(), held.claimIds(), lease);
       counters.commits.increment();
     } catch (RuntimeException e) {
       failures.report("renew the lease of outbox rows", e);

@@ -94,13 +94,9 @@ final class GroupCompletion {
     if (batch.isEmpty()) {
       return;
     }
-    batch.sort((a, b) -> Long.compare(a.id, b.id));
-    long[] ids = new long[batch.size()];
-    UUID[] claims = new UUID[batch.size()];
-    for (int i = 0; i < ids.length; i++) {
-      ids[i] = batch.get(i).id;
-      claims[i] = batch.get(i).claimId;
-    }
+    HeldRows held = HeldRows.of(batch, r -> r.id, r -> r.claimId);
+    long[] ids = held.ids();
+    UUID[] claims = held.claimIds();
     try {
       Set<Long> done =
           ids.length == 1

@@ -265,6 +265,66 @@ class BatchRelayTest {
     assertThat(lost).containsExactly(taken);
   }
 
+  @Test
+  void aBatchPastItsTimeOutIsInterruptedItsRowsReleasedAndItsWorkerFree() throws Exception {
+    List<Long> ids = ids(appendCommitted(ds, outbox, TYPE, aggregates(4)));
+    java.util.concurrent.atomic.AtomicInteger interrupted =
+        new java.util.concurrent.atomic.AtomicInteger();
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    BatchMessageHandler handler =
+        new BatchMessageHandler() {
+          @Override
+          public Delivery handle(OutboxRecord row) {
+            return Delivery.done();
+          }
+
+          @Override
+          public List<Delivery> handleAll(List<OutboxRecord> rows, BatchCompletion completion) {
+            calls.add(rows.stream().map(OutboxRecord::id).toList());
+            if (calls.size() == 1) {
+              try {
+                never.await(); // hangs until the relay's time-out interrupts it
+              } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+              }
+            }
+            return List.copyOf(rows.stream().map(row -> Delivery.done()).toList());
+          }
+        };
+    // One worker: if the hung batch kept its permit, no later batch could run.
+    try (OutboxRelay relay =
+        OutboxRelay.builder(store)
+            .handler(
+                TYPE,
+                handler,
+                new RetryPolicy(3, Duration.ofMillis(1), 1.0, Duration.ofMillis(1), 0.0))
+            .workers(1)
+            .handlerTimeout(TYPE, Duration.ofMillis(200))
+            .pollInterval(Duration.ofMillis(20))
+            .deliveredRetention(Duration.ofMinutes(1))
+            .build()) {
+      relay.start();
+      org.awaitility.Awaitility.await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> ids.stream().allMatch(id -> "delivered".equals(stateQuietly(id))));
+    }
+
+    assertThat(interrupted).hasValue(1);
+    assertThat(calls.get(0)).isEqualTo(ids);
+    for (long id : ids) {
+      // The timed-out attempt is counted, and the row was released for a second one.
+      assertThat(column(ds, id, "attempts")).isEqualTo("2");
+    }
+  }
+
+  private String stateQuietly(long id) {
+    try {
+      return state(ds, id);
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   private static final UUID NEW_HOLDER = UUID.fromString("00000000-0000-4000-8000-000000000001");
 
   /**

@@ -124,14 +124,7 @@ final class MicrometerTracing implements OnceTracing {
    */
   private Delivery deliver(OutboxRecord row, Completion completion, MessageHandler handler)
       throws Exception {
-    Span span =
-        childOf(row.trace(), true)
-            .name(DELIVER)
-            .kind(Span.Kind.CONSUMER)
-            .tag(MESSAGE_TYPE, row.type())
-            .tag(MESSAGE_ID, row.messageId().toString())
-            .tag(ATTEMPT, Integer.toString(row.attempt()))
-            .start();
+    Span span = deliverySpan(row);
     try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
       OutboxRecord traced = row.withTrace(contextOf(span));
       Delivery delivery =
@@ -158,17 +151,9 @@ final class MicrometerTracing implements OnceTracing {
     List<Span> spans = new ArrayList<>(rows.size());
     List<OutboxRecord> traced = new ArrayList<>(rows.size());
     for (OutboxRecord row : rows) {
-      Span span =
-          childOf(row.trace(), true)
-              .name(DELIVER)
-              .kind(Span.Kind.CONSUMER)
-              .tag(MESSAGE_TYPE, row.type())
-              .tag(MESSAGE_ID, row.messageId().toString())
-              .tag(ATTEMPT, Integer.toString(row.attempt()))
-              .start();
+      Span span = deliverySpan(row);
       spans.add(span);
-      OutboxRecord withSpan = row.withTrace(contextOf(span));
-      traced.add(withSpan);
+      traced.add(row.withTrace(contextOf(span)));
     }
     try {
       List<Delivery> deliveries = handler.handleAll(traced, completion);
@@ -189,6 +174,20 @@ final class MicrometerTracing implements OnceTracing {
     } finally {
       spans.forEach(Span::end);
     }
+  }
+
+  /**
+   * The started span of one delivery attempt: the child of the row's context, or the root of a new
+   * trace for a row without one (never the child of whatever the relay's thread might hold).
+   */
+  private Span deliverySpan(OutboxRecord row) {
+    return childOf(row.trace(), true)
+        .name(DELIVER)
+        .kind(Span.Kind.CONSUMER)
+        .tag(MESSAGE_TYPE, row.type())
+        .tag(MESSAGE_ID, row.messageId().toString())
+        .tag(ATTEMPT, Integer.toString(row.attempt()))
+        .start();
   }
 
   private static String outcome(Delivery delivery) {
@@ -269,20 +268,14 @@ final class MicrometerTracing implements OnceTracing {
 
     @Override
     public void consumeAll(Connection tx, List<InboxMessage> messages) throws Exception {
-      if (!ownsBatch(consumer)) {
+      if (!OWNS_BATCH.get(consumer.getClass())) {
         for (InboxMessage message : messages) {
           consume(tx, message);
         }
         return;
       }
-      InboxMessage first = messages.get(0);
       Span span =
-          childOf(first.trace(), false)
-              .name(CONSUME)
-              .kind(Span.Kind.CONSUMER)
-              .tag(CONSUMER, consumer.name())
-              .tag(MESSAGE_TYPE, first.type())
-              .tag(MESSAGE_ID, first.messageId().toString())
+          consumeSpan(consumer, messages.get(0))
               .tag(BATCH, Integer.toString(messages.size()))
               .start();
       try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
@@ -296,17 +289,34 @@ final class MicrometerTracing implements OnceTracing {
     }
   }
 
-  /** Whether {@code consumer} applies a batch its own way (overrides {@code consumeAll}). */
-  private static boolean ownsBatch(BatchInboxConsumer consumer) {
-    try {
-      return consumer
-              .getClass()
-              .getMethod("consumeAll", Connection.class, List.class)
-              .getDeclaringClass()
-          != BatchInboxConsumer.class;
-    } catch (NoSuchMethodException e) {
-      return false;
-    }
+  /**
+   * Whether a consumer class applies a batch its own way (overrides {@code consumeAll}); looked up
+   * once per class, not on every batch.
+   */
+  private static final ClassValue<Boolean> OWNS_BATCH =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          try {
+            return type.getMethod("consumeAll", Connection.class, List.class).getDeclaringClass()
+                != BatchInboxConsumer.class;
+          } catch (NoSuchMethodException e) {
+            return false;
+          }
+        }
+      };
+
+  /**
+   * The span of {@code consumer} applying {@code message}: the child of the message's context (the
+   * relay's delivery span, or a Kafka record's headers), else of the current span.
+   */
+  private Span.Builder consumeSpan(InboxConsumer consumer, InboxMessage message) {
+    return childOf(message.trace(), false)
+        .name(CONSUME)
+        .kind(Span.Kind.CONSUMER)
+        .tag(CONSUMER, consumer.name())
+        .tag(MESSAGE_TYPE, message.type())
+        .tag(MESSAGE_ID, message.messageId().toString());
   }
 
   /** A delivery of the inbox. */
@@ -322,14 +332,7 @@ final class MicrometerTracing implements OnceTracing {
    */
   private boolean consume(InboxConsumer consumer, InboxMessage message, InboxDelivery delivery)
       throws Exception {
-    Span span =
-        childOf(message.trace(), false)
-            .name(CONSUME)
-            .kind(Span.Kind.CONSUMER)
-            .tag(CONSUMER, consumer.name())
-            .tag(MESSAGE_TYPE, message.type())
-            .tag(MESSAGE_ID, message.messageId().toString())
-            .start();
+    Span span = consumeSpan(consumer, message).start();
     try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
       boolean applied = delivery.deliver();
       span.tag(DUPLICATE, Boolean.toString(!applied));
