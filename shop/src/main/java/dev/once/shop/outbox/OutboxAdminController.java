@@ -114,7 +114,7 @@ class OutboxAdminController {
               description =
                   "`true` to requeue a row older than the inbox retention, after checking by hand"
                       + " that its effect was not applied",
-              schema = @Schema(type = "boolean", example = "false"))
+              schema = @Schema(type = "boolean"))
           @RequestParam(required = false)
           String force,
       HttpServletRequest request) {

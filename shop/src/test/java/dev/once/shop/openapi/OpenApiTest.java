@@ -308,6 +308,44 @@ class OpenApiTest extends ShopIntegrationTest {
     assertThat(pay.get("responses").has("415")).as("pay takes no body").isFalse();
   }
 
+  /**
+   * Every example is valid against its schema, so the description lints clean
+   * (bench/openapi-lint.sh runs redocly and spectral, which need Node.js; this runs in every
+   * build). A boolean query parameter declared on a {@code String} once had the example {@code
+   * "false"}, a string.
+   */
+  @Test
+  void everyExampleMatchesItsSchema() {
+    JsonNode api = api();
+    assertThat(api.toString()).as("the description has examples to check").contains("\"example\"");
+    assertThat(SchemaExamples.violations(api)).isEmpty();
+  }
+
+  /** The check itself fails on what it exists to catch. */
+  @Test
+  void theExampleCheckFindsAnExampleOfTheWrongType() {
+    JsonNode api =
+        tools.jackson.databind.json.JsonMapper.builder()
+            .build()
+            .readTree(
+                """
+                {"paths": {"/x": {"post": {"parameters": [
+                  {"name": "force", "in": "query",
+                   "schema": {"type": "boolean", "example": "false"}},
+                  {"name": "n", "in": "query", "schema": {"$ref": "#/components/schemas/N"}}]}}},
+                 "components": {"schemas": {
+                   "N": {"type": "integer", "minimum": 1, "example": 0},
+                   "Body": {"type": "object", "required": ["id"],
+                            "properties": {"id": {"type": "string", "pattern": "^a"}},
+                            "example": {"id": "b"}}}}}
+                """);
+    assertThat(SchemaExamples.violations(api))
+        .hasSize(3)
+        .anyMatch(v -> v.contains("parameters/0/schema/example") && v.contains("type boolean"))
+        .anyMatch(v -> v.contains("schemas/N/example") && v.contains("below 1"))
+        .anyMatch(v -> v.contains("schemas/Body/example.id") && v.contains("does not match"));
+  }
+
   @Test
   void servesTheSwaggerUi() {
     ShopResponse redirect = http.send(http.request("/swagger-ui.html").GET());
