@@ -66,6 +66,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final Duration shutdownTimeout;
   private final Clock clock;
   private final String name;
+  private final ThreadFactory threads;
   private final RelayListener listener;
   private final RelayFailures failures;
   private final RelayCounters counters = new RelayCounters();
@@ -114,6 +115,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.shutdownTimeout = settings.shutdownTimeout;
     this.clock = settings.clock;
     this.name = settings.name;
+    this.threads = settings.threads;
     this.listener = settings.listener;
     this.failures = new RelayFailures(name, clock);
     this.skew = new ClockSkew(name, clock);
@@ -535,12 +537,15 @@ final class DefaultOutboxRelay implements OutboxRelay {
     }
   }
 
-  private static ThreadFactory daemonThreads(String prefix) {
+  /** The configured factory's threads, named and daemons (a virtual thread always is one). */
+  private ThreadFactory daemonThreads(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return task -> {
-      Thread thread =
-          new Thread(task, prefix.endsWith("-") ? prefix + count.incrementAndGet() : prefix);
-      thread.setDaemon(true);
+      Thread thread = threads.newThread(task);
+      thread.setName(prefix.endsWith("-") ? prefix + count.incrementAndGet() : prefix);
+      if (!thread.isDaemon()) {
+        thread.setDaemon(true);
+      }
       return thread;
     };
   }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 
 /**
  * Delivers committed outbox rows to their {@link MessageHandler}s: at least once per row, never for
@@ -110,6 +111,7 @@ public interface OutboxRelay extends AutoCloseable {
     Clock clock = Clock.systemUTC();
     RelayListener listener = RelayListener.NONE;
     String name = "once-relay";
+    ThreadFactory threads = Thread::new;
 
     private Builder(OutboxStore store) {
       this.store = Objects.requireNonNull(store, "store");
@@ -261,6 +263,19 @@ public interface OutboxRelay extends AutoCloseable {
     /** Hooks for metrics and logs. Default none. */
     public Builder listener(RelayListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * Where the relay's threads come from: its coordinator, its heartbeat timer and its workers.
+     * The relay names each thread it gets ({@link #name(String)} and a suffix) and makes it a
+     * daemon. Default: a new platform thread each time. Pass a virtual-thread factory on Java 21 or
+     * later ({@code Thread.ofVirtual().factory()}) to run the workers on virtual threads: the relay
+     * holds no monitor across a database call or a handler, so a worker waiting on either never
+     * pins its carrier.
+     */
+    public Builder threadFactory(ThreadFactory threads) {
+      this.threads = Objects.requireNonNull(threads, "threads");
       return this;
     }
 

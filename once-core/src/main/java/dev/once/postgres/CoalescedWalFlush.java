@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
@@ -20,7 +22,10 @@ final class CoalescedWalFlush implements WalFlush {
   static final String FLUSH = "SELECT set_config('synchronous_commit', 'on', true), txid_current()";
 
   private final DataSource dataSource;
-  private final Object lock = new Object();
+  // A lock, not a monitor: a virtual thread waiting here for another's flush (a database round
+  // trip) leaves its carrier free.
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition flushEnded = lock.newCondition();
   private long started;
   private long completed;
   private boolean running;
@@ -32,7 +37,8 @@ final class CoalescedWalFlush implements WalFlush {
   @Override
   public void awaitDurable() throws SQLException, InterruptedException {
     long number;
-    synchronized (lock) {
+    lock.lockInterruptibly();
+    try {
       // Flushes numbered above `started` start after this call: the first of them to complete
       // covers every commit seen before it.
       long needed = started + 1;
@@ -45,20 +51,25 @@ final class CoalescedWalFlush implements WalFlush {
           number = ++started;
           break;
         }
-        lock.wait();
+        flushEnded.await();
       }
+    } finally {
+      lock.unlock();
     }
     boolean flushed = false;
     try {
       flush();
       flushed = true;
     } finally {
-      synchronized (lock) {
+      lock.lock();
+      try {
         running = false;
         if (flushed) {
           completed = Math.max(completed, number);
         }
-        lock.notifyAll();
+        flushEnded.signalAll();
+      } finally {
+        lock.unlock();
       }
     }
   }

@@ -1,6 +1,7 @@
 package dev.once.spring;
 
 import dev.once.idempotency.IdempotencyEngine;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.PeriodicTask;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -32,7 +33,7 @@ final class IdempotencyKeyPurger implements SmartLifecycle {
 
   IdempotencyKeyPurger(
       IdempotencyEngine engine, DataSource dataSource, Duration interval, int batchSize) {
-    this(engine, dataSource, interval, batchSize, DEFAULT_MAX_RUN_TIME);
+    this(engine, dataSource, interval, batchSize, DEFAULT_MAX_RUN_TIME, OnceThreads.platform());
   }
 
   IdempotencyKeyPurger(
@@ -40,12 +41,14 @@ final class IdempotencyKeyPurger implements SmartLifecycle {
       DataSource dataSource,
       Duration interval,
       int batchSize,
-      Duration maxRunTime) {
+      Duration maxRunTime,
+      OnceThreads threads) {
     this.engine = engine;
     this.dataSource = dataSource;
     this.batchSize = batchSize;
     this.maxRunTime = maxRunTime;
-    this.task = new PeriodicTask("once-idempotency-purge", interval, interval, this::runSafely);
+    this.task =
+        new PeriodicTask("once-idempotency-purge", interval, interval, this::runSafely, threads);
   }
 
   /**

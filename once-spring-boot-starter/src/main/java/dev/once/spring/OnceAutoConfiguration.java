@@ -3,6 +3,7 @@ package dev.once.spring;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyStore;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.SameDataSource;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -22,6 +23,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportSelector;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.transaction.PlatformTransactionManager;
 
@@ -76,10 +78,23 @@ public class OnceAutoConfiguration {
   @Bean
   @ConditionalOnBooleanProperty(name = "once.idempotency.purge.enabled", matchIfMissing = true)
   IdempotencyKeyPurger onceIdempotencyKeyPurger(
-      IdempotencyEngine engine, DataSource dataSource, OnceProperties properties) {
+      IdempotencyEngine engine,
+      DataSource dataSource,
+      OnceProperties properties,
+      OnceThreads threads) {
     OnceProperties.Purge purge = properties.idempotency().purge();
     return new IdempotencyKeyPurger(
-        engine, dataSource, purge.interval(), purge.batchSize(), purge.maxRunTime());
+        engine, dataSource, purge.interval(), purge.batchSize(), purge.maxRunTime(), threads);
+  }
+
+  /**
+   * Once's own threads (the relay's, the purges', the gauges'): virtual with {@code
+   * spring.threads.virtual.enabled=true} on Java 21 or later, platform threads otherwise.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  OnceThreads onceThreads(Environment environment) {
+    return OnceThreads.of(environment);
   }
 
   /**

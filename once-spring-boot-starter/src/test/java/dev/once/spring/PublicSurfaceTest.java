@@ -55,6 +55,7 @@ class PublicSurfaceTest {
     assertThat(publicTopLevelTypes().stream().filter(name -> name.startsWith(INTERNAL + ".")))
         .containsExactly(
             "dev.once.spring.internal.EventsPublished",
+            "dev.once.spring.internal.OnceThreads",
             "dev.once.spring.internal.OnceTracing",
             "dev.once.spring.internal.PeriodicTask",
             "dev.once.spring.internal.SameDataSource");

@@ -4,6 +4,7 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.InboxRecords;
+import dev.once.spring.internal.OnceThreads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -56,7 +57,8 @@ final class InboxListeners implements SmartLifecycle {
       OnceKafkaProperties settings,
       String groupPrefix,
       TransportMeters meters,
-      List<InboxListenerCustomizer> customizers) {
+      List<InboxListenerCustomizer> customizers,
+      OnceThreads threads) {
     for (InboxConsumer consumer : consumers) {
       containers.add(
           container(
@@ -66,7 +68,8 @@ final class InboxListeners implements SmartLifecycle {
               settings,
               groupPrefix,
               meters,
-              customizers));
+              customizers,
+              threads));
     }
   }
 
@@ -77,7 +80,8 @@ final class InboxListeners implements SmartLifecycle {
       OnceKafkaProperties settings,
       String groupPrefix,
       TransportMeters meters,
-      List<InboxListenerCustomizer> customizers) {
+      List<InboxListenerCustomizer> customizers,
+      OnceThreads threads) {
     InboxConsumer consumer = records.consumer();
     String name = consumer.name();
     ConsumerLag lag = new ConsumerLag();
@@ -86,6 +90,9 @@ final class InboxListeners implements SmartLifecycle {
         new ContainerProperties(topics.topicsOf(consumer.types()).toArray(String[]::new));
     properties.setGroupId(groupPrefix + name);
     properties.setClientId("once-" + name);
+    // With spring.threads.virtual.enabled, each consumer polls on a virtual thread, as Boot's own
+    // listener containers do.
+    threads.executor("once-kafka-" + name + "-").ifPresent(properties::setListenerTaskExecutor);
     Duration commitInterval = settings.getConsumer().getCommitInterval();
     if (commitInterval.isZero()) {
       properties.setAckMode(ContainerProperties.AckMode.BATCH);

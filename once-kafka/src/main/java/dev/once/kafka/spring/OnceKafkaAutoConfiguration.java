@@ -9,6 +9,7 @@ import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.events.PublishedEventTypes;
 import dev.once.spring.internal.EventsPublished;
+import dev.once.spring.internal.OnceThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.LinkedHashSet;
@@ -165,7 +166,8 @@ public class OnceKafkaAutoConfiguration {
         OnceKafkaProperties settings,
         TransportMeters meters,
         ObjectProvider<InboxListenerCustomizer> customizers,
-        Environment environment) {
+        Environment environment,
+        OnceThreads threads) {
       List<InboxConsumer> all = consumers.orderedStream().toList();
       Inbox theInbox = inbox.getIfAvailable();
       if (theInbox == null && !all.isEmpty()) {
@@ -181,7 +183,8 @@ public class OnceKafkaAutoConfiguration {
           settings,
           groupPrefix(settings, environment),
           meters,
-          customizers.orderedStream().toList());
+          customizers.orderedStream().toList(),
+          threads);
     }
   }
 

@@ -10,6 +10,7 @@ import dev.once.spring.OnceProperties;
 import dev.once.spring.OnceSchemaMigration;
 import dev.once.spring.events.PublishedEventTypes;
 import dev.once.spring.internal.EventsPublished;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.OnceTracing;
 import dev.once.spring.internal.SameDataSource;
 import java.util.Set;
@@ -94,13 +95,14 @@ class InboxConfiguration {
 
   @Bean
   @ConditionalOnBooleanProperty(name = "once.inbox.purge.enabled", matchIfMissing = true)
-  InboxPurger onceInboxPurger(Inbox inbox, OnceProperties properties) {
+  InboxPurger onceInboxPurger(Inbox inbox, OnceProperties properties, OnceThreads threads) {
     OnceProperties.Inbox settings = properties.inbox();
     return new InboxPurger(
         inbox,
         settings.retention(),
         settings.purge().interval(),
         settings.purge().batchSize(),
-        settings.purge().maxRunTime());
+        settings.purge().maxRunTime(),
+        threads);
   }
 }

@@ -1,6 +1,7 @@
 package dev.once.spring.inbox;
 
 import dev.once.inbox.Inbox;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.PeriodicTask;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -29,16 +30,21 @@ final class InboxPurger implements SmartLifecycle {
   private final PeriodicTask task;
 
   InboxPurger(Inbox inbox, Duration retention, Duration interval, int batchSize) {
-    this(inbox, retention, interval, batchSize, DEFAULT_MAX_RUN_TIME);
+    this(inbox, retention, interval, batchSize, DEFAULT_MAX_RUN_TIME, OnceThreads.platform());
   }
 
   InboxPurger(
-      Inbox inbox, Duration retention, Duration interval, int batchSize, Duration maxRunTime) {
+      Inbox inbox,
+      Duration retention,
+      Duration interval,
+      int batchSize,
+      Duration maxRunTime,
+      OnceThreads threads) {
     this.inbox = inbox;
     this.retention = retention;
     this.batchSize = batchSize;
     this.maxRunTime = maxRunTime;
-    this.task = new PeriodicTask("once-inbox-purge", interval, interval, this::runSafely);
+    this.task = new PeriodicTask("once-inbox-purge", interval, interval, this::runSafely, threads);
   }
 
   /**

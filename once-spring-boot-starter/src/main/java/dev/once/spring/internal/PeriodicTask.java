@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
 
 /**
- * One background job of the starter (a purge, a gauge refresh) on a daemon thread of its own. A job
- * that reports it is behind (a purge that ended its run with work left) runs again after {@link
+ * One background job of the starter (a purge, a gauge refresh) on a daemon thread of its own (a
+ * virtual one with {@code spring.threads.virtual.enabled}: {@link OnceThreads}). A job that reports
+ * it is behind (a purge that ended its run with work left) runs again after {@link
  * #PAUSE_WHILE_BEHIND}; otherwise the next run starts {@code interval} after this one ended. {@link
  * #stop()} lets a running pass end (each is one short statement, or a few: a purge checks {@link
  * #stopping()} between its batches) before the DataSource closes. The job must catch and log its
@@ -33,11 +35,22 @@ public final class PeriodicTask {
   private final Duration initialDelay;
   private final Duration interval;
   private final BooleanSupplier job;
+  private final ThreadFactory threads;
   private ScheduledExecutorService scheduler;
   private volatile boolean stopping;
 
-  /** A job that is never behind: it runs every {@code interval}. */
+  /** A job that is never behind: it runs every {@code interval}, on a platform thread. */
   public PeriodicTask(String threadName, Duration initialDelay, Duration interval, Runnable job) {
+    this(threadName, initialDelay, interval, job, OnceThreads.platform());
+  }
+
+  /** A job that is never behind: it runs every {@code interval}, on a thread of {@code threads}. */
+  public PeriodicTask(
+      String threadName,
+      Duration initialDelay,
+      Duration interval,
+      Runnable job,
+      OnceThreads threads) {
     this(
         threadName,
         initialDelay,
@@ -45,7 +58,8 @@ public final class PeriodicTask {
         () -> {
           job.run();
           return false;
-        });
+        },
+        threads);
   }
 
   /**
@@ -54,10 +68,21 @@ public final class PeriodicTask {
    */
   public PeriodicTask(
       String threadName, Duration initialDelay, Duration interval, BooleanSupplier job) {
+    this(threadName, initialDelay, interval, job, OnceThreads.platform());
+  }
+
+  /** As {@link #PeriodicTask(String, Duration, Duration, BooleanSupplier)}, on {@code threads}. */
+  public PeriodicTask(
+      String threadName,
+      Duration initialDelay,
+      Duration interval,
+      BooleanSupplier job,
+      OnceThreads threads) {
     this.threadName = threadName;
     this.initialDelay = initialDelay;
     this.interval = interval;
     this.job = job;
+    this.threads = threads.factory();
   }
 
   /** Starts the schedule. Idempotent. */
@@ -69,8 +94,11 @@ public final class PeriodicTask {
     scheduler =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
-              Thread t = new Thread(r, threadName);
-              t.setDaemon(true);
+              Thread t = threads.newThread(r);
+              t.setName(threadName);
+              if (!t.isDaemon()) {
+                t.setDaemon(true);
+              }
               return t;
             });
     schedule(scheduler, initialDelay);

@@ -2,6 +2,7 @@ package dev.once.spring.metrics;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxStats;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.PeriodicTask;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,8 +29,15 @@ final class OutboxGauges implements SmartLifecycle {
   private volatile OutboxStats last = new OutboxStats(0, Duration.ZERO, 0);
 
   public OutboxGauges(OutboxAdmin admin, MeterRegistry registry, Duration interval) {
+    this(admin, registry, interval, OnceThreads.platform());
+  }
+
+  /** As above, refreshing on a thread of {@code threads}. */
+  public OutboxGauges(
+      OutboxAdmin admin, MeterRegistry registry, Duration interval, OnceThreads threads) {
     this.admin = admin;
-    this.task = new PeriodicTask("once-outbox-stats", Duration.ZERO, interval, this::refresh);
+    this.task =
+        new PeriodicTask("once-outbox-stats", Duration.ZERO, interval, this::refresh, threads);
     Gauge.builder(BACKLOG, this, g -> g.last.backlog())
         .description("Outbox rows not yet delivered and not dead")
         .register(registry);

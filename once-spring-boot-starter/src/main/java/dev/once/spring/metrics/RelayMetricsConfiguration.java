@@ -3,6 +3,7 @@ package dev.once.spring.metrics;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.RelayListener;
+import dev.once.spring.internal.OnceThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,10 +38,12 @@ class RelayMetricsConfiguration {
 
   @Bean
   OutboxGauges onceOutboxGauges(
-      ObjectProvider<OutboxAdmin> admin, ObjectProvider<MeterRegistry> registry) {
+      ObjectProvider<OutboxAdmin> admin,
+      ObjectProvider<MeterRegistry> registry,
+      OnceThreads threads) {
     MeterRegistry meters = registry.getIfAvailable();
     return meters == null
         ? OutboxGauges.none()
-        : new OutboxGauges(admin.getObject(), meters, STATS_INTERVAL);
+        : new OutboxGauges(admin.getObject(), meters, STATS_INTERVAL, threads);
   }
 }

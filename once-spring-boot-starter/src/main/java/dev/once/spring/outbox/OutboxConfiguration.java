@@ -10,6 +10,7 @@ import dev.once.outbox.OutboxStore;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.OnceSchemaMigration;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.OnceTracing;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -60,10 +61,11 @@ class OutboxConfiguration {
   @Bean
   @ConditionalOnMissingBean
   OutboxLoadShedding onceOutboxLoadShedding(
-      OnceProperties properties, ObjectProvider<OutboxAdmin> admin) {
+      OnceProperties properties, ObjectProvider<OutboxAdmin> admin, OnceThreads threads) {
     OnceProperties.LoadShedding shedding = properties.outbox().loadShedding();
     return shedding.enabled()
-        ? new OutboxLoadShedding(admin.getObject(), shedding.maxDueAge(), shedding.sampleInterval())
+        ? new OutboxLoadShedding(
+            admin.getObject(), shedding.maxDueAge(), shedding.sampleInterval(), threads)
         : OutboxLoadShedding.off();
   }
 

@@ -3,6 +3,7 @@ package dev.once.spring.outbox;
 import dev.once.log.ThrottledLog;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxOverloadedException;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.PeriodicTask;
 import java.time.Clock;
 import java.time.Duration;
@@ -48,6 +49,12 @@ public final class OutboxLoadShedding implements SmartLifecycle {
    * @param sampleInterval time between two readings
    */
   OutboxLoadShedding(OutboxAdmin admin, Duration maxDueAge, Duration sampleInterval) {
+    this(admin, maxDueAge, sampleInterval, OnceThreads.platform());
+  }
+
+  /** As above, sampling on a thread of {@code threads}. */
+  OutboxLoadShedding(
+      OutboxAdmin admin, Duration maxDueAge, Duration sampleInterval, OnceThreads threads) {
     this.admin = Objects.requireNonNull(admin, "admin");
     this.maxDueAge = Objects.requireNonNull(maxDueAge, "maxDueAge");
     this.task =
@@ -55,7 +62,8 @@ public final class OutboxLoadShedding implements SmartLifecycle {
             "once-outbox-load-shedding",
             Duration.ZERO,
             Objects.requireNonNull(sampleInterval, "sampleInterval"),
-            this::sample);
+            this::sample,
+            threads);
     this.failures =
         new ThrottledLog(log, Duration.ofSeconds(FAILURE_LOG_SECONDS), Clock.systemUTC());
   }

@@ -7,6 +7,7 @@ import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
 import dev.once.outbox.RetryPolicy;
 import dev.once.spring.OnceProperties.Relay;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.OnceTracing;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -40,7 +41,8 @@ final class OutboxRelays {
       EventTransport transport,
       Clock clock,
       RelayListener listener,
-      OnceTracing tracing) {
+      OnceTracing tracing,
+      OnceThreads threads) {
     Map<String, String> owners = new LinkedHashMap<>();
     handlers.forEach(
         (bean, handler) -> {
@@ -90,7 +92,8 @@ final class OutboxRelays {
             .purgeBatchSize(settings.purgeBatchSize())
             .shutdownTimeout(settings.shutdownTimeout())
             .clock(clock)
-            .listener(listener);
+            .listener(listener)
+            .threadFactory(threads.factory());
     settings
         .types()
         .forEach(

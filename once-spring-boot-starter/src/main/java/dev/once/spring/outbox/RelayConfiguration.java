@@ -9,6 +9,7 @@ import dev.once.outbox.RelayListener;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.internal.EventsPublished;
+import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.OnceTracing;
 import java.time.Clock;
 import javax.sql.DataSource;
@@ -64,7 +65,8 @@ class RelayConfiguration {
       ObjectProvider<OutboxStore> store,
       ObjectProvider<EventTransport> transport,
       ObjectProvider<RelayListener> listener,
-      ObjectProvider<OnceTracing> tracing) {
+      ObjectProvider<OnceTracing> tracing,
+      OnceThreads threads) {
     EventTransport events = transport.getIfAvailable();
     if (events == null && beans.getBeanNamesForType(InboxConsumer.class).length > 0) {
       throw new IllegalStateException(
@@ -80,7 +82,8 @@ class RelayConfiguration {
         // every time instances compare is the database's.
         Clock.systemUTC(),
         RelayListeners.of(listener.orderedStream().toList()),
-        tracing.getIfAvailable(() -> OnceTracing.NONE));
+        tracing.getIfAvailable(() -> OnceTracing.NONE),
+        threads);
   }
 
   @Bean
