@@ -2,6 +2,7 @@ package dev.once.test.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.embedded.spring.EmbeddedPostgresSettings;
 import dev.once.embedded.spring.EmbeddedPostgresStarter;
 import dev.once.test.fixtures.TestPostgres;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@link TestPostgresProperties} alone. No embedded server of its own starts (its properties came
  * too late for an environment post-processor, which once logged Flyway in as the embedded owner),
  * and Boot's Flyway runs the application's migration, with {@code ${application_role}}, on the
- * kit's database.
+ * kit's database. Had it started, its data would be under {@code target/}.
  */
 @SpringBootTest(
     classes = BootFlywayOnTestPostgresTest.FlywayApplication.class,
@@ -61,6 +62,9 @@ class BootFlywayOnTestPostgresTest {
         .as("the embedded default saw the test's URL")
         .isEmpty();
     assertThat(Path.of("target", "embedded-postgres")).doesNotExist();
+    // Where it would keep its data in a @SpringBootTest: under target/, not the project's data/.
+    assertThat(EmbeddedPostgresSettings.of(context.getEnvironment()).dataDirectory())
+        .isEqualTo(Path.of("target", "embedded-postgres").toAbsolutePath());
   }
 
   /** Nothing but auto-configuration: Boot's DataSource and Flyway, Once, the embedded default. */
