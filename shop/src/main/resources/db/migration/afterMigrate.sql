@@ -1,9 +1,9 @@
 -- Shop: what the application role may do, set again after every migration run (a Flyway callback).
 --
 -- Migrations run as the schema owner (spring.flyway.user); the application connects as another
--- role (spring.datasource.username), given in ${application_role} by the shop at start. When both
--- are the same role there is nothing to grant: an owner can do everything, and the guards that
--- remain are the triggers (docs/security.md explains what that leaves open).
+-- role (spring.datasource.username), given in ${application_role} by Once's starter at start.
+-- When both are the same role there is nothing to grant: an owner can do everything, and the
+-- guards that remain are the triggers (docs/security.md explains what that leaves open).
 --
 -- The grants are exact: everything is revoked first, so a privilege removed here is removed from a
 -- running database too. In short, the application role

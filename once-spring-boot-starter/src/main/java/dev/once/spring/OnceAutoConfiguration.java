@@ -128,6 +128,21 @@ public class OnceAutoConfiguration {
   }
 
   /**
+   * Boot's Flyway, when the application uses it, gets the placeholder {@value
+   * ApplicationRole#PLACEHOLDER} as Once's migration does: see {@link ApplicationRolePlaceholder}.
+   */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(
+      name = "org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer")
+  static class ApplicationRolePlaceholderConfiguration {
+    @Bean
+    ApplicationRolePlaceholder onceApplicationRolePlaceholder(
+        ObjectProvider<DataSource> dataSource) {
+      return new ApplicationRolePlaceholder(dataSource::getIfUnique);
+    }
+  }
+
+  /**
    * Under the conditions of the idempotency filter ({@code dev.once.spring.web.WebConfiguration}),
    * the transaction manager must manage the DataSource of the idempotency store, so that the key
    * claim and the handler's writes share one transaction.

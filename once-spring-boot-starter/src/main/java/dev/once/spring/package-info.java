@@ -13,10 +13,12 @@
  * than the longest retry span of any message type. Once's tables live in schema {@code once} with a
  * Flyway history of their own, migrated with the application's Flyway data source (with {@code
  * spring.flyway.user} set, the schema owner's), and the application's role ({@link
- * dev.once.spring.ApplicationRole}) gets only row access to them. By default the relay runs its
- * claims, heartbeats, outcomes and its handlers' transactions on a small pool of its own, so
- * requests and relay work never take each other's connections; every Hikari pool drops a connection
- * that a failover left read-only, unless the application set an exception override of its own.
+ * dev.once.spring.ApplicationRole}) gets only row access to them; the application's own migrations,
+ * run by Boot's Flyway, get that role in the placeholder {@code application_role} too. By default
+ * the relay runs its claims, heartbeats, outcomes and its handlers' transactions on a small pool of
+ * its own, so requests and relay work never take each other's connections; every Hikari pool drops
+ * a connection that a failover left read-only, unless the application set an exception override of
+ * its own.
  *
  * <p>Public here are only {@link dev.once.spring.OnceAutoConfiguration} (Spring Boot loads it),
  * {@link dev.once.spring.OnceProperties}, {@link dev.once.spring.OnceSchemaMigration} (a bean to

@@ -13,6 +13,7 @@ import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -21,7 +22,8 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 
 /**
  * Once's tables belong to the schema owner that the application's Flyway migrates as, and the
- * application's role gets only what Once needs: rows, never the tables.
+ * application's role gets only what Once needs: rows, never the tables. The application's own
+ * migrations, run by Boot's Flyway, get the application's role in {@code ${application_role}} too.
  */
 class OnceSchemaMigrationTest {
   private static final String DATABASE = "once_roles";
@@ -50,16 +52,7 @@ class OnceSchemaMigrationTest {
 
   @Test
   void migratesAsTheApplicationsFlywayOwnerAndGrantsTheApplicationOnlyRows() {
-    new WebApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class,
-                OnceAutoConfiguration.class))
-        .withPropertyValues(
-            "spring.datasource.url=" + url(),
-            "spring.datasource.username=" + APPLICATION,
-            "spring.datasource.password=" + PASSWORD)
+    application()
         // As Boot builds it from spring.flyway.user/password: the owner's data source.
         .withBean(
             Flyway.class,
@@ -70,8 +63,7 @@ class OnceSchemaMigrationTest {
         .run(
             context -> {
               assertThat(context).hasNotFailed();
-              JdbcClient app =
-                  JdbcClient.create(new DriverManagerDataSource(url(), APPLICATION, PASSWORD));
+              JdbcClient app = login(APPLICATION);
               assertThat(
                       app.sql(
                               """
@@ -118,5 +110,72 @@ class OnceSchemaMigrationTest {
                 assertThat(e.getSQLState()).as(forbidden).isEqualTo("42501");
               }
             });
+  }
+
+  @Test
+  void bootsFlywayGivesTheApplicationsOwnMigrationsTheApplicationRole() {
+    bootFlyway("user_a")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              JdbcClient app = login(APPLICATION);
+              // Granted: the application's role reads what its migration made.
+              assertThat(
+                      app.sql("SELECT granted_to FROM user_a.user_note").query(String.class).list())
+                  .containsExactly(APPLICATION);
+              assertThat(
+                      app.sql(
+                              "SELECT pg_get_userbyid(relowner) FROM pg_class"
+                                  + " WHERE oid = 'user_a.user_note'::regclass")
+                          .query(String.class)
+                          .single())
+                  .isEqualTo(OWNER);
+            });
+  }
+
+  @Test
+  void aPlaceholderValueTheApplicationSetIsKept() {
+    bootFlyway("user_b")
+        .withPropertyValues("spring.flyway.placeholders.application_role=" + OWNER)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              JdbcClient owner = login(OWNER);
+              assertThat(
+                      owner
+                          .sql("SELECT granted_to FROM user_b.user_note")
+                          .query(String.class)
+                          .list())
+                  .containsExactly(OWNER);
+            });
+  }
+
+  /** Boot's DataSource as the application, Boot's Flyway as the owner, into a schema of its own. */
+  private static WebApplicationContextRunner bootFlyway(String schema) {
+    return application(FlywayAutoConfiguration.class)
+        .withPropertyValues(
+            "spring.flyway.user=" + OWNER,
+            "spring.flyway.password=" + PASSWORD,
+            "spring.flyway.schemas=" + schema,
+            "spring.flyway.locations=classpath:dev/once/spring/user-migration");
+  }
+
+  /** Boot's DataSource as the application's role, Once, and {@code more} auto-configurations. */
+  private static WebApplicationContextRunner application(Class<?>... more) {
+    return new WebApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                DataSourceTransactionManagerAutoConfiguration.class,
+                OnceAutoConfiguration.class))
+        .withConfiguration(AutoConfigurations.of(more))
+        .withPropertyValues(
+            "spring.datasource.url=" + url(),
+            "spring.datasource.username=" + APPLICATION,
+            "spring.datasource.password=" + PASSWORD);
+  }
+
+  private static JdbcClient login(String role) {
+    return JdbcClient.create(new DriverManagerDataSource(url(), role, PASSWORD));
   }
 }

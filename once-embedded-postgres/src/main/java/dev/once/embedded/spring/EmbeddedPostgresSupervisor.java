@@ -1,7 +1,7 @@
 package dev.once.embedded.spring;
 
 import static dev.once.embedded.EmbeddedPostgresProperties.RESTART_TIMEOUT;
-import static dev.once.embedded.spring.EmbeddedPostgresEnvironmentPostProcessor.PROPERTY_SOURCE_NAME;
+import static dev.once.embedded.spring.EmbeddedPostgresStarter.PROPERTY_SOURCE_NAME;
 
 import dev.once.embedded.EmbeddedPostgresServer;
 import java.io.IOException;
@@ -22,10 +22,6 @@ import org.springframework.boot.availability.ReadinessState;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.context.annotation.Condition;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
  * Restarts the embedded PostgreSQL when its postmaster dies (looked at every second): readiness is
@@ -34,12 +30,12 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * retries with backoff up to {@code once.embedded-postgres.restart-timeout} (while processes of the
  * dead server still work in the directory, say); then it logs why at ERROR and exits the JVM with
  * status 1, for a process supervisor to restart the service. A stop while the context closes or the
- * JVM shuts down (zonky's hook) is no crash. A bean of {@link EmbeddedPostgresAutoConfiguration},
- * only in a context whose database {@link EmbeddedPostgresEnvironmentPostProcessor} started.
+ * JVM shuts down (zonky's hook) is no crash. A bean of {@link EmbeddedPostgresAutoConfiguration};
+ * it does nothing in a context whose database {@link EmbeddedPostgresStarter} did not start.
  */
 public class EmbeddedPostgresSupervisor implements SmartLifecycle {
 
-  private final Path dataDirectory;
+  private final Path dataDirectory; // null: not started by EmbeddedPostgresStarter, nothing to do
   private final Duration restartTimeout;
   private final ApplicationEventPublisher events;
   private final IntConsumer exit;
@@ -54,21 +50,26 @@ public class EmbeddedPostgresSupervisor implements SmartLifecycle {
    */
   public EmbeddedPostgresSupervisor(ConfigurableApplicationContext context) throws IOException {
     this(
-        EmbeddedPostgresSettings.of(context.getEnvironment()),
+        context.getEnvironment().getPropertySources().contains(PROPERTY_SOURCE_NAME)
+            ? EmbeddedPostgresSettings.of(context.getEnvironment())
+            : null,
         context,
         code -> System.exit(SpringApplication.exit(context, () -> code)),
         LogFactory.getLog(EmbeddedPostgresSupervisor.class));
   }
 
-  /** With what to call on giving up (the status), instead of ending the JVM, and its log. */
+  /**
+   * With what to call on giving up (the status), instead of ending the JVM, and its log; null
+   * settings for a supervisor that does nothing.
+   */
   EmbeddedPostgresSupervisor(
       EmbeddedPostgresSettings settings,
       ApplicationEventPublisher events,
       IntConsumer exit,
       Log log)
       throws IOException {
-    this.dataDirectory = settings.dataDirectory().toRealPath();
-    this.restartTimeout = settings.restartTimeout();
+    this.dataDirectory = settings == null ? null : settings.dataDirectory().toRealPath();
+    this.restartTimeout = settings == null ? Duration.ZERO : settings.restartTimeout();
     this.events = events;
     this.exit = exit;
     this.log = log;
@@ -76,6 +77,9 @@ public class EmbeddedPostgresSupervisor implements SmartLifecycle {
 
   @Override
   public synchronized void start() {
+    if (dataDirectory == null) {
+      return;
+    }
     ProcessHandle postmaster = server().postmaster().orElseThrow(); // just started
     CountDownLatch stop = new CountDownLatch(1);
     stopped = stop;
@@ -190,15 +194,6 @@ public class EmbeddedPostgresSupervisor implements SmartLifecycle {
           .map(line -> line.substring(Math.max(line.indexOf("FATAL:"), line.indexOf("PANIC:"))));
     } catch (IOException | RuntimeException e) {
       return Optional.empty();
-    }
-  }
-
-  /** Only where {@link EmbeddedPostgresEnvironmentPostProcessor} started the embedded server. */
-  static class Embedded implements Condition {
-    @Override
-    public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-      return context.getEnvironment() instanceof ConfigurableEnvironment environment
-          && environment.getPropertySources().contains(PROPERTY_SOURCE_NAME);
     }
   }
 }

@@ -70,7 +70,7 @@ class EmbeddedPostgresSettingsTest {
     assertThat(earlier.restartTimeout()).hasSeconds(5);
     assertThat(both.dataDirectory()).isEqualTo(Path.of("target/new").toAbsolutePath());
     assertThat(
-            EmbeddedPostgresEnvironmentPostProcessor.settings(
+            EmbeddedPostgresSettings.wanted(
                 environment(Map.of("shop.embedded-postgres.enabled", "false"))))
         .isEmpty();
   }
@@ -99,21 +99,45 @@ class EmbeddedPostgresSettingsTest {
             new SystemEnvironmentPropertySource(
                 "env", Map.of("SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/shop")));
 
-    assertThat(EmbeddedPostgresEnvironmentPostProcessor.settings(withEnvironmentVariable))
-        .isEmpty();
+    assertThat(EmbeddedPostgresSettings.wanted(withEnvironmentVariable)).isEmpty();
     assertThat(
-            EmbeddedPostgresEnvironmentPostProcessor.settings(
+            EmbeddedPostgresSettings.wanted(
                 environment(Map.of("spring.datasource.url", "jdbc:postgresql://db/shop"))))
         .isEmpty();
     assertThat(
-            EmbeddedPostgresEnvironmentPostProcessor.settings(
+            EmbeddedPostgresSettings.wanted(
                 environment(Map.of("once.embedded-postgres.enabled", "false"))))
         .isEmpty();
-    assertThat(
-            EmbeddedPostgresEnvironmentPostProcessor.settings(
-                environment(Map.of("spring.datasource.url", " "))))
+    assertThat(EmbeddedPostgresSettings.wanted(environment(Map.of("spring.datasource.url", " "))))
         .as("a blank URL counts as not configured")
         .isPresent();
+  }
+
+  @Test
+  void aJndiNameOrAnAotBuildMeansNoEmbeddedServer() {
+    assertThat(
+            EmbeddedPostgresSettings.wanted(
+                environment(Map.of("spring.datasource.jndi-name", "java:comp/env/jdbc/shop"))))
+        .isEmpty();
+    System.setProperty("spring.aot.processing", "true"); // as Spring's AOT processors set it
+    try {
+      assertThat(EmbeddedPostgresSettings.wanted(environment(Map.of()))).isEmpty();
+    } finally {
+      System.clearProperty("spring.aot.processing");
+    }
+  }
+
+  @Test
+  void inASpringBootTestTheDefaultDataDirectoryIsUnderTarget() {
+    // SpringBootTestContextBootstrapper's marker, in the environment of every @SpringBootTest.
+    String marker = "org.springframework.boot.test.context.SpringBootTestContextBootstrapper";
+
+    assertThat(settings(Map.of(marker, "true")).dataDirectory())
+        .isEqualTo(Path.of("target", "embedded-postgres").toAbsolutePath());
+    assertThat(
+            settings(Map.of(marker, "true", "once.embedded-postgres.data-dir", "target/mine"))
+                .dataDirectory())
+        .isEqualTo(Path.of("target", "mine").toAbsolutePath());
   }
 
   @Test
@@ -151,7 +175,7 @@ class EmbeddedPostgresSettingsTest {
   }
 
   private static EmbeddedPostgresSettings settings(Map<String, Object> properties) {
-    return EmbeddedPostgresEnvironmentPostProcessor.settings(environment(properties)).orElseThrow();
+    return EmbeddedPostgresSettings.wanted(environment(properties)).orElseThrow();
   }
 
   /** Only the given properties: the real environment variables must not leak in. */

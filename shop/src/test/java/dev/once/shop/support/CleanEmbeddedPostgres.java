@@ -1,8 +1,8 @@
 package dev.once.shop.support;
 
 import dev.once.embedded.EmbeddedPostgresServer;
-import dev.once.embedded.spring.EmbeddedPostgresEnvironmentPostProcessor;
 import dev.once.embedded.spring.EmbeddedPostgresSettings;
+import dev.once.embedded.spring.EmbeddedPostgresStarter;
 import java.util.Optional;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -13,8 +13,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
  * Test-only: with {@value #CLEAN}{@code =true}, wipes the embedded database's data directory before
- * the module's {@link EmbeddedPostgresEnvironmentPostProcessor} starts the server, unless this JVM
- * already runs it (so all test contexts of a JVM share one database, wiped once).
+ * the module's {@link EmbeddedPostgresStarter} starts the server (which happens later, when the
+ * context is refreshed), unless this JVM already runs it (so all test contexts of a JVM share one
+ * database, wiped once).
  */
 public class CleanEmbeddedPostgres implements EnvironmentPostProcessor, Ordered {
 
@@ -23,14 +24,13 @@ public class CleanEmbeddedPostgres implements EnvironmentPostProcessor, Ordered 
 
   @Override
   public int getOrder() {
-    return Ordered.LOWEST_PRECEDENCE - 1; // just before the module's post-processor
+    return Ordered.LOWEST_PRECEDENCE - 1; // after application.yml and the test's properties
   }
 
   @Override
   public void postProcessEnvironment(
       ConfigurableEnvironment environment, SpringApplication application) {
-    Optional<EmbeddedPostgresSettings> settings =
-        EmbeddedPostgresEnvironmentPostProcessor.settings(environment);
+    Optional<EmbeddedPostgresSettings> settings = EmbeddedPostgresSettings.wanted(environment);
     if (settings.isPresent() && Binder.get(environment).bind(CLEAN, Boolean.class).orElse(false)) {
       EmbeddedPostgresServer.wipeUnlessRunning(
           settings.get().dataDirectory(), LogFactory.getLog(CleanEmbeddedPostgres.class));

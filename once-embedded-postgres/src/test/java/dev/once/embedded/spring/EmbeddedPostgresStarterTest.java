@@ -20,15 +20,17 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-/** The post-processor on plain environments, without a SpringApplication. */
-class EmbeddedPostgresEnvironmentPostProcessorTest {
+/** The starter on plain environments, without a SpringApplication. */
+class EmbeddedPostgresStarterTest {
 
   @TempDir static Path temp;
 
   private final RecordingLog log = new RecordingLog();
 
-  private final EmbeddedPostgresEnvironmentPostProcessor postProcessor =
-      new EmbeddedPostgresEnvironmentPostProcessor(destination -> log.log());
+  private static EmbeddedPostgresStarter starter(
+      StandardEnvironment environment, RecordingLog log) {
+    return new EmbeddedPostgresStarter(environment, log.log());
+  }
 
   @AfterAll
   static void stopServer() {
@@ -45,13 +47,12 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
             "shop");
     StandardEnvironment environment = environment(properties);
 
-    postProcessor.postProcessEnvironment(environment, null);
+    assertThat(starter(environment, log).start()).isTrue();
     String logged = log.lines().toString();
 
     EmbeddedPostgresServer server = TestServers.find(temp.resolve("pg")).orElseThrow();
     PropertySource<?> added = environment.getPropertySources().iterator().next();
-    assertThat(added.getName())
-        .isEqualTo(EmbeddedPostgresEnvironmentPostProcessor.PROPERTY_SOURCE_NAME);
+    assertThat(added.getName()).isEqualTo(EmbeddedPostgresStarter.PROPERTY_SOURCE_NAME);
     assertThat(environment.getProperty("spring.datasource.url"))
         .isEqualTo("jdbc:postgresql://localhost:" + server.port() + "/shop");
     // The application connects as its own role; migrations run as the schema owner.
@@ -85,7 +86,7 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
 
     // A second context in the same JVM gets the same server.
     StandardEnvironment second = environment(properties);
-    postProcessor.postProcessEnvironment(second, null);
+    starter(second, log).start();
     assertThat(second.getProperty("spring.datasource.url"))
         .isEqualTo(environment.getProperty("spring.datasource.url"));
   }
@@ -102,7 +103,7 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
                 "env", Map.of("SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/shop")));
     int sourcesBefore = environment.getPropertySources().size();
 
-    postProcessor.postProcessEnvironment(environment, null);
+    assertThat(starter(environment, log).start()).isFalse();
 
     assertThat(environment.getPropertySources().size()).isEqualTo(sourcesBefore);
     assertThat(environment.getProperty("spring.datasource.url"))
@@ -122,7 +123,7 @@ class EmbeddedPostgresEnvironmentPostProcessorTest {
                 "false"));
     int sourcesBefore = environment.getPropertySources().size();
 
-    postProcessor.postProcessEnvironment(environment, null);
+    assertThat(starter(environment, log).start()).isFalse();
 
     assertThat(environment.getPropertySources().size()).isEqualTo(sourcesBefore);
     assertThat(environment.getProperty("spring.datasource.url")).isNull();
