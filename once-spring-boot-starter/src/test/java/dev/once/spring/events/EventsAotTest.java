@@ -3,10 +3,15 @@ package dev.once.spring.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.once.inbox.BatchInboxConsumer;
+import dev.once.inbox.InboxMessage;
+import dev.once.spring.codec.PriceSet;
 import dev.once.spring.events.TypedEventsApplication.ItemAdded;
 import dev.once.spring.events.TypedEventsApplication.ItemRemoved;
 import dev.once.spring.events.TypedEventsApplication.Stock;
+import java.sql.Connection;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.generate.ClassNameGenerator;
 import org.springframework.aot.generate.DefaultGenerationContext;
@@ -61,9 +66,13 @@ class EventsAotTest {
         .accepts(hints);
     assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(ItemRemoved.class, "itemId"))
         .accepts(hints);
-    // the tracing looks up consumeAll on the batching consumer's class
+    // a record the scan found that no listener takes: Jackson writes it when it is published
+    assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(PriceSet.class, "cents"))
+        .accepts(hints);
+    // the tracing looks up consumeAll on each batch consumer's class
     assertThat(RuntimeHintsPredicates.reflection().onType(TypedInboxConsumer.Batching.class))
         .accepts(hints);
+    assertThat(RuntimeHintsPredicates.reflection().onType(OwnBatches.class)).accepts(hints);
 
     StringBuilder all = new StringBuilder();
     for (String path : files.getGeneratedFiles(Kind.SOURCE).keySet()) {
@@ -77,14 +86,36 @@ class EventsAotTest {
         .as("the published types are the names found at build time, not a scan at run time")
         .containsPattern(
             "PublishedEventTypes\\.of\\(List\\.of\\([^)]*\"test\\.item\\.added\", \"test\\.item"
-                + "\\.removed\"");
+                + "\\.removed\"")
+        .contains("\"test.price.set\"");
+  }
+
+  /** A batch consumer of the application's own, which overrides consumeAll. */
+  static final class OwnBatches implements BatchInboxConsumer {
+    @Override
+    public String name() {
+      return "own-batches";
+    }
+
+    @Override
+    public Set<String> types() {
+      return Set.of("test.own");
+    }
+
+    @Override
+    public void consume(Connection tx, InboxMessage message) {}
+
+    @Override
+    public void consumeAll(Connection tx, List<InboxMessage> messages) {}
   }
 
   private static void process(DefaultGenerationContext generation) {
     try (GenericApplicationContext context = new GenericApplicationContext()) {
       AnnotationConfigUtils.registerAnnotationConfigProcessors(context);
-      AutoConfigurationPackages.register(context, TypedEventsApplication.class.getPackageName());
+      AutoConfigurationPackages.register(
+          context, TypedEventsApplication.class.getPackageName(), PriceSet.class.getPackageName());
       context.registerBeanDefinition("stock", new RootBeanDefinition(Stock.class));
+      context.registerBeanDefinition("batches", new RootBeanDefinition(OwnBatches.class));
       context.registerBeanDefinition(
           EventsConfiguration.class.getName(), new RootBeanDefinition(EventsConfiguration.class));
       new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
