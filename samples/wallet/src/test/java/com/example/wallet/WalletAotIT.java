@@ -28,13 +28,16 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The wallet as a user runs it, in a JVM of its own: from the code {@code spring-boot:process-aot}
  * generated ({@code -Dspring.aot.enabled=true}, as a native image would) and without it, against
  * the test JVM's PostgreSQL. Both answer the same: a credit with a new key is 201, its retry a
  * replay, the key with another body 422, and the listener records the credit once. A malformed
- * {@code once.*} property stops either start, naming the property.
+ * {@code once.*} property stops either start, naming the property. And the build wrote what a
+ * native image needs: the event types found at build time, Once's hints.
  */
 @Timeout(180)
 class WalletAotIT {
@@ -60,6 +63,39 @@ class WalletAotIT {
           .contains("PublishedEventTypes.of(List.of(\"wallet.credited\"))")
           .contains("forFactoryMethod(TypedInboxConsumer.class, \"ofBeans\"");
     }
+  }
+
+  @Test
+  void theBuildRegisteredOncesHints() {
+    JsonNode metadata =
+        JsonMapper.builder()
+            .build()
+            .readTree(
+                TARGET
+                    .resolve(
+                        "classes/META-INF/native-image/dev.once.samples/wallet/"
+                            + "reachability-metadata.json")
+                    .toFile());
+    assertThat(metadata.get("resources").findValuesAsString("glob"))
+        .as("Once's schema scripts")
+        .contains("dev/once/postgres/migration/*.sql");
+    assertThat(reflection(metadata, CreditHistory.class).toString())
+        .as("the listener method, invoked")
+        .contains("\"name\":\"on\"")
+        .contains(WalletCredited.class.getName());
+    assertThat(reflection(metadata, WalletCredited.class).toString())
+        .as("the event record, bound by Jackson")
+        .contains("\"name\":\"creditId\"")
+        .contains("\"allDeclaredConstructors\":true");
+  }
+
+  private static JsonNode reflection(JsonNode metadata, Class<?> type) {
+    for (JsonNode entry : metadata.get("reflection")) {
+      if (entry.path("type").asString().equals(type.getName())) {
+        return entry;
+      }
+    }
+    throw new AssertionError("no reflection hint for " + type.getName());
   }
 
   @ParameterizedTest(name = "spring.aot.enabled={0}")
