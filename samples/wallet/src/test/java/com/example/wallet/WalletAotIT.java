@@ -213,6 +213,7 @@ class WalletAotIT {
     }
 
     static Child start(boolean aot, List<String> arguments) throws IOException {
+      Path temporary = Files.createDirectories(TARGET.resolve("wallet-tmp").toAbsolutePath());
       String classpath =
           TARGET.resolve("classes").toAbsolutePath()
               + java.io.File.pathSeparator
@@ -220,6 +221,7 @@ class WalletAotIT {
       List<String> command = new ArrayList<>();
       command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       command.add("-Dspring.aot.enabled=" + aot);
+      command.add("-Djava.io.tmpdir=" + temporary); // Tomcat's work directory, in target/
       command.add("-Xshare:auto");
       command.add("-XX:TieredStopAtLevel=1");
       command.add("-cp");
@@ -228,7 +230,9 @@ class WalletAotIT {
       command.add("--server.port=0");
       command.add("--spring.main.banner-mode=off");
       command.addAll(arguments);
-      return new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+      // run in target/, so that nothing it writes lands outside it
+      return new Child(
+          new ProcessBuilder(command).directory(TARGET.toFile()).redirectErrorStream(true).start());
     }
 
     private void read() {
