@@ -14,6 +14,7 @@ import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The inbox consumer of the {@link OnceListener} methods that share one consumer name: reads each
@@ -70,7 +71,7 @@ class TypedInboxConsumer implements InboxConsumer {
       throw new IllegalStateException(
           "No @OnceListener method of consumer " + name + " on the beans " + beanNames);
     }
-    return of(name, byType, beans, codec::getObject);
+    return of(name, byType, beans, SingletonSupplier.of(codec::getObject)); // looked up once
   }
 
   /** The consumer of listeners that allow batches: {@link #consume} for each event in turn. */
