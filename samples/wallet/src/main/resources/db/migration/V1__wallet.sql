@@ -1,4 +1,9 @@
 -- The wallet's own tables (Once's are in schema once, migrated by the starter).
+--
+-- TODO(issue 39): grant the application's role its rights here (GRANT ... TO the placeholder
+-- application_role) once the starter fills it for the application's own migrations. Until then the
+-- sample runs where it connects as the tables' owner (its tests), not on the embedded default's two
+-- roles, where its role could not read these tables.
 CREATE TABLE wallet (
     id      text          PRIMARY KEY,
     balance numeric(19, 2) NOT NULL
