@@ -1,6 +1,7 @@
 package dev.once.spring;
 
 import dev.once.postgres.OnceSchema;
+import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
@@ -53,6 +54,9 @@ public final class OnceSchemaMigration {
             .createSchemas(true)
             .table(HISTORY_TABLE)
             .locations(OnceSchema.LOCATION)
+            // by name, not by a scan of the class path, which a native image cannot list
+            .resourceProvider(new OnceMigrationScripts(OnceSchemaMigration.class.getClassLoader()))
+            .javaMigrationClassProvider(List::of)
             .load()
             .migrate()
             .migrationsExecuted;

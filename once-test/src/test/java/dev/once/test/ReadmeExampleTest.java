@@ -12,12 +12,14 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README's example is the code the build compiles and runs ({@code com.example.wallet}): each
- * block marked {@code <!-- example: path -->} must be that file, character for character.
+ * The README's examples are the code the build compiles and runs (once-test's {@code
+ * com.example.wallet}, and the wallet sample of "Use it in your service", {@code samples/wallet}):
+ * each block marked {@code <!-- example: path -->} must be that file, character for character.
  */
 class ReadmeExampleTest {
   private static final Pattern EXAMPLE =
       Pattern.compile("<!-- example: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
+  private static final String SAMPLE = "samples/wallet/src/main/java/com/example/wallet/";
 
   @Test
   void everyExampleBlockIsTheFileItNames() throws IOException {
@@ -31,6 +33,10 @@ class ReadmeExampleTest {
 
     assertThat(blocks.keySet())
         .containsExactly(
+            SAMPLE + "WalletController.java",
+            SAMPLE + "Wallets.java",
+            SAMPLE + "WalletCredited.java",
+            SAMPLE + "CreditHistory.java",
             "once-test/src/test/java/com/example/wallet/WalletApplication.java",
             "once-test/src/test/java/com/example/wallet/WalletIdempotencyTest.java");
     blocks.forEach(

@@ -3,11 +3,15 @@ package dev.once.spring.events;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
 
 /**
  * One {@link OnceListener} method, checked.
@@ -47,6 +51,53 @@ record ListenerMethod(
             listeners.add(check(beanName, method, annotation.consumer(), annotation.batch())));
     listeners.sort((a, b) -> a.method().toGenericString().compareTo(b.method().toGenericString()));
     return listeners;
+  }
+
+  /**
+   * The listener methods of the beans {@code beanNames}, by their types as the bean factory
+   * predicts them (a bean whose type it cannot predict has none).
+   */
+  static List<ListenerMethod> onBeans(BeanFactory beans, Iterable<String> beanNames) {
+    List<ListenerMethod> listeners = new ArrayList<>();
+    for (String name : beanNames) {
+      Class<?> type;
+      try {
+        type = beans.getType(name, false);
+      } catch (RuntimeException e) {
+        continue; // a type that cannot be predicted yet: not a listener bean of the application
+      }
+      if (type != null) {
+        listeners.addAll(of(name, ClassUtils.getUserClass(type)));
+      }
+    }
+    return listeners;
+  }
+
+  /**
+   * {@code listeners} by consumer name (sorted), then by event type.
+   *
+   * @throws IllegalStateException if two methods of one consumer take the same event type
+   */
+  static Map<String, Map<String, ListenerMethod>> byConsumer(List<ListenerMethod> listeners) {
+    Map<String, Map<String, ListenerMethod>> consumers = new TreeMap<>();
+    for (ListenerMethod listener : listeners) {
+      Map<String, ListenerMethod> byType =
+          consumers.computeIfAbsent(listener.consumer(), c -> new LinkedHashMap<>());
+      ListenerMethod other = byType.putIfAbsent(listener.event().name(), listener);
+      if (other != null) {
+        throw new IllegalStateException(
+            "Consumer "
+                + listener.consumer()
+                + " has two @OnceListener methods for event "
+                + listener.event().name()
+                + ": "
+                + other
+                + " and "
+                + listener
+                + ". A consumer applies each event once; give one of them another consumer name.");
+      }
+    }
+    return consumers;
   }
 
   private static ListenerMethod check(

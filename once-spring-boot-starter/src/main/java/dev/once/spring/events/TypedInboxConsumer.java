@@ -6,12 +6,15 @@ import dev.once.inbox.InboxMessage;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.sql.Connection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The inbox consumer of the {@link OnceListener} methods that share one consumer name: reads each
@@ -19,7 +22,8 @@ import org.springframework.util.ReflectionUtils;
  * transaction. The listener beans are looked up on the first event, not when the consumer is made,
  * so a listener may depend on anything (such as the services that publish). Made by {@link #of}: a
  * {@link BatchInboxConsumer} when every method of the consumer allows batches ({@link
- * OnceListener#batch()}). Thread-safe.
+ * OnceListener#batch()}); as a bean, by {@link #ofBeans}, whose arguments are names only, so that
+ * Spring AOT can write its bean definition out. Thread-safe.
  */
 class TypedInboxConsumer implements InboxConsumer {
   private final String name;
@@ -48,6 +52,26 @@ class TypedInboxConsumer implements InboxConsumer {
     return batch
         ? new Batching(name, byType, beans, codec)
         : new TypedInboxConsumer(name, byType, beans, codec);
+  }
+
+  /**
+   * The consumer {@code name} of the {@link OnceListener} methods on the beans {@code beanNames}:
+   * the factory method of the {@code onceListener:<consumer>} beans ({@link
+   * OnceListenerRegistrar}). The methods are found again from the beans' types, so that the bean
+   * definition holds only names and AOT can generate code for it.
+   *
+   * @throws IllegalStateException if a listener method has the wrong shape, two take one event
+   *     type, or none of {@code beanNames} has a listener of {@code name}
+   */
+  static TypedInboxConsumer ofBeans(
+      String name, List<String> beanNames, BeanFactory beans, ObjectProvider<EventCodec> codec) {
+    Map<String, ListenerMethod> byType =
+        ListenerMethod.byConsumer(ListenerMethod.onBeans(beans, beanNames)).get(name);
+    if (byType == null) {
+      throw new IllegalStateException(
+          "No @OnceListener method of consumer " + name + " on the beans " + beanNames);
+    }
+    return of(name, byType, beans, SingletonSupplier.of(codec::getObject)); // looked up once
   }
 
   /** The consumer of listeners that allow batches: {@link #consume} for each event in turn. */
