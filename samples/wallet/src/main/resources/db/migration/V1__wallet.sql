@@ -1,9 +1,6 @@
--- The wallet's own tables (Once's are in schema once, migrated by the starter).
---
--- TODO(issue 39): grant the application's role its rights here (GRANT ... TO the placeholder
--- application_role) once the starter fills it for the application's own migrations. Until then the
--- sample runs where it connects as the tables' owner (its tests), not on the embedded default's two
--- roles, where its role could not read these tables.
+-- The wallet's own tables (Once's are in schema once, migrated by the starter). Flyway runs as the
+-- owner; the starter fills the placeholder application_role with the role the application connects
+-- as (the same role where there is only one, and a grant to oneself changes nothing).
 CREATE TABLE wallet (
     id      text          PRIMARY KEY,
     balance numeric(19, 2) NOT NULL
@@ -17,3 +14,6 @@ CREATE TABLE credit_history (
     amount      numeric(19, 2) NOT NULL,
     recorded_at timestamptz   NOT NULL DEFAULT now()
 );
+
+GRANT SELECT, INSERT, UPDATE ON wallet TO ${application_role};
+GRANT SELECT, INSERT ON credit_history TO ${application_role};

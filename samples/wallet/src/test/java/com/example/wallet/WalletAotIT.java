@@ -107,6 +107,9 @@ class WalletAotIT {
       assertThat(app.output().contains("Starting AOT-processed WalletApplication"))
           .as("started from the generated code")
           .isEqualTo(aot);
+      // The embedded module's configuration is in the generated code (no URL at build time),
+      // and it still yields at run time to the URL given then.
+      assertThat(app.output()).doesNotContain("Embedded PostgreSQL: data in");
       String wallet = "w-" + UUID.randomUUID();
       URI credits = URI.create("http://localhost:" + port + "/wallets/" + wallet + "/credits");
       String key = "k-" + UUID.randomUUID();

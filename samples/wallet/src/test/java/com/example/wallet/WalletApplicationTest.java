@@ -26,10 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
-      "once.outbox.relay.auto-start=false", // the test delivers the events itself
-      // TODO(issue 39): remove once the embedded PostgreSQL no longer starts before
-      // @DynamicPropertySource sets spring.datasource.url (it started, and pointed Flyway at it)
-      "once.embedded-postgres.enabled=false"
+      "once.outbox.relay.auto-start=false" // the test delivers the events itself
     })
 @Import(OnceTestFaults.class) // the faults the kit injects: fail after the handler, lose the answer
 @Timeout(120)
