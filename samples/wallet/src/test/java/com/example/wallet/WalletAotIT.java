@@ -157,6 +157,33 @@ class WalletAotIT {
     }
   }
 
+  /**
+   * No database given: the AOT-processed application starts the embedded default (its data under
+   * target/), migrates as its owner, grants the application role through {@code
+   * ${application_role}}, and serves as that role.
+   */
+  @Test
+  void anAotProcessedStartWithNoDatabaseUsesTheEmbeddedDefault() throws Exception {
+    Path data = TARGET.resolve("embedded-default").toAbsolutePath();
+    Child app =
+        Child.start(true, new ArrayList<>(List.of("--once.embedded-postgres.data-dir=" + data)));
+    try {
+      int port = app.port();
+      assertThat(app.output())
+          .contains("Starting AOT-processed WalletApplication")
+          .contains("Embedded PostgreSQL: data in " + data);
+      URI credits =
+          URI.create("http://localhost:" + port + "/wallets/w-" + UUID.randomUUID() + "/credits");
+      String key = "k-" + UUID.randomUUID();
+      HttpResponse<String> first = post(credits, key, "{\"amount\": 3.00}");
+      assertThat(first.statusCode()).as(first.body() + app.output()).isEqualTo(201);
+      HttpResponse<String> replay = post(credits, key, "{\"amount\": 3.00}");
+      assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    } finally {
+      app.stop();
+    }
+  }
+
   @ParameterizedTest(name = "spring.aot.enabled={0}")
   @ValueSource(booleans = {true, false})
   void aMalformedOncePropertyStopsTheStartNamingIt(boolean aot) throws Exception {
