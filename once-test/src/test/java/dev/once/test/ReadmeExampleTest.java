@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class ReadmeExampleTest {
   private static final Pattern EXAMPLE =
-      Pattern.compile("<!-- example: (\\S+) -->\\n```java\\n(.*?)```", Pattern.DOTALL);
+      Pattern.compile("<!-- example: (\\S+) -->\\n```(?:java|sql)\\n(.*?)```", Pattern.DOTALL);
   private static final String SAMPLE = "samples/wallet/src/main/java/com/example/wallet/";
 
   @Test
@@ -37,6 +37,7 @@ class ReadmeExampleTest {
             SAMPLE + "Wallets.java",
             SAMPLE + "WalletCredited.java",
             SAMPLE + "CreditHistory.java",
+            "samples/wallet/src/main/resources/db/migration/V1__wallet.sql",
             "once-test/src/test/java/com/example/wallet/WalletApplication.java",
             "once-test/src/test/java/com/example/wallet/WalletIdempotencyTest.java");
     blocks.forEach(
