@@ -9,6 +9,7 @@ import dev.once.kafka.KafkaTestSupport;
 import dev.once.kafka.OnceHeaders;
 import dev.once.kafka.TestBroker;
 import dev.once.testing.EffectTable;
+import dev.once.tracing.TraceContext;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
@@ -142,8 +143,11 @@ class KafkaTracingTest {
                   .isEqualTo(KafkaTestApplication.consumer(run));
 
               ConsumerRecord<String, String> record = TestBroker.readAll(topic).get(0);
-              assertThat(header(record, OnceHeaders.TRACEPARENT))
-                  .isEqualTo("00-" + traceId + "-" + delivery.getSpanId() + "-01");
+              // Sampled; OpenTelemetry 1.62 (Spring Boot 4.1) also sets the random-trace-id flag.
+              String traceparent = header(record, OnceHeaders.TRACEPARENT);
+              assertThat(traceparent)
+                  .startsWith("00-" + traceId + "-" + delivery.getSpanId() + "-");
+              assertThat(new TraceContext(traceparent, null).sampled()).isTrue();
               assertThat(header(record, OnceHeaders.TRACESTATE)).isNull();
             });
   }

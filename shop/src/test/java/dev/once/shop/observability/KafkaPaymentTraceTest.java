@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.shop.support.OrderFixture;
 import dev.once.shop.support.ShopBroker;
+import dev.once.tracing.TraceContext;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -54,8 +55,11 @@ class KafkaPaymentTraceTest extends TracedShopTest {
             .filter(r -> messageId.equals(header(r, "once-message-id")))
             .findFirst()
             .orElseThrow(() -> new AssertionError("no record of message " + messageId));
-    assertThat(header(record, "traceparent"))
-        .isEqualTo("00-" + request.getTraceId() + "-" + published.getSpanId() + "-01");
+    // Sampled; OpenTelemetry 1.62 (Spring Boot 4.1) also sets the random-trace-id flag.
+    String traceparent = header(record, "traceparent");
+    assertThat(traceparent)
+        .startsWith("00-" + request.getTraceId() + "-" + published.getSpanId() + "-");
+    assertThat(new TraceContext(traceparent, null).sampled()).isTrue();
   }
 
   private static String header(ConsumerRecord<String, String> record, String name) {
