@@ -22,15 +22,21 @@ final class OutboxSql {
    * function ({@code once.outbox_lock_aggregate}), which keeps PostgreSQL from flattening it away,
    * and which says, with a snapshot taken after the lock, whether the aggregate has a dead or held
    * row, so that the new row is held behind it. The row is created, and due, at the database's
-   * clock. The trace context ({@code V8__trace_context.sql}) is NULL for a message without one.
-   * Parameters: message id, type, aggregate id, payload, traceparent, tracestate, aggregate id (for
-   * the lock).
+   * clock. The trace context ({@code V8__trace_context.sql}) is NULL for a message without one. A
+   * delayed message is due later: at the append's time plus its delay (in microseconds, 0 for
+   * none), or at its instant if that is later (NULL for none); the claim's due test and order then
+   * keep it, and the rows of its aggregate after it, until then. Parameters: message id, type,
+   * aggregate id, payload, traceparent, tracestate, delay in microseconds, not-before instant,
+   * aggregate id (for the lock).
    */
   static final String APPEND =
       """
       INSERT INTO once.outbox (message_id, type, aggregate_id, payload, traceparent, tracestate,
                                next_attempt_at, created_at, held)
-      SELECT ?, ?, ?, CAST(? AS jsonb), ?, ?, now.at, now.at, aggregate_lock.held
+      SELECT ?, ?, ?, CAST(? AS jsonb), ?, ?,
+             GREATEST(now.at + CAST(? AS bigint) * INTERVAL '1 microsecond',
+                      COALESCE(CAST(? AS timestamptz), now.at)),
+             now.at, aggregate_lock.held
         FROM (SELECT %s AS at) AS now,
              (SELECT once.outbox_lock_aggregate(%d, ?) AS held) AS aggregate_lock
       RETURNING id

@@ -1,6 +1,7 @@
 package dev.once.postgres;
 
 import dev.once.outbox.DeadMessage;
+import dev.once.outbox.NotBefore;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxException;
 import dev.once.outbox.OutboxMessage;
@@ -16,11 +17,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -57,7 +60,12 @@ final class PostgresOutboxStore implements OutboxStore {
       TraceContext trace = message.trace();
       ps.setString(5, trace == null ? null : trace.traceparent());
       ps.setString(6, trace == null ? null : trace.tracestate());
-      ps.setString(7, message.aggregateId());
+      NotBefore notBefore = message.notBefore();
+      Duration delay = notBefore == null ? null : notBefore.delay();
+      ps.setLong(7, delay == null ? 0 : TimeUnit.NANOSECONDS.toMicros(delay.toNanos()));
+      Instant at = notBefore == null ? null : notBefore.at();
+      ps.setObject(8, at == null ? null : OffsetDateTime.ofInstant(at, ZoneOffset.UTC));
+      ps.setString(9, message.aggregateId());
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
         return new OutboxEntry(rs.getLong(1), messageId);

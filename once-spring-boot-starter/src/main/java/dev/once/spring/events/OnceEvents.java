@@ -1,6 +1,7 @@
 package dev.once.spring.events;
 
 import dev.once.inbox.InboxMessage;
+import dev.once.outbox.NotBefore;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxOverloadedException;
@@ -41,6 +42,18 @@ public final class OnceEvents {
    * @throws OutboxOverloadedException as {@link TransactionalOutbox#publish}
    */
   public Optional<OutboxEntry> publish(String aggregateId, Object event) {
+    return publish(aggregateId, event, null);
+  }
+
+  /**
+   * Publishes {@code event} as {@link #publish(String, Object)} does, delivered to its consumers no
+   * earlier than {@code notBefore} (delayed delivery: {@code NotBefore.after(Duration.ofDays(1))},
+   * {@code NotBefore.at(instant)}). The events of {@code aggregateId} published after it wait
+   * behind it; the others do not.
+   *
+   * @param notBefore the earliest delivery, or {@code null} for as soon as the transaction commits
+   */
+  public Optional<OutboxEntry> publish(String aggregateId, Object event, NotBefore notBefore) {
     Objects.requireNonNull(aggregateId, "aggregateId");
     Objects.requireNonNull(event, "event");
     if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -48,7 +61,9 @@ public final class OnceEvents {
           "OnceEvents.publish needs an active transaction (e.g. @Transactional)");
     }
     EventType type = EventType.of(event.getClass());
-    return outbox.publish(new OutboxMessage(type.name(), aggregateId, codec.write(type, event)));
+    return outbox.publish(
+        new OutboxMessage(type.name(), aggregateId, codec.write(type, event))
+            .withNotBefore(notBefore));
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.outbox.Delivery;
+import dev.once.outbox.NotBefore;
 import dev.once.outbox.OutboxRecord;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.events.TypedEventsApplication.Call;
@@ -20,6 +21,7 @@ import dev.once.spring.events.TypedEventsApplication.NotAnEvent;
 import dev.once.spring.events.TypedEventsApplication.Stock;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -102,6 +104,51 @@ class TypedEventsTest {
               .hasMessageContaining(NotAnEvent.class.getName())
               .hasMessageContaining("@OnceEvent");
           assertThat(payloads(jdbc, committed)).hasSize(2);
+        });
+  }
+
+  /** Delayed delivery: the row is due its delay after the append, or at the instant given. */
+  @Test
+  void anEventPublishedWithNotBeforeIsDueThen() {
+    runner.run(
+        context -> {
+          OnceEvents events = context.getBean(OnceEvents.class);
+          JdbcClient jdbc = JdbcClient.create(context.getBean(DataSource.class));
+          String aggregate = "agg-" + UUID.randomUUID();
+          Instant at = Instant.parse("2100-01-01T00:00:00Z");
+
+          transactions(context)
+              .executeWithoutResult(
+                  status -> {
+                    events.publish(
+                        aggregate, new ItemAdded("a", 1), NotBefore.after(Duration.ofDays(1)));
+                    events.publish(aggregate, new ItemRemoved("a"), NotBefore.at(at));
+                    events.publish(aggregate, new ItemAdded("b", 1), null);
+                  });
+
+          assertThat(
+                  jdbc.sql(
+                          """
+                          SELECT next_attempt_at - created_at FROM once.outbox
+                          WHERE aggregate_id = ? ORDER BY id
+                          """)
+                      .param(aggregate)
+                      .query((rs, n) -> rs.getString(1))
+                      .list())
+              .as("from the append until due")
+              .hasSize(3)
+              .satisfies(due -> assertThat(due.get(0)).isEqualTo("1 day"))
+              .satisfies(due -> assertThat(due.get(2)).isEqualTo("00:00:00"));
+          assertThat(
+                  jdbc.sql(
+                          "SELECT next_attempt_at FROM once.outbox WHERE aggregate_id = ?"
+                              + " ORDER BY id OFFSET 1 LIMIT 1")
+                      .param(aggregate)
+                      .query(java.time.OffsetDateTime.class)
+                      .single()
+                      .toInstant())
+              .as("due at the instant given")
+              .isEqualTo(at);
         });
   }
 
