@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -109,37 +110,37 @@ class DelayedDeliveryTest {
   }
 
   private Duration dueAfterCreation(long id) throws SQLException {
-    return Duration.ofNanos(
-        query(
-                "SELECT CAST(extract(epoch FROM next_attempt_at - created_at) * 1000000 AS bigint)"
-                    + " FROM once.outbox WHERE id = ?",
-                id)
-            * 1000);
+    long micros =
+        single(
+            "SELECT CAST(extract(epoch FROM next_attempt_at - created_at) * 1000000 AS bigint)"
+                + " FROM once.outbox WHERE id = ?",
+            id,
+            Long.class);
+    return Duration.ofNanos(micros * 1000);
   }
 
   private Instant due(long id) throws SQLException {
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("SELECT next_attempt_at FROM once.outbox WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getObject(1, java.time.OffsetDateTime.class).toInstant();
-      }
-    }
+    return single("SELECT next_attempt_at FROM once.outbox WHERE id = ?", id, OffsetDateTime.class)
+        .toInstant();
   }
 
   private UUID claimOf(long id) {
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps =
-            c.prepareStatement("SELECT claim_id FROM once.outbox WHERE id = ?")) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getObject(1, UUID.class);
-      }
+    try {
+      return single("SELECT claim_id FROM once.outbox WHERE id = ?", id, UUID.class);
     } catch (SQLException e) {
       throw new IllegalStateException(e);
+    }
+  }
+
+  /** The one value {@code sql} selects for the row {@code id}. */
+  private <T> T single(String sql, long id, Class<T> type) throws SQLException {
+    try (Connection c = ds.getConnection();
+        PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setLong(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        assertThat(rs.next()).as("row %s", id).isTrue();
+        return rs.getObject(1, type);
+      }
     }
   }
 
@@ -151,17 +152,6 @@ class DelayedDeliveryTest {
                 "UPDATE once.outbox SET next_attempt_at = statement_timestamp() WHERE id = ?")) {
       ps.setLong(1, id);
       assertThat(ps.executeUpdate()).isOne();
-    }
-  }
-
-  private long query(String sql, long id) throws SQLException {
-    try (Connection c = ds.getConnection();
-        PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setLong(1, id);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
     }
   }
 }
