@@ -1,5 +1,8 @@
 package dev.once.outbox;
 
+import static dev.once.outbox.OutboxDatabase.analyze;
+import static dev.once.outbox.OutboxDatabase.appendCommitted;
+import static dev.once.outbox.OutboxDatabase.claimBuffers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -76,6 +79,27 @@ class DelayedDeliveryTest {
     assertThat(behind.id()).isGreaterThan(delayed.id());
   }
 
+  /**
+   * The claim walks the due-ordered index and stops at the first row not yet due: rows delayed into
+   * the future are never read, however many there are.
+   */
+  @Test
+  void theBuffersAClaimReadsDoNotGrowWithTheRowsDelayedIntoTheFuture() throws SQLException {
+    appendCommitted(ds, outbox, "t", "due-1", "due-2", "due-3");
+    // Enough rows that the plan is the one of a real table (index probes, not a scan of one page).
+    appendDelayed(1_000);
+    analyze(ds);
+    long few = claimBuffers(ds);
+
+    appendDelayed(5_000);
+    analyze(ds);
+    long many = claimBuffers(ds);
+
+    assertThat(many)
+        .as("buffers of a claim beside 6,000 delayed rows, against %d beside 1,000", few)
+        .isLessThanOrEqualTo(few + 5);
+  }
+
   @Test
   void anOutOfRangeNotBeforeIsRefusedBeforeAnythingIsWritten() {
     assertThatThrownBy(() -> NotBefore.after(Duration.ofSeconds(-1)))
@@ -102,6 +126,19 @@ class DelayedDeliveryTest {
       OutboxEntry entry = outbox.append(tx, message);
       tx.commit();
       return entry;
+    }
+  }
+
+  /** {@code rows} rows of aggregates of their own, each due an hour after its append. */
+  private void appendDelayed(int rows) throws SQLException {
+    try (Connection tx = OutboxDatabase.transaction(ds)) {
+      for (int i = 0; i < rows; i++) {
+        outbox.append(
+            tx,
+            new OutboxMessage("t", "later-" + UUID.randomUUID(), "{}")
+                .deliverAfter(Duration.ofHours(1)));
+      }
+      tx.commit();
     }
   }
 

@@ -1,14 +1,14 @@
 package dev.once.outbox;
 
+import static dev.once.outbox.OutboxDatabase.analyze;
 import static dev.once.outbox.OutboxDatabase.appendCommitted;
+import static dev.once.outbox.OutboxDatabase.claimBuffers;
 import static dev.once.outbox.OutboxDatabase.scalar;
 import static dev.once.outbox.OutboxDatabase.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.once.postgres.OutboxSqlAccess;
 import dev.once.postgres.PostgresStores;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
@@ -16,8 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,8 +27,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(120)
 class HeldRowsTest {
-  private static final Pattern BUFFERS =
-      Pattern.compile("Buffers: shared hit=(\\d+)(?: read=(\\d+))?");
 
   private final DataSource ds = OutboxDatabase.fresh();
   private final Clock clock = Clock.systemUTC();
@@ -45,12 +41,12 @@ class HeldRowsTest {
     appendMany("hot", 20);
     appendCommitted(ds, outbox, "t", "other-1", "other-2", "other-3");
     assertThat(scalar(ds, "SELECT count(*) FROM once.outbox WHERE held")).isEqualTo(40);
-    analyze();
-    long few = claimBuffers();
+    analyze(ds);
+    long few = claimBuffers(ds);
 
     appendMany("hot", 5_000);
-    analyze();
-    long many = claimBuffers();
+    analyze(ds);
+    long many = claimBuffers(ds);
 
     assertThat(scalar(ds, "SELECT count(*) FROM once.outbox WHERE held")).isEqualTo(5_040);
     assertThat(many)
@@ -118,40 +114,5 @@ class HeldRowsTest {
     String[] aggregates = new String[rows];
     java.util.Arrays.fill(aggregates, aggregate);
     return appendCommitted(ds, outbox, "t", aggregates).stream().map(OutboxEntry::id).toList();
-  }
-
-  private void analyze() throws SQLException {
-    try (Connection c = ds.getConnection();
-        Statement s = c.createStatement()) {
-      s.execute("VACUUM ANALYZE once.outbox");
-    }
-  }
-
-  /** Shared buffers one claim of up to 100 rows reads; the claim is rolled back. */
-  private long claimBuffers() throws SQLException {
-    String claim =
-        OutboxSqlAccess.claim()
-            .replaceFirst("\\?", "ARRAY['t']")
-            .replaceFirst("\\?", "100")
-            .replaceFirst("\\?", "gen_random_uuid()")
-            .replaceFirst("\\?", "60000000");
-    try (Connection c = ds.getConnection()) {
-      c.setAutoCommit(false);
-      try (Statement s = c.createStatement()) {
-        s.execute(OutboxSqlAccess.claimSettings());
-        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) " + claim)) {
-          while (rs.next()) {
-            Matcher m = BUFFERS.matcher(rs.getString(1));
-            if (m.find()) {
-              return Long.parseLong(m.group(1))
-                  + (m.group(2) == null ? 0 : Long.parseLong(m.group(2)));
-            }
-          }
-        }
-      } finally {
-        c.rollback();
-      }
-    }
-    throw new AssertionError("no Buffers line in the plan");
   }
 }

@@ -1,6 +1,7 @@
 package dev.once.outbox;
 
 import dev.once.postgres.OnceSchema;
+import dev.once.postgres.OutboxSqlAccess;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,6 +11,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 
@@ -84,5 +87,44 @@ final class OutboxDatabase {
       rs.next();
       return rs.getLong(1);
     }
+  }
+
+  private static final Pattern BUFFERS =
+      Pattern.compile("Buffers: shared hit=(\\d+)(?: read=(\\d+))?");
+
+  /** Vacuums and analyzes the outbox, so that the planner knows what is in it. */
+  static void analyze(DataSource ds) throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement s = c.createStatement()) {
+      s.execute("VACUUM ANALYZE once.outbox");
+    }
+  }
+
+  /** Shared buffers one claim of up to 100 rows of type t reads; the claim is rolled back. */
+  static long claimBuffers(DataSource ds) throws SQLException {
+    String claim =
+        OutboxSqlAccess.claim()
+            .replaceFirst("\\?", "ARRAY['t']")
+            .replaceFirst("\\?", "100")
+            .replaceFirst("\\?", "gen_random_uuid()")
+            .replaceFirst("\\?", "60000000");
+    try (Connection c = ds.getConnection()) {
+      c.setAutoCommit(false);
+      try (Statement s = c.createStatement()) {
+        s.execute(OutboxSqlAccess.claimSettings());
+        try (ResultSet rs = s.executeQuery("EXPLAIN (ANALYZE, BUFFERS) " + claim)) {
+          while (rs.next()) {
+            Matcher m = BUFFERS.matcher(rs.getString(1));
+            if (m.find()) {
+              return Long.parseLong(m.group(1))
+                  + (m.group(2) == null ? 0 : Long.parseLong(m.group(2)));
+            }
+          }
+        }
+      } finally {
+        c.rollback();
+      }
+    }
+    throw new AssertionError("no Buffers line in the plan");
   }
 }

@@ -39,11 +39,6 @@ public final class PeriodicTask {
   private ScheduledExecutorService scheduler;
   private volatile boolean stopping;
 
-  /** A job that is never behind: it runs every {@code interval}, on a platform thread. */
-  public PeriodicTask(String threadName, Duration initialDelay, Duration interval, Runnable job) {
-    this(threadName, initialDelay, interval, job, OnceThreads.platform());
-  }
-
   /** A job that is never behind: it runs every {@code interval}, on a thread of {@code threads}. */
   public PeriodicTask(
       String threadName,
@@ -65,13 +60,8 @@ public final class PeriodicTask {
   /**
    * @param job runs once; answers {@code true} if it is behind (it stopped with work left), which
    *     brings its next run forward to {@link #PAUSE_WHILE_BEHIND}
+   * @param threads where its thread comes from (platform, or virtual: {@link OnceThreads})
    */
-  public PeriodicTask(
-      String threadName, Duration initialDelay, Duration interval, BooleanSupplier job) {
-    this(threadName, initialDelay, interval, job, OnceThreads.platform());
-  }
-
-  /** As {@link #PeriodicTask(String, Duration, Duration, BooleanSupplier)}, on {@code threads}. */
   public PeriodicTask(
       String threadName,
       Duration initialDelay,

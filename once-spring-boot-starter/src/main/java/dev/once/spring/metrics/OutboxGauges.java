@@ -28,11 +28,6 @@ final class OutboxGauges implements SmartLifecycle {
   private final PeriodicTask task;
   private volatile OutboxStats last = new OutboxStats(0, Duration.ZERO, 0);
 
-  public OutboxGauges(OutboxAdmin admin, MeterRegistry registry, Duration interval) {
-    this(admin, registry, interval, OnceThreads.platform());
-  }
-
-  /** As above, refreshing on a thread of {@code threads}. */
   public OutboxGauges(
       OutboxAdmin admin, MeterRegistry registry, Duration interval, OnceThreads threads) {
     this.admin = admin;

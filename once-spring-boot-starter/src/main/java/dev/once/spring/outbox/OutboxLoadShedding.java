@@ -47,12 +47,8 @@ public final class OutboxLoadShedding implements SmartLifecycle {
    * @param admin where the age is read
    * @param maxDueAge the age above which appends are refused
    * @param sampleInterval time between two readings
+   * @param threads where the sampling thread comes from
    */
-  OutboxLoadShedding(OutboxAdmin admin, Duration maxDueAge, Duration sampleInterval) {
-    this(admin, maxDueAge, sampleInterval, OnceThreads.platform());
-  }
-
-  /** As above, sampling on a thread of {@code threads}. */
   OutboxLoadShedding(
       OutboxAdmin admin, Duration maxDueAge, Duration sampleInterval, OnceThreads threads) {
     this.admin = Objects.requireNonNull(admin, "admin");

@@ -6,6 +6,7 @@ import dev.once.outbox.DeadMessage;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxStats;
+import dev.once.spring.internal.OnceThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -57,7 +58,8 @@ class OutboxMetricsTest {
     AtomicReference<OutboxStats> stats =
         new AtomicReference<>(new OutboxStats(12, Duration.ofMillis(3500), 2));
     AtomicInteger reads = new AtomicInteger();
-    OutboxGauges gauges = new OutboxGauges(admin(stats, reads), meters, Duration.ofHours(1));
+    OutboxGauges gauges =
+        new OutboxGauges(admin(stats, reads), meters, Duration.ofHours(1), OnceThreads.platform());
 
     gauges.refresh();
     double backlog = meters.get(OutboxGauges.BACKLOG).gauge().value();

@@ -12,12 +12,10 @@ import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxRelay;
-import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.metrics.OutboxGaugesRefresh;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
 import dev.once.testing.EffectTable;
-import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -26,11 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -42,20 +36,9 @@ class OutboxRelayAutoConfigurationTest {
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  TransactionAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
-          .withUserConfiguration(OutboxTestApplication.class)
+      OutboxTestApplication.runner()
           .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-          .withPropertyValues(
-              "spring.datasource.url=" + TestDatabase.jdbcUrl(),
-              "spring.datasource.username=postgres",
-              "spring.datasource.password=postgres",
-              "once.outbox.relay.poll-interval=1h");
+          .withPropertyValues("once.outbox.relay.poll-interval=1h");
 
   @Test
   void handlersAndConsumersAreRegisteredAndTheRelayRuns() {

@@ -6,13 +6,20 @@ import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxRecord;
+import dev.once.spring.OnceAutoConfiguration;
 import dev.once.testing.EffectTable;
+import dev.once.testing.TestDatabase;
 import java.sql.Connection;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -30,6 +37,30 @@ public class OutboxTestApplication {
 
   public static final String CHARGE = "test.charge." + RUN;
   public static final String ORDER_PLACED = "test.order-placed." + RUN;
+
+  /**
+   * This application with Once and Boot's DataSource and transactions on {@code url}, as the
+   * superuser of the test server; each test adds its own properties and beans.
+   */
+  public static ApplicationContextRunner runner(String url) {
+    return new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                DataSourceAutoConfiguration.class,
+                DataSourceTransactionManagerAutoConfiguration.class,
+                TransactionAutoConfiguration.class,
+                OnceAutoConfiguration.class))
+        .withUserConfiguration(OutboxTestApplication.class)
+        .withPropertyValues(
+            "spring.datasource.url=" + url,
+            "spring.datasource.username=postgres",
+            "spring.datasource.password=postgres");
+  }
+
+  /** {@link #runner(String)} on the shared test database. */
+  public static ApplicationContextRunner runner() {
+    return runner(TestDatabase.jdbcUrl());
+  }
 
   @Bean
   ChargeHandler chargeHandler() {

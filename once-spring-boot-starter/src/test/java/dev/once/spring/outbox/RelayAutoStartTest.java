@@ -7,21 +7,15 @@ import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.RelayListener;
-import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
-import dev.once.testing.TestDatabase;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 
 /**
  * {@code once.outbox.relay.auto-start=false}: the relay is built with the application's handlers
@@ -30,19 +24,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfigu
  */
 class RelayAutoStartTest {
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  TransactionAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
-          .withUserConfiguration(OutboxTestApplication.class)
-          .withPropertyValues(
-              "spring.datasource.url=" + TestDatabase.jdbcUrl(),
-              "spring.datasource.username=postgres",
-              "spring.datasource.password=postgres",
-              "once.outbox.relay.auto-start=false");
+      OutboxTestApplication.runner().withPropertyValues("once.outbox.relay.auto-start=false");
 
   @Test
   @Timeout(120)

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.once.outbox.OutboxRelay;
-import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
 import dev.once.testing.EffectTable;
@@ -22,12 +21,8 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 
 /**
  * What an operator relies on: the relay's own connections (it delivers while the requests hold
@@ -42,19 +37,9 @@ class RelayOperationsTest {
 
   private ApplicationContextRunner runner() {
     url = freshDatabase();
-    return new ApplicationContextRunner()
-        .withConfiguration(
-            AutoConfigurations.of(
-                DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class,
-                TransactionAutoConfiguration.class,
-                OnceAutoConfiguration.class))
-        .withUserConfiguration(OutboxTestApplication.class)
+    return OutboxTestApplication.runner(url)
         .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
         .withPropertyValues(
-            "spring.datasource.url=" + url,
-            "spring.datasource.username=postgres",
-            "spring.datasource.password=postgres",
             "spring.datasource.hikari.maximum-pool-size=3",
             "spring.datasource.hikari.connection-timeout=1000",
             "once.outbox.relay.poll-interval=100ms");

@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
-import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
-import dev.once.testing.TestDatabase;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -16,11 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 
 /**
  * {@code spring.threads.virtual.enabled}: on Java 21 or later the relay's workers (and every thread
@@ -34,19 +28,8 @@ class VirtualThreadsTest {
   private final BlockingQueue<Thread> handledOn = new ArrayBlockingQueue<>(16);
 
   private final ApplicationContextRunner runner =
-      new ApplicationContextRunner()
-          .withConfiguration(
-              AutoConfigurations.of(
-                  DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  TransactionAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
-          .withUserConfiguration(OutboxTestApplication.class)
-          .withBean("threadRecorder", OutboxHandler.class, () -> new ThreadRecorder(handledOn))
-          .withPropertyValues(
-              "spring.datasource.url=" + TestDatabase.jdbcUrl(),
-              "spring.datasource.username=postgres",
-              "spring.datasource.password=postgres");
+      OutboxTestApplication.runner()
+          .withBean("threadRecorder", OutboxHandler.class, () -> new ThreadRecorder(handledOn));
 
   @Test
   @Timeout(120)
