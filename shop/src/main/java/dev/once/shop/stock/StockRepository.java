@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -74,18 +76,56 @@ class StockRepository {
 
   /**
    * Locks the products {@code :products} names ({@code [{"client":…,"sku":…}]}, each once) in
-   * ascending (client, sku) order, in one statement (the locking happens above the sort): the first
-   * statement of a batch of reservations or releases, which then applies its orders one after the
-   * other under these locks. The order is {@link #LOCK_FOR_ORDER}'s for one client, so a batch and
-   * a single order take their common products in the same order.
+   * ascending (client, sku) order, in one statement (the locking happens above the sort), and reads
+   * their units available (a locked row is read as its latest committed version): the first
+   * statement of a batch of reservations or releases. The order is {@link #LOCK_FOR_ORDER}'s for
+   * one client, so a batch and a single order take their common products in the same order.
    */
   static final String LOCK_PRODUCTS =
       """
-      SELECT p.sku
+      SELECT p.client_id, p.sku, p.available
       FROM jsonb_to_recordset(CAST(:products AS jsonb)) AS wanted(client text, sku text)
       JOIN product p ON p.client_id = wanted.client AND p.sku = wanted.sku
       ORDER BY p.client_id, p.sku
       FOR UPDATE OF p
+      """;
+
+  /**
+   * The reservation rows of a batch's orders, read once {@link #LOCK_PRODUCTS} holds the locks (a
+   * separate statement, for the reason {@link #LINES} gives). A primary-key lookup per order.
+   */
+  static final String RESERVATIONS =
+      """
+      SELECT order_id, sku, state FROM reservation WHERE order_id = ANY(CAST(:orders AS text[]))
+      """;
+
+  /**
+   * Writes a batch's decisions ({@code :rows}: {@code [{"orderId":…,"clientId":…,"sku":…,
+   * "quantity":…,"state":"held"|"rejected"}]}) in one statement: the reservation rows go in with
+   * {@code ON CONFLICT DO NOTHING}, in (order, sku) order, and only the held rows that went in move
+   * their units, summed per product, so each product's row is updated once per batch. The products
+   * are already locked by {@link #LOCK_PRODUCTS}; their CHECK refuses a negative stock.
+   */
+  static final String WRITE_RESERVATIONS =
+      """
+      WITH written AS (
+          INSERT INTO reservation (order_id, client_id, sku, quantity, state, created_at, updated_at)
+          SELECT r."orderId", r."clientId", r.sku, r.quantity, r.state, :now, :now
+          FROM jsonb_to_recordset(CAST(:rows AS jsonb))
+               AS r("orderId" text, "clientId" text, sku text, quantity bigint, state text)
+          ORDER BY r."orderId", r.sku
+          ON CONFLICT (order_id, sku) DO NOTHING
+          RETURNING client_id, sku, quantity, state
+      ), moved AS (
+          SELECT client_id, sku, sum(quantity) AS quantity
+          FROM written WHERE state = 'held'
+          GROUP BY client_id, sku
+      )
+      UPDATE product p
+      SET available = p.available - moved.quantity, reserved = p.reserved + moved.quantity,
+          updated_at = :now
+      FROM moved
+      WHERE p.client_id = moved.client_id AND p.sku = moved.sku
       """;
 
   /**
@@ -230,9 +270,42 @@ class StockRepository {
 
   /**
    * Locks the products of {@code productsJson} in (client, sku) order; see {@link #LOCK_PRODUCTS}.
+   *
+   * @return the units available of each product locked (a mutable map)
    */
-  void lockProducts(String productsJson) {
-    jdbc.sql(LOCK_PRODUCTS).param("products", productsJson).query(String.class).list();
+  Map<ProductKey, Long> lockProducts(String productsJson) {
+    Map<ProductKey, Long> available = new HashMap<>();
+    jdbc.sql(LOCK_PRODUCTS)
+        .param("products", productsJson)
+        .query(
+            rs -> {
+              available.put(
+                  new ProductKey(rs.getString("client_id"), rs.getString("sku")),
+                  rs.getLong("available"));
+            });
+    return available;
+  }
+
+  /**
+   * The states of the reservations of {@code orders}, by order and sku (mutable maps, an order
+   * without reservations absent); see {@link #RESERVATIONS}.
+   */
+  Map<String, Map<String, String>> reservations(List<String> orders) {
+    Map<String, Map<String, String>> states = new HashMap<>();
+    jdbc.sql(RESERVATIONS)
+        .param("orders", orders.toArray(String[]::new))
+        .query(
+            rs -> {
+              states
+                  .computeIfAbsent(rs.getString("order_id"), order -> new HashMap<>())
+                  .put(rs.getString("sku"), rs.getString("state"));
+            });
+    return states;
+  }
+
+  /** Writes a batch's decisions; see {@link #WRITE_RESERVATIONS}. */
+  void writeReservations(String rowsJson, Instant now) {
+    jdbc.sql(WRITE_RESERVATIONS).param("rows", rowsJson).param("now", utc(now)).update();
   }
 
   /** The order's lines with their products' stock and reservations; see {@link #LINES}. */
@@ -297,4 +370,10 @@ class StockRepository {
    * @param reservation the state of the line's reservation, if it has one
    */
   record LockedLine(String sku, long quantity, long available, Optional<String> reservation) {}
+
+  /** A product: its client and sku. */
+  record ProductKey(String client, String sku) {}
+
+  /** A decision on one line of an order, {@code state} {@code held} or {@code rejected}. */
+  record Reservation(String orderId, String clientId, String sku, long quantity, String state) {}
 }

@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -120,26 +121,68 @@ public class StockService {
   /**
    * Reserves a batch of placed orders in one transaction, with the effect of {@link #reserve} for
    * each of them in turn, in the order given: each order all or none, each outcome published as
-   * {@link #reserve} publishes it, a later order seeing the units an earlier one took. The products
-   * of the whole batch are locked first, each once, in one statement and in ascending (client, sku)
-   * order ({@link StockRepository#LOCK_PRODUCTS}); locking per order, even in sku order, could
-   * deadlock against a concurrent batch (one order of a batch locks k1 and k3, a later one k2,
-   * while another batch's first order locks k2 and k5, its next one k1).
+   * {@link #reserve} publishes it, a later order seeing the units an earlier one took (and a second
+   * copy of an order in the batch seeing the first one's decision).
+   *
+   * <p>Set-based, so its cost is linear in the batch, whatever its size: the products of the whole
+   * batch are locked and read first, each once, in one statement and in ascending (client, sku)
+   * order ({@link StockRepository#LOCK_PRODUCTS}), the batch's reservations read in a second; the
+   * orders are then decided in memory against those units, and every decision is written in a third
+   * statement that inserts the reservation rows and moves each product's units once ({@link
+   * StockRepository#WRITE_RESERVATIONS}). Updating a product once per order instead leaves a chain
+   * of row versions in the transaction that every later statement on that product walks (quadratic
+   * in the batch). Locking per order, even in sku order, could deadlock against a concurrent batch
+   * (one order of a batch locks k1 and k3, a later one k2, while another batch's first order locks
+   * k2 and k5, its next one k1).
    *
    * @return the outcomes, in the order of {@code orders}; empty for an order cancelled first
    */
   @Transactional
   public List<Optional<StockOutcome>> reserveAll(List<OrderPlaced> orders) {
-    lockProducts(orders.stream().map(order -> new Locking(order.clientId(), order.items())));
+    Map<StockRepository.ProductKey, Long> available =
+        lockProducts(orders.stream().map(order -> new Locking(order.clientId(), order.items())));
+    Map<String, Map<String, String>> reservations =
+        stock.reservations(orders.stream().map(OrderPlaced::orderId).distinct().toList());
+    List<StockRepository.Reservation> writes = new ArrayList<>();
     List<Optional<StockOutcome>> outcomes = new ArrayList<>(orders.size());
     for (OrderPlaced order : orders) {
-      outcomes.add(
-          reserveLocked(
-              order.clientId(),
-              order.orderId(),
-              order.items(),
-              json.writeValueAsString(order.items())));
+      Map<String, String> states =
+          reservations.computeIfAbsent(order.orderId(), id -> new HashMap<>());
+      List<StockRepository.LockedLine> locked = new ArrayList<>();
+      for (Line line : order.items()) {
+        Long units = available.get(new StockRepository.ProductKey(order.clientId(), line.sku()));
+        if (units != null) {
+          locked.add(
+              new StockRepository.LockedLine(
+                  line.sku(), line.quantity(), units, Optional.ofNullable(states.get(line.sku()))));
+        }
+      }
+      Optional<StockOutcome> outcome;
+      if (locked.stream().anyMatch(line -> line.reservation().isPresent())) {
+        outcome = decidedBefore(order.orderId(), order.items(), locked);
+      } else {
+        List<String> shortSkus = shortSkus(order.items(), locked);
+        String state = shortSkus.isEmpty() ? "held" : "rejected";
+        for (StockRepository.LockedLine line : locked) {
+          writes.add(
+              new StockRepository.Reservation(
+                  order.orderId(), order.clientId(), line.sku(), line.quantity(), state));
+          states.put(line.sku(), state);
+          if (shortSkus.isEmpty()) {
+            available.merge(
+                new StockRepository.ProductKey(order.clientId(), line.sku()),
+                -line.quantity(),
+                Long::sum);
+          }
+        }
+        outcome = Optional.of(StockOutcome.of(order.orderId(), shortSkus.isEmpty(), shortSkus));
+      }
+      outcomes.add(outcome);
     }
+    if (!writes.isEmpty()) {
+      stock.writeReservations(json.writeValueAsString(writes), Timestamps.now(clock));
+    }
+    outcomes.forEach(outcome -> outcome.ifPresent(this::publish));
     return outcomes;
   }
 
@@ -198,8 +241,12 @@ public class StockService {
     return released;
   }
 
-  /** Locks the products of {@code orders}, each once, in one statement and one global order. */
-  private void lockProducts(Stream<Locking> orders) {
+  /**
+   * Locks the products of {@code orders}, each once, in one statement and one global order.
+   *
+   * @return the units available of each locked product (a product that does not exist is absent)
+   */
+  private Map<StockRepository.ProductKey, Long> lockProducts(Stream<Locking> orders) {
     Set<Map<String, String>> products = new LinkedHashSet<>();
     orders.forEach(
         order ->
@@ -207,9 +254,10 @@ public class StockService {
                 .lines()
                 .forEach(
                     line -> products.add(Map.of("client", order.client(), "sku", line.sku()))));
-    if (!products.isEmpty()) {
-      stock.lockProducts(json.writeValueAsString(products));
+    if (products.isEmpty()) {
+      return new HashMap<>();
     }
+    return stock.lockProducts(json.writeValueAsString(products));
   }
 
   /** The lines of one order of a batch, with its client. */

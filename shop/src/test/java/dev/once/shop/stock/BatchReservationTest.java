@@ -31,6 +31,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@code reserve-stock} and {@code release-stock} on their batch path ({@link Inbox#deliverAll}): a
@@ -43,6 +45,8 @@ class BatchReservationTest extends ShopIntegrationTest {
   @Autowired private Inbox inbox;
   @Autowired private List<InboxConsumer> consumers;
   @Autowired private DataSource dataSource;
+  @Autowired private StockService stock;
+  @Autowired private PlatformTransactionManager transactionManager;
 
   private EventDelivery events;
 
@@ -124,6 +128,47 @@ class BatchReservationTest extends ShopIntegrationTest {
   }
 
   /**
+   * The batch's cost stays linear in its size: each product's row is updated once per batch,
+   * however many of the batch's orders take it (updated once per order, every later statement of
+   * the transaction walks the chain of row versions the earlier ones left). Counted by the
+   * transaction's own statistics, as a difference: the view also holds counts of the connection's
+   * earlier transactions that are not yet flushed.
+   */
+  @Test
+  void aBatchUpdatesEachOfItsProductsOnce() {
+    TestClient client = newClient();
+    OrderFixture shop = new OrderFixture(client, jdbc);
+    shop.product("X", 100);
+    shop.product("Y", 100);
+    String account = client.openAccount("EUR");
+    List<ShopEvents.OrderPlaced> orders = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      String order = shop.place(account, i % 2 == 0 ? lines("X", 1, "Y", 2) : lines("X", 3));
+      orders.add(
+          new ShopEvents.OrderPlaced(
+              order,
+              client.id(),
+              i % 2 == 0
+                  ? List.of(new ShopEvents.Line("X", 1), new ShopEvents.Line("Y", 2))
+                  : List.of(new ShopEvents.Line("X", 3))));
+    }
+
+    long productUpdates =
+        new TransactionTemplate(transactionManager)
+            .execute(
+                status -> {
+                  long before = productUpdates();
+                  assertThat(stock.reserveAll(orders))
+                      .allSatisfy(outcome -> assertThat(outcome).isPresent());
+                  return productUpdates() - before;
+                });
+
+    assertThat(productUpdates).isEqualTo(2);
+    assertThat(shop.stock("X")).isEqualTo(new Stock(60, 40));
+    assertThat(shop.stock("Y")).isEqualTo(new Stock(80, 20));
+  }
+
+  /**
    * The deadlock of per-order locking, forced: batch A (order 1 on K1 and K3, then order 2 on K2)
    * and batch B (order 3 on K2 and K5, then order 4 on K1) start while the test holds K1. Locking
    * per order, A would wait for K1 holding nothing, B lock K2 and K5 and then wait for K1 too; once
@@ -172,6 +217,13 @@ class BatchReservationTest extends ShopIntegrationTest {
     assertThat(shop.stock("K2")).isEqualTo(new Stock(98, 2));
     assertThat(shop.stock("K3")).isEqualTo(new Stock(99, 1));
     assertThat(shop.stock("K5")).isEqualTo(new Stock(99, 1));
+  }
+
+  /** The product updates the current transaction's connection counts; see the test above. */
+  private long productUpdates() {
+    return jdbc.sql("SELECT n_tup_upd FROM pg_stat_xact_user_tables WHERE relname = 'product'")
+        .query(Long.class)
+        .single();
   }
 
   private int deliverAll(List<InboxMessage> batch) throws Exception {
