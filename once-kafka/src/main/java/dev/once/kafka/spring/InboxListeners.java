@@ -9,11 +9,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.task.AsyncTaskExecutor;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -28,7 +35,9 @@ import org.springframework.kafka.listener.ContainerProperties;
  * {@code batch = false}) applies a partition's records of one poll in ONE database transaction,
  * other consumers one record per transaction. A batch that fails is rolled back and applied record
  * by record, so only the failing record fails: it is retried alone, before the records after it,
- * and dead-lettered alone ({@link ConsumerErrors}).
+ * and dead-lettered alone ({@link ConsumerErrors}). With {@code once.kafka.consumer.key-lanes}
+ * above 1, a partition's records of a poll are split by key into lanes applied concurrently, each
+ * as one batch ({@link PartitionBatches}).
  *
  * <p>Guarantees: a record's offset is committed only after its inbox transaction committed (every
  * {@code commit-interval}, ack mode {@code TIME}, or after each partition's records of a poll,
@@ -105,7 +114,14 @@ final class InboxListeners implements SmartLifecycle {
     }
     // One call per partition of a poll: a partition's records are one batch, one transaction.
     properties.setSubBatchPerPartition(true);
-    PartitionBatches listener = new PartitionBatches(records, meters, lag);
+    int lanes = settings.getConsumer().getKeyLanes();
+    PartitionBatches listener =
+        new PartitionBatches(
+            records,
+            meters,
+            lag,
+            lanes,
+            laneExecutor(name, lanes, settings.getConsumer().getConcurrency(), threads));
     properties.setMessageListener(listener);
     properties.setConsumerRebalanceListener(
         new ConsumerAwareRebalanceListener() {
@@ -140,6 +156,41 @@ final class InboxListeners implements SmartLifecycle {
               + " instead.");
     }
     return container;
+  }
+
+  /**
+   * Runs the lanes of {@code consumer}'s listeners after each one's first: a virtual thread per
+   * lane with virtual threads on, else a pool of {@code concurrency * (lanes - 1)} daemon threads,
+   * which is what they use at most (each listener waits for its lanes) and which end after 10 s
+   * idle, so the pool needs no shutdown. Lanes never wait for a thread behind other lanes.
+   */
+  private static Executor laneExecutor(
+      String consumer, int lanes, int concurrency, OnceThreads threads) {
+    if (lanes == 1) {
+      return Runnable::run;
+    }
+    String prefix = "once-kafka-" + consumer + "-lane-";
+    Optional<AsyncTaskExecutor> virtual = threads.executor(prefix);
+    if (virtual.isPresent()) {
+      return virtual.get();
+    }
+    int size = concurrency * (lanes - 1);
+    AtomicInteger count = new AtomicInteger();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            size,
+            size,
+            10,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            task -> {
+              Thread thread = threads.factory().newThread(task);
+              thread.setName(prefix + count.incrementAndGet());
+              thread.setDaemon(true);
+              return thread;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /** The containers, one per consumer, in the consumers' order. */

@@ -152,6 +152,15 @@ public class OnceKafkaProperties {
     private int concurrency = 2;
 
     /**
+     * Lanes per partition: a partition's records of one poll are split by key into this many lanes,
+     * each applied in its own database transaction, the lanes concurrently; the records of one key
+     * stay in one lane, in offset order. 1: one transaction per partition's poll. Raise it when one
+     * partition is hot and its transactions wait on the database rather than on each other's row
+     * locks. 1 to 64.
+     */
+    private int keyLanes = 1;
+
+    /**
      * Attempts at a record that fails for a reason other than an unavailable database, before it
      * goes to the dead-letter topic and the partition goes on. A record refused as invalid (no
      * message id, not JSON) is dead-lettered at once; a database outage is retried until the
@@ -199,6 +208,14 @@ public class OnceKafkaProperties {
       this.concurrency = concurrency;
     }
 
+    public int getKeyLanes() {
+      return keyLanes;
+    }
+
+    public void setKeyLanes(int keyLanes) {
+      this.keyLanes = keyLanes;
+    }
+
     public int getMaxAttempts() {
       return maxAttempts;
     }
@@ -241,6 +258,7 @@ public class OnceKafkaProperties {
     range("once.kafka.topic.partitions", topic.partitions, 1, 10_000);
     range("once.kafka.topic.replication-factor", topic.replicationFactor, 0, 32);
     range("once.kafka.consumer.concurrency", consumer.concurrency, 1, 100);
+    range("once.kafka.consumer.key-lanes", consumer.keyLanes, 1, PartitionBatches.MAX_LANES);
     range("once.kafka.consumer.max-attempts", consumer.maxAttempts, 1, 1000);
     duration(
         "once.kafka.producer.send-timeout",

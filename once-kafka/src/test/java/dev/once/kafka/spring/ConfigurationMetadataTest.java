@@ -48,6 +48,7 @@ class ConfigurationMetadataTest {
             "once.kafka.consumer.enabled",
             "once.kafka.consumer.group-prefix",
             "once.kafka.consumer.concurrency",
+            "once.kafka.consumer.key-lanes",
             "once.kafka.consumer.max-attempts",
             "once.kafka.consumer.initial-backoff",
             "once.kafka.consumer.max-backoff");
@@ -67,6 +68,7 @@ class ConfigurationMetadataTest {
     assertThat(defaultOf(properties, "once.kafka.topic.partitions")).isEqualTo(6);
     assertThat(defaultOf(properties, "once.kafka.topic.replication-factor")).isEqualTo(0);
     assertThat(defaultOf(properties, "once.kafka.consumer.concurrency")).isEqualTo(2);
+    assertThat(defaultOf(properties, "once.kafka.consumer.key-lanes")).isEqualTo(1);
     assertThat(defaultOf(properties, "once.kafka.consumer.max-attempts")).isEqualTo(10);
     assertThat(defaultOf(properties, "once.kafka.consumer.initial-backoff")).isEqualTo("100ms");
     assertThat(defaultOf(properties, "once.kafka.consumer.max-backoff")).isEqualTo("10s");

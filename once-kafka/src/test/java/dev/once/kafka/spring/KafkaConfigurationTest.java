@@ -164,6 +164,8 @@ class KafkaConfigurationTest {
         "once.kafka.topics[t]=bad name | once.kafka.topics",
         "once.kafka.topic.partitions=0 | once.kafka.topic.partitions must be 1 to 10000, but was 0",
         "once.kafka.consumer.concurrency=0 | once.kafka.consumer.concurrency must be 1 to 100",
+        "once.kafka.consumer.key-lanes=0 | once.kafka.consumer.key-lanes must be 1 to 64, but was 0",
+        "once.kafka.consumer.key-lanes=65 | once.kafka.consumer.key-lanes must be 1 to 64",
         "once.kafka.consumer.max-attempts=0 | once.kafka.consumer.max-attempts must be 1 to 1000",
         "once.kafka.dead-letter-suffix= | once.kafka.dead-letter-suffix must not be empty",
         "once.kafka.dead-letter-suffix=.d l t | once.kafka.dead-letter-suffix",

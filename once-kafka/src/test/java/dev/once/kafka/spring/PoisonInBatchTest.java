@@ -8,7 +8,6 @@ import dev.once.kafka.KafkaTestSupport;
 import dev.once.kafka.OnceHeaders;
 import dev.once.kafka.TestBroker;
 import dev.once.testing.EffectTable;
-import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -119,14 +118,8 @@ class PoisonInBatchTest {
     String type = KafkaTestApplication.type(run);
     String consumer = KafkaTestApplication.consumer(run);
     List<String> properties =
-        TransportApps.properties(run, TestBroker.servers(), TestDatabase.jdbcUrl());
-    properties.addAll(
-        List.of(
-            "test.batch=" + batch,
-            "once.kafka.topic.partitions=1",
-            "once.kafka.consumer.concurrency=1",
-            "once.kafka.consumer.max-attempts=" + MAX_ATTEMPTS,
-            "once.outbox.relay.enabled=false"));
+        TransportApps.onePartition(
+            run, "test.batch=" + batch, "once.kafka.consumer.max-attempts=" + MAX_ATTEMPTS);
     try (ConfigurableApplicationContext app = TransportApps.start(properties)) {
       DataSource dataSource = app.getBean(DataSource.class);
       EffectTable effects = new EffectTable(dataSource);
@@ -190,7 +183,7 @@ class PoisonInBatchTest {
   }
 
   /** A producer that sends nothing before {@code flush()}: the records go in one batch. */
-  private static KafkaProducer<String, String> oneBatchProducer() {
+  static KafkaProducer<String, String> oneBatchProducer() {
     return KafkaTestSupport.producer(
         Map.of(
             ProducerConfig.LINGER_MS_CONFIG, 600_000,
@@ -198,8 +191,7 @@ class PoisonInBatchTest {
   }
 
   /** A record as {@code KafkaEventPublisher} writes it. */
-  private static ProducerRecord<String, String> record(
-      String type, UUID id, String key, String value) {
+  static ProducerRecord<String, String> record(String type, UUID id, String key, String value) {
     RecordHeaders headers = new RecordHeaders();
     headers.add(OnceHeaders.MESSAGE_ID, id.toString().getBytes(StandardCharsets.UTF_8));
     headers.add(OnceHeaders.TYPE, type.getBytes(StandardCharsets.UTF_8));

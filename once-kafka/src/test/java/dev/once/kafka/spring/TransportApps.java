@@ -1,6 +1,8 @@
 package dev.once.kafka.spring;
 
+import dev.once.kafka.TestBroker;
 import dev.once.spring.OnceAutoConfiguration;
+import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -64,6 +66,21 @@ final class TransportApps {
             "once.kafka.consumer.initial-backoff=10ms",
             "once.kafka.consumer.max-backoff=100ms",
             "once.outbox.relay.poll-interval=100ms"));
+  }
+
+  /**
+   * The properties of run {@code run} for records a test writes itself onto ONE partition read by
+   * one listener thread (a hot partition), the relay off, with {@code more} after them.
+   */
+  static List<String> onePartition(String run, String... more) {
+    List<String> properties = properties(run, TestBroker.servers(), TestDatabase.jdbcUrl());
+    properties.addAll(
+        List.of(
+            "once.kafka.topic.partitions=1",
+            "once.kafka.consumer.concurrency=1",
+            "once.outbox.relay.enabled=false"));
+    properties.addAll(List.of(more));
+    return properties;
   }
 
   /**
