@@ -103,6 +103,8 @@ public final class KafkaBenchmark {
         --counts on        per-event counts of each drain (issue 38): commits, WAL syncs,
                            statements (pg_stat_statements, preloaded), row writes, CPU, Kafka
                            requests, relay meters (off)
+        --waits on         a wait-event profile of each drain: the shop's database sessions
+                           sampled every 10 ms by state, wait event and statement (off)
         --paced R          low load: R orders/s with the relay on, in process then Kafka;
                            commit -> effect p50/p99 (0: not run)
         --paced-seconds S  low load: measured window (15)
@@ -111,7 +113,8 @@ public final class KafkaBenchmark {
       """;
 
   /** The flags issue 38 added; their defaults leave the benchmark as it was. */
-  record Extras(boolean counts, double paced, int pacedSeconds, Path facts, Path out) {}
+  record Extras(
+      boolean counts, boolean waits, double paced, int pacedSeconds, Path facts, Path out) {}
 
   public static void main(String[] args) throws Exception {
     int orders = 3000;
@@ -122,6 +125,7 @@ public final class KafkaBenchmark {
     int skus = 6;
     List<String> shopArgs = new ArrayList<>();
     boolean counts = false;
+    boolean waits = false;
     double paced = 0;
     int pacedSeconds = 15;
     Path facts = null;
@@ -146,6 +150,7 @@ public final class KafkaBenchmark {
         case "--skus" -> skus = Integer.parseInt(value);
         case "--shop-arg" -> shopArgs.add(value);
         case "--counts" -> counts = value.equals("on") || value.equals("true");
+        case "--waits" -> waits = value.equals("on") || value.equals("true");
         case "--paced" -> paced = Double.parseDouble(value);
         case "--paced-seconds" -> pacedSeconds = Integer.parseInt(value);
         case "--facts" -> facts = Path.of(value);
@@ -179,7 +184,7 @@ public final class KafkaBenchmark {
             warmup,
             bootstrap,
             shopArgs,
-            new Extras(counts, paced, pacedSeconds, facts, out));
+            new Extras(counts, waits, paced, pacedSeconds, facts, out));
     int status = 0;
     try {
       bench.run(broker != null);
@@ -378,8 +383,15 @@ public final class KafkaBenchmark {
     closeShop();
     progress("drain " + transport + ": " + placed + " placed; relay on");
     DrainCounts.Window window = probe == null ? null : DrainCounts.start(probe, transport);
+    WaitEvents waits = extras.waits ? WaitEvents.start(data.resolve("pg")) : null;
     startShop(true, kafka);
     awaitNonePlaced(Duration.ofMinutes(10));
+    if (waits != null) {
+      for (String line : waits.stop(15)) {
+        progress("  " + line);
+        table.note("drain " + transport + " " + line);
+      }
+    }
     List<Double> reserved =
         doubles(
             "SELECT extract(epoch FROM reserved_at)::float8 FROM orders WHERE created_at >= ?"
