@@ -2,6 +2,9 @@ package dev.once.outbox;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
 /** The rules of an append, over a store that only writes. Thread-safe. */
@@ -14,6 +17,22 @@ final class DefaultOutbox implements Outbox {
 
   @Override
   public OutboxEntry append(Connection tx, OutboxMessage message) {
+    requireTransaction(tx);
+    return store.append(tx, UUID.randomUUID(), message);
+  }
+
+  @Override
+  public List<OutboxEntry> appendAll(Connection tx, List<OutboxMessage> messages) {
+    requireTransaction(tx);
+    List<UUID> ids = new ArrayList<>(messages.size());
+    for (OutboxMessage message : messages) {
+      Objects.requireNonNull(message, "message");
+      ids.add(UUID.randomUUID());
+    }
+    return store.appendAll(tx, ids, messages);
+  }
+
+  private static void requireTransaction(Connection tx) {
     try {
       // In auto-commit mode the row would be committed before the business effect, and be
       // delivered even if that effect then rolls back.
@@ -24,6 +43,5 @@ final class DefaultOutbox implements Outbox {
     } catch (SQLException e) {
       throw new OutboxException("Could not read the connection's auto-commit mode.", e);
     }
-    return store.append(tx, UUID.randomUUID(), message);
   }
 }

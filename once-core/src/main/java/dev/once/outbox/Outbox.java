@@ -2,6 +2,8 @@ package dev.once.outbox;
 
 import java.sql.Connection;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -24,6 +26,23 @@ public interface Outbox {
    * @throws OutboxException if the database fails
    */
   OutboxEntry append(Connection tx, OutboxMessage message);
+
+  /**
+   * Appends {@code messages} in order, in the caller's transaction, each exactly as {@link #append}
+   * appends it, in as few round trips as the store allows (one with PostgreSQL): for a batch
+   * consumer or handler that publishes an event per message it applied.
+   *
+   * @return the entries, in the order of {@code messages}
+   * @throws IllegalStateException if {@code tx} is in auto-commit mode
+   * @throws OutboxException if the database fails
+   */
+  default List<OutboxEntry> appendAll(Connection tx, List<OutboxMessage> messages) {
+    List<OutboxEntry> entries = new ArrayList<>(messages.size());
+    for (OutboxMessage message : messages) {
+      entries.add(append(tx, message));
+    }
+    return entries;
+  }
 
   /**
    * The outbox on {@code store}: refuses connections in auto-commit mode, gives each message a

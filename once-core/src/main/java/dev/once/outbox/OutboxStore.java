@@ -3,6 +3,7 @@ package dev.once.outbox;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +32,25 @@ public interface OutboxStore {
    * 32-bit hash wait for each other too (rarely, and only until the first transaction ends).
    */
   OutboxEntry append(Connection tx, UUID messageId, OutboxMessage message);
+
+  /**
+   * Appends {@code messages} in order, with the message ids of {@code messageIds} (one each), each
+   * row exactly as {@link #append} writes it; a store may send them in one round trip. By default,
+   * one {@link #append} after the other.
+   *
+   * @return the entries, in the order of {@code messages}
+   */
+  default List<OutboxEntry> appendAll(
+      Connection tx, List<UUID> messageIds, List<OutboxMessage> messages) {
+    if (messageIds.size() != messages.size()) {
+      throw new IllegalArgumentException("one message id per message");
+    }
+    List<OutboxEntry> entries = new ArrayList<>(messages.size());
+    for (int i = 0; i < messages.size(); i++) {
+      entries.add(append(tx, messageIds.get(i), messages.get(i)));
+    }
+    return entries;
+  }
 
   /**
    * Claims up to {@code limit} due rows of the given types for {@code claimId} for {@code lease}

@@ -25,6 +25,12 @@ class DelegatingStore implements OutboxStore {
   }
 
   @Override
+  public List<OutboxEntry> appendAll(
+      Connection tx, List<UUID> messageIds, List<OutboxMessage> messages) {
+    return store.appendAll(tx, messageIds, messages);
+  }
+
+  @Override
   public boolean complete(long id, UUID claimId, boolean keep) {
     return store.complete(id, claimId, keep);
   }

@@ -12,6 +12,7 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.NotBefore;
+import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxRecord;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.events.TypedEventsApplication.Call;
@@ -25,12 +26,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -104,6 +107,58 @@ class TypedEventsTest {
               .hasMessageContaining(NotAnEvent.class.getName())
               .hasMessageContaining("@OnceEvent");
           assertThat(payloads(jdbc, committed)).hasSize(2);
+        });
+  }
+
+  /**
+   * publishAll: the events of a batch in one round trip, each written as publish writes it, in
+   * order, in the caller's transaction only; an event that is no event refuses the whole batch
+   * before anything is appended.
+   */
+  @Test
+  void publishAllWritesEachEventAsPublishDoesInOrder() {
+    runner.run(
+        context -> {
+          OnceEvents events = context.getBean(OnceEvents.class);
+          TransactionTemplate transactions = transactions(context);
+          JdbcClient jdbc = JdbcClient.create(context.getBean(DataSource.class));
+          String first = "agg-" + UUID.randomUUID();
+          String second = "agg-" + UUID.randomUUID();
+          List<Object> batch =
+              List.of(new ItemAdded("a", 2), new ItemRemoved("a"), new ItemAdded("b", 1));
+          Function<Object, String> aggregate =
+              event -> event instanceof ItemRemoved ? second : first;
+
+          transactions.executeWithoutResult(
+              status -> {
+                assertThat(events.publishAll(batch, aggregate)).hasSize(3);
+                status.setRollbackOnly();
+              });
+          assertThat(payloads(jdbc, first)).as("rolled back with its transaction").isEmpty();
+
+          List<Optional<OutboxEntry>> entries =
+              transactions.execute(status -> events.publishAll(batch, aggregate));
+          assertThat(entries).hasSize(3).allSatisfy(entry -> assertThat(entry).isPresent());
+          assertThat(entries.stream().map(entry -> entry.orElseThrow().id()).toList()).isSorted();
+          assertThat(payloads(jdbc, first))
+              .containsExactly(
+                  ITEM_ADDED + " {\"itemId\": \"a\", \"@version\": 2, \"quantity\": 2}",
+                  ITEM_ADDED + " {\"itemId\": \"b\", \"@version\": 2, \"quantity\": 1}");
+          assertThat(payloads(jdbc, second)).containsExactly(ITEM_REMOVED + " {\"itemId\": \"a\"}");
+
+          assertThatThrownBy(() -> events.publishAll(batch, aggregate))
+              .isInstanceOf(IllegalStateException.class)
+              .hasMessageContaining("needs an active transaction");
+          assertThatThrownBy(
+                  () ->
+                      transactions.executeWithoutResult(
+                          status ->
+                              events.publishAll(
+                                  List.of(new ItemAdded("c", 1), new NotAnEvent("c")),
+                                  event -> first)))
+              .isInstanceOf(IllegalArgumentException.class)
+              .hasMessageContaining("@OnceEvent");
+          assertThat(payloads(jdbc, first)).hasSize(2);
         });
   }
 

@@ -129,11 +129,13 @@ public class StockService {
    * order ({@link StockRepository#LOCK_PRODUCTS}), the batch's reservations read in a second; the
    * orders are then decided in memory against those units, and every decision is written in a third
    * statement that inserts the reservation rows and moves each product's units once ({@link
-   * StockRepository#WRITE_RESERVATIONS}). Updating a product once per order instead leaves a chain
-   * of row versions in the transaction that every later statement on that product walks (quadratic
-   * in the batch). Locking per order, even in sku order, could deadlock against a concurrent batch
-   * (one order of a batch locks k1 and k3, a later one k2, while another batch's first order locks
-   * k2 and k5, its next one k1).
+   * StockRepository#WRITE_RESERVATIONS}), and the outcomes are published in a fourth ({@link
+   * OnceEvents#publishAll}): the products stay locked for four statements whatever the batch's
+   * size. Updating a product once per order instead leaves a chain of row versions in the
+   * transaction that every later statement on that product walks (quadratic in the batch). Locking
+   * per order, even in sku order, could deadlock against a concurrent batch (one order of a batch
+   * locks k1 and k3, a later one k2, while another batch's first order locks k2 and k5, its next
+   * one k1).
    *
    * @return the outcomes, in the order of {@code orders}; empty for an order cancelled first
    */
@@ -182,7 +184,7 @@ public class StockService {
     if (!writes.isEmpty()) {
       stock.writeReservations(json.writeValueAsString(writes), Timestamps.now(clock));
     }
-    outcomes.forEach(outcome -> outcome.ifPresent(this::publish));
+    events.publishAll(outcomes.stream().flatMap(Optional::stream).toList(), StockOutcome::orderId);
     return outcomes;
   }
 
