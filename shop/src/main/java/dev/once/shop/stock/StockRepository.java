@@ -205,6 +205,41 @@ class StockRepository {
       RETURNING p.sku
       """;
 
+  /**
+   * Writes a batch's release decisions ({@code :rows} as for {@link #WRITE_RESERVATIONS}, {@code
+   * "state"} {@code released} for a held line, {@code void} for a line with no reservation) in one
+   * statement: the void rows go in with {@code ON CONFLICT DO NOTHING}, the held rows become
+   * released (a compare-and-set on {@code held}), and only those give their own units back, summed
+   * per product, so each product's row is updated once per batch. The products are already locked
+   * by {@link #LOCK_PRODUCTS}.
+   */
+  static final String WRITE_RELEASES =
+      """
+      WITH decided AS (
+          SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb))
+                        AS r("orderId" text, "clientId" text, sku text, quantity bigint, state text)
+      ), voided AS (
+          INSERT INTO reservation (order_id, client_id, sku, quantity, state, created_at, updated_at)
+          SELECT d."orderId", d."clientId", d.sku, d.quantity, 'void', :now, :now
+          FROM decided d WHERE d.state = 'void'
+          ORDER BY d."orderId", d.sku
+          ON CONFLICT (order_id, sku) DO NOTHING
+      ), released AS (
+          UPDATE reservation r SET state = 'released', updated_at = :now
+          FROM decided d
+          WHERE d.state = 'released' AND r.order_id = d."orderId" AND r.sku = d.sku
+            AND r.state = 'held'
+          RETURNING r.client_id, r.sku, r.quantity
+      ), moved AS (
+          SELECT client_id, sku, sum(quantity) AS quantity FROM released GROUP BY client_id, sku
+      )
+      UPDATE product p
+      SET available = p.available + moved.quantity, reserved = p.reserved - moved.quantity,
+          updated_at = :now
+      FROM moved
+      WHERE p.client_id = moved.client_id AND p.sku = moved.sku
+      """;
+
   private final JdbcClient jdbc;
 
   StockRepository(JdbcClient jdbc) {
@@ -303,6 +338,11 @@ class StockRepository {
     return states;
   }
 
+  /** Writes a batch's release decisions; see {@link #WRITE_RELEASES}. */
+  void writeReleases(String rowsJson, Instant now) {
+    jdbc.sql(WRITE_RELEASES).param("rows", rowsJson).param("now", utc(now)).update();
+  }
+
   /** Writes a batch's decisions; see {@link #WRITE_RESERVATIONS}. */
   void writeReservations(String rowsJson, Instant now) {
     jdbc.sql(WRITE_RESERVATIONS).param("rows", rowsJson).param("now", utc(now)).update();
@@ -374,6 +414,9 @@ class StockRepository {
   /** A product: its client and sku. */
   record ProductKey(String client, String sku) {}
 
-  /** A decision on one line of an order, {@code state} {@code held} or {@code rejected}. */
+  /**
+   * A decision on one line of an order: {@code held} or {@code rejected} when it is reserved,
+   * {@code released} or {@code void} when it is cancelled.
+   */
   record Reservation(String orderId, String clientId, String sku, long quantity, String state) {}
 }

@@ -223,22 +223,48 @@ public class StockService {
 
   /**
    * Releases a batch of cancelled orders in one transaction, with the effect of {@link #release}
-   * for each in turn, in the order given; the batch's products are locked first, each once, in
-   * ascending (client, sku) order, as {@link #reserveAll} locks them.
+   * for each in turn, in the order given. Set-based as {@link #reserveAll} is: the batch's products
+   * are locked first, each once, in ascending (client, sku) order, the batch's reservations read in
+   * one statement, each order's lines decided in memory (a held line is released, a line with no
+   * reservation gets a {@code void} one so that a late placement reserves nothing, any other is
+   * left as it is), and every decision written in one statement that gives each product's units
+   * back once ({@link StockRepository#WRITE_RELEASES}).
    *
-   * @return per order, in the order of {@code orders}, the skus whose units went back
+   * @return per order, in the order of {@code orders}, the skus whose units went back, in sku order
    */
   @Transactional
   public List<List<String>> releaseAll(List<OrderCancelled> orders) {
-    lockProducts(orders.stream().map(order -> new Locking(order.clientId(), order.items())));
+    Map<StockRepository.ProductKey, Long> products =
+        lockProducts(orders.stream().map(order -> new Locking(order.clientId(), order.items())));
+    Map<String, Map<String, String>> reservations =
+        stock.reservations(orders.stream().map(OrderCancelled::orderId).distinct().toList());
+    List<StockRepository.Reservation> writes = new ArrayList<>();
     List<List<String>> released = new ArrayList<>(orders.size());
     for (OrderCancelled order : orders) {
-      released.add(
-          stock.release(
-              order.clientId(),
-              order.orderId(),
-              json.writeValueAsString(order.items()),
-              Timestamps.now(clock)));
+      Map<String, String> states =
+          reservations.computeIfAbsent(order.orderId(), id -> new HashMap<>());
+      List<String> back = new ArrayList<>();
+      for (Line line : order.items()) {
+        if (!products.containsKey(new StockRepository.ProductKey(order.clientId(), line.sku()))) {
+          continue; // no such product: nothing to release, no row to write
+        }
+        String state = states.get(line.sku());
+        String next = state == null ? "void" : state.equals("held") ? "released" : null;
+        if (next != null) {
+          writes.add(
+              new StockRepository.Reservation(
+                  order.orderId(), order.clientId(), line.sku(), line.quantity(), next));
+          states.put(line.sku(), next);
+          if (next.equals("released")) {
+            back.add(line.sku());
+          }
+        }
+      }
+      back.sort(null);
+      released.add(back);
+    }
+    if (!writes.isEmpty()) {
+      stock.writeReleases(json.writeValueAsString(writes), Timestamps.now(clock));
     }
     return released;
   }

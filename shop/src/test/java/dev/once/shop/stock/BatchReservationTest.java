@@ -135,7 +135,7 @@ class BatchReservationTest extends ShopIntegrationTest {
    * earlier transactions that are not yet flushed.
    */
   @Test
-  void aBatchUpdatesEachOfItsProductsOnce() {
+  void aBatchUpdatesEachOfItsProductsOnceWhetherItReservesOrReleases() {
     TestClient client = newClient();
     OrderFixture shop = new OrderFixture(client, jdbc);
     shop.product("X", 100);
@@ -166,6 +166,31 @@ class BatchReservationTest extends ShopIntegrationTest {
     assertThat(productUpdates).isEqualTo(2);
     assertThat(shop.stock("X")).isEqualTo(new Stock(60, 40));
     assertThat(shop.stock("Y")).isEqualTo(new Stock(80, 20));
+
+    // Their cancellations as one batch, each order twice: the same, one update per product.
+    List<ShopEvents.OrderCancelled> cancellations = new ArrayList<>();
+    for (ShopEvents.OrderPlaced order : orders) {
+      for (int copy = 0; copy < 2; copy++) {
+        cancellations.add(
+            new ShopEvents.OrderCancelled(order.orderId(), order.clientId(), order.items()));
+      }
+    }
+    List<List<String>> released = new ArrayList<>();
+    long releaseUpdates =
+        new TransactionTemplate(transactionManager)
+            .execute(
+                status -> {
+                  long before = productUpdates();
+                  released.addAll(stock.releaseAll(cancellations));
+                  return productUpdates() - before;
+                });
+
+    assertThat(releaseUpdates).isEqualTo(2);
+    assertThat(released.get(0)).containsExactly("X", "Y");
+    assertThat(released.get(1)).as("the copy releases nothing").isEmpty();
+    assertThat(released.get(2)).containsExactly("X");
+    assertThat(shop.stock("X")).isEqualTo(new Stock(100, 0));
+    assertThat(shop.stock("Y")).isEqualTo(new Stock(100, 0));
   }
 
   /**
