@@ -2,6 +2,7 @@ package dev.once.outbox;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** Validates the operators' arguments and delegates to the store. Thread-safe. */
 final class DefaultOutboxAdmin implements OutboxAdmin {
@@ -32,6 +33,16 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
   @Override
   public OutboxStats stats() {
     return store.stats();
+  }
+
+  @Override
+  public List<TypeCounts> countsByType() {
+    return store.countsByType();
+  }
+
+  @Override
+  public Optional<String> deadPayload(long id) {
+    return id < 1 ? Optional.empty() : store.deadPayload(id);
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Operations on the outbox for operators: list dead rows, requeue one, read the backlog.
@@ -30,6 +31,40 @@ public interface OutboxAdmin {
 
   /** Backlog, age of the oldest due row and dead rows. */
   OutboxStats stats();
+
+  /**
+   * Per message type, in type order, the rows not delivered: pending, held behind a dead row, and
+   * dead. Reads every row that is not delivered: ask it on demand, not in a loop (the gauges and
+   * {@link #stats()} are for that).
+   *
+   * @throws UnsupportedOperationException if the store cannot count (a store of your own)
+   */
+  default List<TypeCounts> countsByType() {
+    throw new UnsupportedOperationException("this outbox admin does not count rows by type");
+  }
+
+  /**
+   * The dead row {@code id}, or empty if no dead row has this id: one step along the dead rows'
+   * index.
+   */
+  default Optional<DeadMessage> deadMessage(long id) {
+    if (id < 1) {
+      return Optional.empty();
+    }
+    List<DeadMessage> next = dead(id - 1, 1);
+    return next.isEmpty() || next.get(0).id() != id ? Optional.empty() : Optional.of(next.get(0));
+  }
+
+  /**
+   * The payload of the dead row {@code id}, as stored, or empty if no dead row has this id. Kept
+   * apart from {@link #dead}: a payload may hold personal data, shown only when an operator asks
+   * for one row.
+   *
+   * @throws UnsupportedOperationException if the store cannot read payloads (a store of your own)
+   */
+  default Optional<String> deadPayload(long id) {
+    throw new UnsupportedOperationException("this outbox admin does not read payloads");
+  }
 
   /**
    * How long the oldest row that the relay could claim right now has waited past its due time; zero

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -139,6 +140,19 @@ public interface OutboxStore {
 
   /** See {@link OutboxAdmin#stats()}. */
   OutboxStats stats();
+
+  /**
+   * See {@link OutboxAdmin#countsByType()}. By default unsupported, so that a store of your own
+   * keeps compiling.
+   */
+  default List<TypeCounts> countsByType() {
+    throw new UnsupportedOperationException("this outbox store does not count rows by type");
+  }
+
+  /** See {@link OutboxAdmin#deadPayload(long)}. By default unsupported. */
+  default Optional<String> deadPayload(long id) {
+    throw new UnsupportedOperationException("this outbox store does not read payloads");
+  }
 
   /** See {@link OutboxAdmin#oldestClaimableAge()}. */
   Duration oldestClaimableAge();

@@ -257,6 +257,27 @@ final class OutboxSql {
       """;
 
   /**
+   * Per type, the rows not delivered: pending (not held), held, dead. Reads the rows that are not
+   * delivered (the backlog and the dead rows), an operator's question asked on demand, not in a
+   * loop.
+   */
+  static final String COUNTS_BY_TYPE =
+      """
+      SELECT type,
+             count(*) FILTER (WHERE state = 'pending' AND NOT held) AS pending,
+             count(*) FILTER (WHERE state = 'pending' AND held) AS held,
+             count(*) FILTER (WHERE state = 'dead') AS dead
+        FROM once.outbox
+       WHERE state <> 'delivered'
+       GROUP BY type
+       ORDER BY type
+      """;
+
+  /** The payload of dead row {@code id}, as stored. Parameter: id. */
+  static final String DEAD_PAYLOAD =
+      "SELECT payload::text FROM once.outbox WHERE id = ? AND state = 'dead'";
+
+  /**
    * Deletes the oldest delivered rows, walking {@code outbox_delivered_idx}; rows a concurrent
    * purge holds are skipped rather than waited for. {@code id = ANY (ARRAY(...))} probes the
    * primary key per row, where {@code id IN (...)} may hash-join a scan of the whole table. The

@@ -8,6 +8,7 @@ import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxStats;
 import dev.once.outbox.OutboxStore;
+import dev.once.outbox.TypeCounts;
 import dev.once.tracing.TraceContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,6 +22,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -327,6 +329,37 @@ final class PostgresOutboxStore implements OutboxStore {
               }
             }
             return dead;
+          }
+        });
+  }
+
+  @Override
+  public List<TypeCounts> countsByType() {
+    return inAutoCommit(
+        "Could not count the outbox rows by type.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.COUNTS_BY_TYPE);
+              ResultSet rs = ps.executeQuery()) {
+            List<TypeCounts> counts = new ArrayList<>();
+            while (rs.next()) {
+              counts.add(
+                  new TypeCounts(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+            }
+            return counts;
+          }
+        });
+  }
+
+  @Override
+  public Optional<String> deadPayload(long id) {
+    return inAutoCommit(
+        "Could not read a dead outbox row.",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.DEAD_PAYLOAD)) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+            }
           }
         });
   }

@@ -172,6 +172,32 @@ class PostgresOutboxStoreTest {
     assertThat(claim(UUID.randomUUID(), "t")).extracting(OutboxRecord::attempt).containsExactly(1);
   }
 
+  /**
+   * What an operator reads: the rows not delivered, per type (pending, held behind a dead row,
+   * dead), and one dead row with its payload, which the list leaves out.
+   */
+  @Test
+  void operatorsReadCountsByTypeAndOneDeadRowWithItsPayload() throws SQLException {
+    assertThat(admin.countsByType()).isEmpty();
+    List<OutboxEntry> t = appendCommitted(ds, outbox, "t", "a1", "a2");
+    appendCommitted(ds, outbox, "u", "b1");
+    UUID claimId = UUID.randomUUID();
+    assertThat(claim(claimId, "t")).hasSize(2);
+    assertThat(store.bury(t.get(0).id(), claimId, "refused")).isTrue();
+    appendCommitted(ds, outbox, "u", "a1"); // behind the dead row of a1: held
+
+    assertThat(admin.countsByType())
+        .containsExactly(new TypeCounts("t", 1, 0, 1), new TypeCounts("u", 1, 1, 0));
+    assertThat(admin.deadMessage(t.get(0).id()))
+        .hasValueSatisfying(dead -> assertThat(dead.lastError()).isEqualTo("refused"));
+    assertThat(admin.deadMessage(t.get(1).id())).as("in flight, not dead").isEmpty();
+    assertThat(admin.deadMessage(0)).isEmpty();
+    assertThat(admin.deadMessage(Long.MAX_VALUE)).isEmpty();
+    assertThat(admin.deadPayload(t.get(0).id())).contains("{\"n\": 1}");
+    assertThat(admin.deadPayload(t.get(1).id())).isEmpty();
+    assertThat(admin.deadPayload(-1)).isEmpty();
+  }
+
   @Test
   void requeueOfARowThatIsNotDeadChangesNothing() throws SQLException {
     OutboxEntry entry = appendCommitted(ds, outbox, "t", "a1").get(0);

@@ -182,7 +182,8 @@ public class OnceAutoConfiguration {
         // After the relay's: it is there if the relay's bean is.
         "dev.once.spring.metrics.RelayMetricsConfiguration",
         "dev.once.spring.web.OutboxOverloadedConfiguration",
-        "dev.once.spring.web.WebConfiguration"
+        "dev.once.spring.web.WebConfiguration",
+        "dev.once.spring.actuate.ActuateConfiguration"
       };
     }
   }

@@ -29,6 +29,7 @@ class PublicSurfaceTest {
             "dev.once.spring.OnceAutoConfiguration",
             "dev.once.spring.OnceProperties",
             "dev.once.spring.OnceSchemaMigration",
+            "dev.once.spring.actuate.OnceEndpoint",
             "dev.once.spring.client.OnceRetryInterceptor",
             "dev.once.spring.events.EventMetadata",
             "dev.once.spring.events.EventPayloadException",

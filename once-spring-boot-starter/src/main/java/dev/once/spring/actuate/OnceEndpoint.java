@@ -1,0 +1,228 @@
+package dev.once.spring.actuate;
+
+import dev.once.outbox.DeadMessage;
+import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxStats;
+import dev.once.outbox.TypeCounts;
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+/**
+ * The Actuator endpoint {@code once}: the outbox for operators, without a REST API of the
+ * application's own. Like every Actuator endpoint it is reachable over HTTP only when the
+ * application exposes it ({@code management.endpoints.web.exposure.include=once}), and its write
+ * operation is as protected as the application protects Actuator (Spring Security, or {@code
+ * management.endpoint.once.access=read-only} to allow reads only).
+ *
+ * <ul>
+ *   <li>{@code GET /actuator/once}: the backlog, the age of the oldest due row, the dead rows, and
+ *       per message type the rows pending, held behind a dead row, and dead;
+ *   <li>{@code GET /actuator/once/dead?after=&limit=}: dead rows oldest first, with keyset paging
+ *       ({@code next} of a page is {@code after} of the next), their error and attempts, never
+ *       their payloads;
+ *   <li>{@code GET /actuator/once/dead/{id}}: one dead row with its payload;
+ *   <li>{@code POST /actuator/once/dead/{id}/requeue}: the row back to pending, due now, with a
+ *       fresh retry budget. A row appended longer ago than the inbox retention is refused (409)
+ *       unless forced ({@code ?force=true}, or {@code {"force": true}} in the body): its consumers'
+ *       inbox records may have been purged, and its delivery may then apply its effect a second
+ *       time. Naturally idempotent: a second requeue finds no dead row (404). Logged at INFO with
+ *       the caller's principal.
+ * </ul>
+ *
+ * Malformed ids and paging parameters are refused with 400, a row that is not dead with 404;
+ * nothing changes on any refusal. Each operation is one short statement (the counts per type read
+ * the rows not delivered: for an operator, not for a monitoring loop).
+ */
+@Endpoint(id = "once")
+public class OnceEndpoint {
+  private static final Logger log = LoggerFactory.getLogger(OnceEndpoint.class);
+  private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
+  private static final String DEAD = "dead";
+  private static final int DEFAULT_LIMIT = 50;
+  private static final int MAX_LIMIT = 1000;
+
+  private final OutboxAdmin outbox;
+  private final Duration inboxRetention;
+  private final Clock clock;
+
+  /**
+   * @param inboxRetention how long consumers remember a message: a row older than that is requeued
+   *     only with {@code force}
+   */
+  public OnceEndpoint(OutboxAdmin outbox, Duration inboxRetention, Clock clock) {
+    this.outbox = Objects.requireNonNull(outbox, "outbox");
+    this.inboxRetention = Objects.requireNonNull(inboxRetention, "inboxRetention");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The outbox at a glance. */
+  @ReadOperation
+  public Report report() {
+    OutboxStats stats = outbox.stats();
+    return new Report(
+        new OutboxReport(
+            stats.backlog(),
+            stats.oldestDueAge().toMillis() / 1000.0,
+            stats.dead(),
+            outbox.countsByType()));
+  }
+
+  /** A page of dead rows: {@code GET /actuator/once/dead?after=&limit=}. */
+  @ReadOperation
+  public WebEndpointResponse<Object> rows(
+      @Selector String rows, @Nullable String after, @Nullable String limit) {
+    if (!DEAD.equals(rows)) {
+      return notFound("No such part of the once endpoint: only 'dead'.");
+    }
+    long afterId;
+    int size;
+    if (after != null && !NUMBER.matcher(after).matches()) {
+      return badRequest("Parameter 'after' must be the 'next' of a page: 0 to 18 digits.");
+    }
+    afterId = after == null ? 0 : Long.parseLong(after);
+    if (limit != null
+        && (!NUMBER.matcher(limit).matches()
+            || Long.parseLong(limit) < 1
+            || Long.parseLong(limit) > MAX_LIMIT)) {
+      return badRequest("Parameter 'limit' must be 1 to " + MAX_LIMIT + ".");
+    }
+    size = limit == null ? DEFAULT_LIMIT : Integer.parseInt(limit);
+    List<DeadMessage> page = outbox.dead(afterId, size);
+    String next = page.size() == size ? Long.toString(page.get(page.size() - 1).id()) : null;
+    return new WebEndpointResponse<>(
+        new DeadPage(page.stream().map(DeadView::of).toList(), next), 200);
+  }
+
+  /** One dead row with its payload: {@code GET /actuator/once/dead/{id}}. */
+  @ReadOperation
+  public WebEndpointResponse<Object> row(@Selector String rows, @Selector String id) {
+    if (!DEAD.equals(rows)) {
+      return notFound("No such part of the once endpoint: only 'dead'.");
+    }
+    if (!NUMBER.matcher(id).matches()) {
+      return badRequest("A row id is 1 to 18 digits.");
+    }
+    long rowId = Long.parseLong(id);
+    Optional<DeadMessage> row = outbox.deadMessage(rowId);
+    Optional<String> payload = row.isEmpty() ? Optional.empty() : outbox.deadPayload(rowId);
+    if (row.isEmpty() || payload.isEmpty()) {
+      return notFound("No dead outbox row has this id.");
+    }
+    return new WebEndpointResponse<>(new DeadRow(DeadView.of(row.get()), payload.get()), 200);
+  }
+
+  /**
+   * Requeues a dead row: {@code POST /actuator/once/dead/{id}/requeue}, body {@code {"force":…}}.
+   */
+  @WriteOperation
+  public WebEndpointResponse<Object> requeue(
+      @Selector String rows,
+      @Selector String id,
+      @Selector String action,
+      @Nullable Boolean force,
+      @Nullable Principal principal) {
+    if (!DEAD.equals(rows) || !"requeue".equals(action)) {
+      return notFound("No such operation of the once endpoint: POST dead/{id}/requeue.");
+    }
+    if (!NUMBER.matcher(id).matches()) {
+      return badRequest("A row id is 1 to 18 digits.");
+    }
+    long rowId = Long.parseLong(id);
+    Optional<DeadMessage> row = outbox.deadMessage(rowId);
+    if (row.isEmpty()) {
+      return notFound("No dead outbox row has this id.");
+    }
+    Instant oldestSafe = clock.instant().minus(inboxRetention);
+    boolean pastRetention = row.get().createdAt().isBefore(oldestSafe);
+    boolean forced = Boolean.TRUE.equals(force);
+    if (pastRetention && !forced) {
+      return new WebEndpointResponse<>(
+          new Refusal(
+              "requeue-past-retention",
+              "This row was appended at "
+                  + row.get().createdAt()
+                  + ", longer ago than the inbox retention ("
+                  + inboxRetention
+                  + "): its consumers' inbox records may have been purged, so its delivery may"
+                  + " apply its effect a second time. Check the effect by hand, then requeue with"
+                  + " force=true."),
+          409);
+    }
+    if (!outbox.requeue(rowId)) {
+      return notFound("No dead outbox row has this id.");
+    }
+    log.info(
+        "Outbox row {} ({} of aggregate {}) requeued through the once endpoint by {}{}",
+        rowId,
+        row.get().type(),
+        row.get().aggregateId(),
+        principal == null ? "a caller with no principal" : principal.getName(),
+        pastRetention ? ", forced past the inbox retention of " + inboxRetention : "");
+    return new WebEndpointResponse<>(new Requeued(id, "pending"), 200);
+  }
+
+  private static WebEndpointResponse<Object> notFound(String detail) {
+    return new WebEndpointResponse<>(new Refusal("not-found", detail), 404);
+  }
+
+  private static WebEndpointResponse<Object> badRequest(String detail) {
+    return new WebEndpointResponse<>(new Refusal("invalid-parameter", detail), 400);
+  }
+
+  /** {@code GET /actuator/once}. */
+  public record Report(OutboxReport outbox) {}
+
+  /**
+   * The outbox: rows pending (held ones included), seconds the oldest due row has waited, dead
+   * rows, and per type.
+   */
+  public record OutboxReport(
+      long backlog, double oldestDueAgeSeconds, long dead, List<TypeCounts> types) {}
+
+  /** A page of dead rows; {@code next} is the {@code after} of the next page, null on the last. */
+  public record DeadPage(List<DeadView> rows, @Nullable String next) {}
+
+  /** A dead row without its payload. Ids are strings: JavaScript readers lose digits of longs. */
+  public record DeadView(
+      String id,
+      String messageId,
+      String type,
+      String aggregateId,
+      int attempts,
+      String lastError,
+      Instant createdAt) {
+    static DeadView of(DeadMessage row) {
+      return new DeadView(
+          Long.toString(row.id()),
+          row.messageId().toString(),
+          row.type(),
+          row.aggregateId(),
+          row.attempts(),
+          row.lastError(),
+          row.createdAt());
+    }
+  }
+
+  /** One dead row and its payload, as stored (JSON text). */
+  public record DeadRow(DeadView row, String payload) {}
+
+  /** A requeued row: pending again. */
+  public record Requeued(String id, String state) {}
+
+  /** Why an operation was refused; nothing changed. */
+  public record Refusal(String error, String detail) {}
+}

@@ -1,0 +1,212 @@
+package dev.once.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.once.outbox.OutboxEntry;
+import dev.once.outbox.OutboxMessage;
+import dev.once.outbox.OutboxRecord;
+import dev.once.outbox.OutboxStore;
+import dev.once.outbox.TypeCounts;
+import dev.once.spring.outbox.OutboxTestApplication;
+import java.sql.Connection;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * The Actuator endpoint {@code once} on a real database: what it reports, the dead rows with keyset
+ * paging and one row with its payload, a requeue (refused past the inbox retention unless forced),
+ * and every malformed or unknown argument refused with a clear 4xx that changes nothing.
+ */
+class OnceEndpointTest {
+  private final ApplicationContextRunner runner =
+      OutboxTestApplication.runner()
+          .withPropertyValues("once.outbox.relay.enabled=false", "once.inbox.retention=1d");
+
+  @Test
+  void theEndpointExistsWithActuatorAndReportsTheOutboxPerType() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          Dead dead = dead(context, 3);
+
+          OnceEndpoint.OutboxReport report = endpoint.report().outbox();
+          assertThat(report.dead()).isGreaterThanOrEqualTo(3);
+          assertThat(report.types()).contains(new TypeCounts(dead.type, 1, 1, 3));
+        });
+  }
+
+  @Test
+  void deadRowsArePagedWithoutPayloadsAndOneRowShowsItsPayload() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          Dead dead = dead(context, 3);
+          long before = dead.ids.get(0) - 1;
+
+          WebEndpointResponse<Object> first = endpoint.rows("dead", Long.toString(before), "2");
+          assertThat(first.getStatus()).isEqualTo(200);
+          OnceEndpoint.DeadPage page = (OnceEndpoint.DeadPage) first.getBody();
+          assertThat(page.rows())
+              .extracting(OnceEndpoint.DeadView::id)
+              .containsExactly(Long.toString(dead.ids.get(0)), Long.toString(dead.ids.get(1)));
+          assertThat(page.rows().get(0).lastError()).isEqualTo("refused");
+          assertThat(page.next()).isEqualTo(Long.toString(dead.ids.get(1)));
+          OnceEndpoint.DeadPage second =
+              (OnceEndpoint.DeadPage) endpoint.rows("dead", page.next(), "2").getBody();
+          assertThat(second.rows().get(0).id()).isEqualTo(Long.toString(dead.ids.get(2)));
+
+          WebEndpointResponse<Object> one = endpoint.row("dead", Long.toString(dead.ids.get(0)));
+          assertThat(one.getStatus()).isEqualTo(200);
+          OnceEndpoint.DeadRow row = (OnceEndpoint.DeadRow) one.getBody();
+          assertThat(row.payload()).isEqualTo("{\"secret\": \"s0\"}");
+          assertThat(row.row().type()).isEqualTo(dead.type);
+          assertThat(endpoint.row("dead", Long.toString(dead.pending)).getStatus())
+              .as("a pending row is no dead row")
+              .isEqualTo(404);
+        });
+  }
+
+  @Test
+  void malformedOrUnknownArgumentsAreRefusedAndChangeNothing() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          Dead dead = dead(context, 1);
+          String id = Long.toString(dead.ids.get(0));
+
+          for (String[] paging :
+              new String[][] {
+                {"-1", null},
+                {"x", null},
+                {"1234567890123456789", null},
+                {null, "0"},
+                {null, "1001"},
+                {null, "ten"},
+                {null, "-5"}
+              }) {
+            assertThat(endpoint.rows("dead", paging[0], paging[1]).getStatus())
+                .as("after %s, limit %s", paging[0], paging[1])
+                .isEqualTo(400);
+          }
+          assertThat(endpoint.rows("pending", null, null).getStatus()).isEqualTo(404);
+          assertThat(endpoint.row("dead", "1 OR 1=1").getStatus()).isEqualTo(400);
+          assertThat(endpoint.row("dead", "0").getStatus()).isEqualTo(404);
+          assertThat(endpoint.requeue("dead", "abc", "requeue", null, null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.requeue("dead", id, "discard", null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(endpoint.requeue("held", id, "requeue", null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(endpoint.requeue("dead", "999999999999", "requeue", null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(state(context, dead.ids.get(0))).isEqualTo("dead");
+        });
+  }
+
+  @Test
+  void aRequeueMovesTheRowBackOnceAndPastTheInboxRetentionOnlyWhenForced() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          Dead dead = dead(context, 2);
+          String fresh = Long.toString(dead.ids.get(0));
+
+          assertThat(endpoint.requeue("dead", fresh, "requeue", null, () -> "ops").getStatus())
+              .isEqualTo(200);
+          assertThat(state(context, dead.ids.get(0))).isEqualTo("pending");
+          assertThat(endpoint.requeue("dead", fresh, "requeue", null, null).getStatus())
+              .as("the second requeue finds no dead row")
+              .isEqualTo(404);
+
+          // Two days later, past the inbox retention of one day.
+          OnceEndpoint later =
+              new OnceEndpoint(
+                  context.getBean(dev.once.outbox.OutboxAdmin.class),
+                  Duration.ofDays(1),
+                  Clock.fixed(Instant.now().plus(Duration.ofDays(2)), ZoneOffset.UTC));
+          String old = Long.toString(dead.ids.get(1));
+          WebEndpointResponse<Object> refused = later.requeue("dead", old, "requeue", false, null);
+          assertThat(refused.getStatus()).isEqualTo(409);
+          assertThat(((OnceEndpoint.Refusal) refused.getBody()).error())
+              .isEqualTo("requeue-past-retention");
+          assertThat(state(context, dead.ids.get(1))).isEqualTo("dead");
+          assertThat(later.requeue("dead", old, "requeue", true, null).getStatus()).isEqualTo(200);
+          assertThat(state(context, dead.ids.get(1))).isEqualTo("pending");
+        });
+  }
+
+  @Test
+  void aNativeImageCanWriteTheEndpointsAnswers() {
+    RuntimeHints hints = new RuntimeHints();
+    new ActuateConfiguration.EndpointHints().registerHints(hints, getClass().getClassLoader());
+    for (Class<?> answer :
+        List.of(
+            OnceEndpoint.OutboxReport.class,
+            OnceEndpoint.DeadView.class,
+            OnceEndpoint.Requeued.class,
+            OnceEndpoint.Refusal.class,
+            TypeCounts.class)) {
+      assertThat(RuntimeHintsPredicates.reflection().onType(answer))
+          .as(answer.getName())
+          .accepts(hints);
+    }
+  }
+
+  /** {@code count} dead rows of a type of their own, one held row and one pending row. */
+  private record Dead(String type, List<Long> ids, long pending) {}
+
+  private static Dead dead(ApplicationContext context, int count) throws Exception {
+    OutboxStore store = context.getBean(OutboxStore.class);
+    DataSource dataSource = context.getBean(DataSource.class);
+    String type = "endpoint-" + UUID.randomUUID();
+    List<Long> ids = new java.util.ArrayList<>();
+    try (Connection tx = dataSource.getConnection()) {
+      tx.setAutoCommit(false);
+      for (int i = 0; i < count; i++) {
+        OutboxEntry entry =
+            store.append(
+                tx,
+                UUID.randomUUID(),
+                new OutboxMessage(type, "agg-" + i + "-" + type, "{\"secret\": \"s" + i + "\"}"));
+        ids.add(entry.id());
+      }
+      tx.commit();
+    }
+    UUID claim = UUID.randomUUID();
+    List<OutboxRecord> claimed = store.claim(claim, List.of(type), count, Duration.ofMinutes(1));
+    assertThat(claimed).hasSize(count);
+    for (long id : ids) {
+      assertThat(store.bury(id, claim, "refused")).isTrue();
+    }
+    long pending;
+    try (Connection tx = dataSource.getConnection()) {
+      tx.setAutoCommit(false);
+      // Behind the first dead row: held. And one of an aggregate of its own: pending.
+      store.append(tx, UUID.randomUUID(), new OutboxMessage(type, "agg-0-" + type, "{}"));
+      pending =
+          store.append(tx, UUID.randomUUID(), new OutboxMessage(type, "free-" + type, "{}")).id();
+      tx.commit();
+    }
+    return new Dead(type, ids, pending);
+  }
+
+  private static String state(ApplicationContext context, long id) {
+    return JdbcClient.create(context.getBean(DataSource.class))
+        .sql("SELECT state FROM once.outbox WHERE id = ?")
+        .param(id)
+        .query(String.class)
+        .single();
+  }
+}
