@@ -31,6 +31,11 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
   }
 
   @Override
+  public boolean discard(long id) {
+    return id >= 1 && store.discard(id);
+  }
+
+  @Override
   public OutboxStats stats() {
     return store.stats();
   }

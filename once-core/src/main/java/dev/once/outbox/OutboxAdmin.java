@@ -29,6 +29,20 @@ public interface OutboxAdmin {
    */
   boolean requeue(long id);
 
+  /**
+   * Discards a dead row: it becomes {@code discarded}, terminal, never delivered, kept (with its
+   * payload and last error) and purged like a delivered row; the rows of its aggregate held behind
+   * it are released and delivered in order. For a message that must not be delivered: its effect is
+   * obsolete, or was applied by hand.
+   *
+   * @return {@code true} if the row was dead and is now discarded; {@code false} if no dead row has
+   *     this id (never existed, pending, delivered, requeued or already discarded)
+   * @throws UnsupportedOperationException if the store cannot discard (a store of your own)
+   */
+  default boolean discard(long id) {
+    throw new UnsupportedOperationException("this outbox admin does not discard rows");
+  }
+
   /** Backlog, age of the oldest due row and dead rows. */
   OutboxStats stats();
 

@@ -149,6 +149,11 @@ public interface OutboxStore {
     throw new UnsupportedOperationException("this outbox store does not count rows by type");
   }
 
+  /** See {@link OutboxAdmin#discard(long)}. By default unsupported. */
+  default boolean discard(long id) {
+    throw new UnsupportedOperationException("this outbox store does not discard rows");
+  }
+
   /** See {@link OutboxAdmin#deadPayload(long)}. By default unsupported. */
   default Optional<String> deadPayload(long id) {
     throw new UnsupportedOperationException("this outbox store does not read payloads");

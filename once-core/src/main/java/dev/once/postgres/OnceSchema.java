@@ -30,7 +30,8 @@ public final class OnceSchema {
           "V5__inbox.sql",
           "V6__key_written_once.sql",
           "V7__held_rows.sql",
-          "V8__trace_context.sql");
+          "V8__trace_context.sql",
+          "V9__discarded_rows.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

@@ -86,7 +86,7 @@ final class OutboxSql {
                              FROM once.outbox e
                             WHERE e.aggregate_id = o.aggregate_id
                               AND e.id < o.id
-                              AND e.state <> 'delivered')
+                              AND e.state NOT IN ('delivered', 'discarded'))
          ORDER BY o.next_attempt_at, o.id
          LIMIT ?
            FOR UPDATE OF o SKIP LOCKED
@@ -246,6 +246,14 @@ final class OutboxSql {
   static final String REQUEUE =
       "SELECT once.outbox_requeue(%d, ?, %s)".formatted(AGGREGATE_LOCK_NAMESPACE, SqlTimes.NOW);
 
+  /**
+   * Moves a dead row to discarded and releases the rows held behind it, under the aggregate's lock
+   * ({@code once.outbox_discard}, {@code V9__discarded_rows.sql}); keeps {@code last_error} and the
+   * payload. Parameter: id.
+   */
+  static final String DISCARD =
+      "SELECT once.outbox_discard(%d, ?, %s)".formatted(AGGREGATE_LOCK_NAMESPACE, SqlTimes.NOW);
+
   /** Walks {@code outbox_dead_idx}. Parameters: after id, limit. */
   static final String DEAD =
       """
@@ -268,7 +276,7 @@ final class OutboxSql {
              count(*) FILTER (WHERE state = 'pending' AND held) AS held,
              count(*) FILTER (WHERE state = 'dead') AS dead
         FROM once.outbox
-       WHERE state <> 'delivered'
+       WHERE state IN ('pending', 'dead')
        GROUP BY type
        ORDER BY type
       """;
@@ -288,7 +296,8 @@ final class OutboxSql {
       DELETE FROM once.outbox
        WHERE id = ANY (ARRAY(SELECT id
                                FROM once.outbox
-                              WHERE state = 'delivered' AND delivered_at < %s
+                              WHERE state IN ('delivered', 'discarded')
+                                AND delivered_at < %s
                               ORDER BY delivered_at
                               LIMIT ?
                                 FOR UPDATE SKIP LOCKED))
@@ -331,7 +340,7 @@ final class OutboxSql {
                            FROM once.outbox e
                           WHERE e.aggregate_id = o.aggregate_id
                             AND e.id < o.id
-                            AND e.state <> 'delivered')
+                            AND e.state NOT IN ('delivered', 'discarded'))
        ORDER BY o.next_attempt_at, o.id
        LIMIT 1
       """

@@ -307,6 +307,11 @@ final class PostgresOutboxStore implements OutboxStore {
   }
 
   @Override
+  public boolean discard(long id) {
+    return call("Could not discard an outbox row.", OutboxSql.DISCARD, id);
+  }
+
+  @Override
   public List<DeadMessage> dead(long afterId, int limit) {
     return inAutoCommit(
         "Could not list dead outbox rows.",

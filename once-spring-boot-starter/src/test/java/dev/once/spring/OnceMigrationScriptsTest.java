@@ -31,7 +31,7 @@ class OnceMigrationScriptsTest {
 
   @Test
   void flywayFindsTheVersionedScriptsAndTheCallback() {
-    assertThat(scripts.getResources("V", new String[] {".sql"})).hasSize(8);
+    assertThat(scripts.getResources("V", new String[] {".sql"})).hasSize(9);
     assertThat(scripts.getResources("afterMigrate", new String[] {".sql"}))
         .singleElement()
         .satisfies(callback -> assertThat(callback.read()).isNotNull());

@@ -10,7 +10,8 @@
 --                             once.outbox_lock_aggregate(integer, text),
 --                             once.outbox_lock_aggregate_of(integer, bigint),
 --                             once.outbox_bury(integer, bigint, uuid, text),
---                             once.outbox_requeue(integer, bigint, timestamptz) TO app;
+--                             once.outbox_requeue(integer, bigint, timestamptz),
+--                             once.outbox_discard(integer, bigint, timestamptz) TO app;
 DO
 $$
 DECLARE
@@ -29,6 +30,7 @@ BEGIN
                    ' once.outbox_lock_aggregate(integer, text),'
                    ' once.outbox_lock_aggregate_of(integer, bigint),'
                    ' once.outbox_bury(integer, bigint, uuid, text),'
-                   ' once.outbox_requeue(integer, bigint, timestamptz) TO %I', app);
+                   ' once.outbox_requeue(integer, bigint, timestamptz),'
+                   ' once.outbox_discard(integer, bigint, timestamptz) TO %I', app);
 END;
 $$;

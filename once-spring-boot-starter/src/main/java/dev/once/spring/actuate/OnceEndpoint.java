@@ -135,8 +135,9 @@ public class OnceEndpoint {
       @Selector String action,
       @Nullable Boolean force,
       @Nullable Principal principal) {
-    if (!DEAD.equals(rows) || !"requeue".equals(action)) {
-      return notFound("No such operation of the once endpoint: POST dead/{id}/requeue.");
+    if (!DEAD.equals(rows) || !("requeue".equals(action) || "discard".equals(action))) {
+      return notFound(
+          "No such operation of the once endpoint: POST dead/{id}/requeue or dead/{id}/discard.");
     }
     if (!NUMBER.matcher(id).matches()) {
       return badRequest("A row id is 1 to 18 digits.");
@@ -145,6 +146,9 @@ public class OnceEndpoint {
     Optional<DeadMessage> row = outbox.deadMessage(rowId);
     if (row.isEmpty()) {
       return notFound("No dead outbox row has this id.");
+    }
+    if ("discard".equals(action)) {
+      return discard(row.get(), principal);
     }
     Instant oldestSafe = clock.instant().minus(inboxRetention);
     boolean pastRetention = row.get().createdAt().isBefore(oldestSafe);
@@ -173,6 +177,21 @@ public class OnceEndpoint {
         principal == null ? "a caller with no principal" : principal.getName(),
         pastRetention ? ", forced past the inbox retention of " + inboxRetention : "");
     return new WebEndpointResponse<>(new Requeued(id, "pending"), 200);
+  }
+
+  /** Discards a dead row: never delivered, the rows held behind it released in order. */
+  private WebEndpointResponse<Object> discard(DeadMessage row, @Nullable Principal principal) {
+    if (!outbox.discard(row.id())) {
+      return notFound("No dead outbox row has this id.");
+    }
+    log.info(
+        "Outbox row {} ({} of aggregate {}) discarded through the once endpoint by {}: it will"
+            + " never be delivered, and the later rows of its aggregate go on",
+        row.id(),
+        row.type(),
+        row.aggregateId(),
+        principal == null ? "a caller with no principal" : principal.getName());
+    return new WebEndpointResponse<>(new Requeued(Long.toString(row.id()), "discarded"), 200);
   }
 
   private static WebEndpointResponse<Object> notFound(String detail) {
@@ -220,7 +239,7 @@ public class OnceEndpoint {
   /** One dead row and its payload, as stored (JSON text). */
   public record DeadRow(DeadView row, String payload) {}
 
-  /** A requeued row: pending again. */
+  /** A row an operator moved: {@code pending} again (requeued) or {@code discarded}. */
   public record Requeued(String id, String state) {}
 
   /** Why an operation was refused; nothing changed. */

@@ -105,8 +105,7 @@ class OnceEndpointTest {
           assertThat(endpoint.row("dead", "0").getStatus()).isEqualTo(404);
           assertThat(endpoint.requeue("dead", "abc", "requeue", null, null).getStatus())
               .isEqualTo(400);
-          assertThat(endpoint.requeue("dead", id, "discard", null, null).getStatus())
-              .isEqualTo(404);
+          assertThat(endpoint.requeue("dead", id, "delete", null, null).getStatus()).isEqualTo(404);
           assertThat(endpoint.requeue("held", id, "requeue", null, null).getStatus())
               .isEqualTo(404);
           assertThat(endpoint.requeue("dead", "999999999999", "requeue", null, null).getStatus())
@@ -162,6 +161,28 @@ class OnceEndpointTest {
           .as(answer.getName())
           .accepts(hints);
     }
+  }
+
+  @Test
+  void aDiscardEndsTheDeadRowAndReleasesTheRowHeldBehindIt() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          Dead dead = dead(context, 1);
+          String id = Long.toString(dead.ids.get(0));
+
+          WebEndpointResponse<Object> discarded =
+              endpoint.requeue("dead", id, "discard", null, null);
+          assertThat(discarded.getStatus()).isEqualTo(200);
+          assertThat(((OnceEndpoint.Requeued) discarded.getBody()).state()).isEqualTo("discarded");
+          assertThat(state(context, dead.ids.get(0))).isEqualTo("discarded");
+          assertThat(endpoint.report().outbox().types())
+              .contains(new TypeCounts(dead.type, 2, 0, 0));
+          assertThat(endpoint.requeue("dead", id, "discard", null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(endpoint.requeue("dead", id, "requeue", null, null).getStatus())
+              .isEqualTo(404);
+        });
   }
 
   /** {@code count} dead rows of a type of their own, one held row and one pending row. */

@@ -70,6 +70,39 @@ class OnceActuatorEndpointTest extends ShopIntegrationTest {
   }
 
   @Test
+  void aDiscardEndsADeadRowAndReleasesTheRowsHeldBehindIt() {
+    String aggregate = "agg-" + UUID.randomUUID();
+    long dead = insertDead(aggregate, "{}");
+    long held =
+        jdbc.sql(
+                """
+                INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
+                                         created_at, held)
+                VALUES (?, 'provider.endpoint-test', ?, '{}'::jsonb, now(), now(), true)
+                RETURNING id
+                """)
+            .params(UUID.randomUUID(), aggregate)
+            .query(Long.class)
+            .single();
+
+    ShopResponse discarded = http.admin("/actuator/once/dead/" + dead + "/discard", "{}");
+    discarded.assertStatus(200);
+    assertThat(discarded.text("state")).isEqualTo("discarded");
+    assertThat(stateOf(dead)).isEqualTo("discarded");
+    assertThat(
+            jdbc.sql("SELECT held FROM once.outbox WHERE id = ?")
+                .param(held)
+                .query(Boolean.class)
+                .single())
+        .as("released")
+        .isFalse();
+    http.admin("/actuator/once/dead/" + dead + "/discard", "{}").assertStatus(404);
+    http.admin("/actuator/once/dead/" + dead + "/requeue", "{}").assertStatus(404);
+    // This JVM's relay is off; leave nothing pending for a relay of a later test.
+    jdbc.sql("UPDATE once.outbox SET state = 'dead' WHERE id = ?").param(held).update();
+  }
+
+  @Test
   void malformedUnknownAndHostileArgumentsAreRefusedAndChangeNothing() {
     long dead = insertDead("agg-" + UUID.randomUUID(), "{}");
     for (String path :
@@ -87,7 +120,8 @@ class OnceActuatorEndpointTest extends ShopIntegrationTest {
     http.adminGet("/actuator/once/pending").assertStatus(404);
     http.adminGet("/actuator/once/dead/0").assertStatus(404);
     http.admin("/actuator/once/dead/abc/requeue", "{}").assertStatus(400);
-    http.admin("/actuator/once/dead/" + dead + "/discard", "{}").assertStatus(404);
+    http.admin("/actuator/once/dead/" + dead + "/delete", "{}").assertStatus(404);
+    http.admin("/actuator/once/dead/abc/discard", "{}").assertStatus(400);
     http.admin("/actuator/once/dead/" + dead + "/requeue", "{\"force\": \"maybe\"}")
         .assertStatus(400);
     http.admin("/actuator/once/dead/" + dead + "/requeue", "not json").assertStatus(400);
