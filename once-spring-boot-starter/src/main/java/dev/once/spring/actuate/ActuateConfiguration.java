@@ -46,7 +46,7 @@ class ActuateConfiguration {
               OnceEndpoint.Report.class,
               OnceEndpoint.DeadPage.class,
               OnceEndpoint.DeadRow.class,
-              OnceEndpoint.Requeued.class,
+              OnceEndpoint.Moved.class,
               OnceEndpoint.Refusal.class);
     }
   }

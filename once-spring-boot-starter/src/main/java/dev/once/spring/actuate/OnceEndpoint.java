@@ -88,19 +88,17 @@ public class OnceEndpoint {
     if (!DEAD.equals(rows)) {
       return notFound("No such part of the once endpoint: only 'dead'.");
     }
-    long afterId;
-    int size;
     if (after != null && !NUMBER.matcher(after).matches()) {
-      return badRequest("Parameter 'after' must be the 'next' of a page: 0 to 18 digits.");
+      return badRequest("Parameter 'after' must be the 'next' of a page: 1 to 18 digits.");
     }
-    afterId = after == null ? 0 : Long.parseLong(after);
+    long afterId = after == null ? 0 : Long.parseLong(after);
     if (limit != null
         && (!NUMBER.matcher(limit).matches()
             || Long.parseLong(limit) < 1
             || Long.parseLong(limit) > MAX_LIMIT)) {
       return badRequest("Parameter 'limit' must be 1 to " + MAX_LIMIT + ".");
     }
-    size = limit == null ? DEFAULT_LIMIT : Integer.parseInt(limit);
+    int size = limit == null ? DEFAULT_LIMIT : Integer.parseInt(limit);
     List<DeadMessage> page = outbox.dead(afterId, size);
     String next = page.size() == size ? Long.toString(page.get(page.size() - 1).id()) : null;
     return new WebEndpointResponse<>(
@@ -126,10 +124,12 @@ public class OnceEndpoint {
   }
 
   /**
-   * Requeues a dead row: {@code POST /actuator/once/dead/{id}/requeue}, body {@code {"force":…}}.
+   * Moves a dead row: requeues it ({@code POST /actuator/once/dead/{id}/requeue}, {@code force} as
+   * a query parameter or in the body) or discards it ({@code POST
+   * /actuator/once/dead/{id}/discard}).
    */
   @WriteOperation
-  public WebEndpointResponse<Object> requeue(
+  public WebEndpointResponse<Object> move(
       @Selector String rows,
       @Selector String id,
       @Selector String action,
@@ -176,7 +176,7 @@ public class OnceEndpoint {
         row.get().aggregateId(),
         principal == null ? "a caller with no principal" : principal.getName(),
         pastRetention ? ", forced past the inbox retention of " + inboxRetention : "");
-    return new WebEndpointResponse<>(new Requeued(id, "pending"), 200);
+    return new WebEndpointResponse<>(new Moved(id, "pending"), 200);
   }
 
   /** Discards a dead row: never delivered, the rows held behind it released in order. */
@@ -191,7 +191,7 @@ public class OnceEndpoint {
         row.type(),
         row.aggregateId(),
         principal == null ? "a caller with no principal" : principal.getName());
-    return new WebEndpointResponse<>(new Requeued(Long.toString(row.id()), "discarded"), 200);
+    return new WebEndpointResponse<>(new Moved(Long.toString(row.id()), "discarded"), 200);
   }
 
   private static WebEndpointResponse<Object> notFound(String detail) {
@@ -240,7 +240,7 @@ public class OnceEndpoint {
   public record DeadRow(DeadView row, String payload) {}
 
   /** A row an operator moved: {@code pending} again (requeued) or {@code discarded}. */
-  public record Requeued(String id, String state) {}
+  public record Moved(String id, String state) {}
 
   /** Why an operation was refused; nothing changed. */
   public record Refusal(String error, String detail) {}

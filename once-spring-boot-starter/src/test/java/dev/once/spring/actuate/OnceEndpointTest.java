@@ -103,12 +103,11 @@ class OnceEndpointTest {
           assertThat(endpoint.rows("pending", null, null).getStatus()).isEqualTo(404);
           assertThat(endpoint.row("dead", "1 OR 1=1").getStatus()).isEqualTo(400);
           assertThat(endpoint.row("dead", "0").getStatus()).isEqualTo(404);
-          assertThat(endpoint.requeue("dead", "abc", "requeue", null, null).getStatus())
+          assertThat(endpoint.move("dead", "abc", "requeue", null, null).getStatus())
               .isEqualTo(400);
-          assertThat(endpoint.requeue("dead", id, "delete", null, null).getStatus()).isEqualTo(404);
-          assertThat(endpoint.requeue("held", id, "requeue", null, null).getStatus())
-              .isEqualTo(404);
-          assertThat(endpoint.requeue("dead", "999999999999", "requeue", null, null).getStatus())
+          assertThat(endpoint.move("dead", id, "delete", null, null).getStatus()).isEqualTo(404);
+          assertThat(endpoint.move("held", id, "requeue", null, null).getStatus()).isEqualTo(404);
+          assertThat(endpoint.move("dead", "999999999999", "requeue", null, null).getStatus())
               .isEqualTo(404);
           assertThat(state(context, dead.ids.get(0))).isEqualTo("dead");
         });
@@ -122,10 +121,10 @@ class OnceEndpointTest {
           Dead dead = dead(context, 2);
           String fresh = Long.toString(dead.ids.get(0));
 
-          assertThat(endpoint.requeue("dead", fresh, "requeue", null, () -> "ops").getStatus())
+          assertThat(endpoint.move("dead", fresh, "requeue", null, () -> "ops").getStatus())
               .isEqualTo(200);
           assertThat(state(context, dead.ids.get(0))).isEqualTo("pending");
-          assertThat(endpoint.requeue("dead", fresh, "requeue", null, null).getStatus())
+          assertThat(endpoint.move("dead", fresh, "requeue", null, null).getStatus())
               .as("the second requeue finds no dead row")
               .isEqualTo(404);
 
@@ -136,12 +135,12 @@ class OnceEndpointTest {
                   Duration.ofDays(1),
                   Clock.fixed(Instant.now().plus(Duration.ofDays(2)), ZoneOffset.UTC));
           String old = Long.toString(dead.ids.get(1));
-          WebEndpointResponse<Object> refused = later.requeue("dead", old, "requeue", false, null);
+          WebEndpointResponse<Object> refused = later.move("dead", old, "requeue", false, null);
           assertThat(refused.getStatus()).isEqualTo(409);
           assertThat(((OnceEndpoint.Refusal) refused.getBody()).error())
               .isEqualTo("requeue-past-retention");
           assertThat(state(context, dead.ids.get(1))).isEqualTo("dead");
-          assertThat(later.requeue("dead", old, "requeue", true, null).getStatus()).isEqualTo(200);
+          assertThat(later.move("dead", old, "requeue", true, null).getStatus()).isEqualTo(200);
           assertThat(state(context, dead.ids.get(1))).isEqualTo("pending");
         });
   }
@@ -154,7 +153,7 @@ class OnceEndpointTest {
         List.of(
             OnceEndpoint.OutboxReport.class,
             OnceEndpoint.DeadView.class,
-            OnceEndpoint.Requeued.class,
+            OnceEndpoint.Moved.class,
             OnceEndpoint.Refusal.class,
             TypeCounts.class)) {
       assertThat(RuntimeHintsPredicates.reflection().onType(answer))
@@ -171,17 +170,14 @@ class OnceEndpointTest {
           Dead dead = dead(context, 1);
           String id = Long.toString(dead.ids.get(0));
 
-          WebEndpointResponse<Object> discarded =
-              endpoint.requeue("dead", id, "discard", null, null);
+          WebEndpointResponse<Object> discarded = endpoint.move("dead", id, "discard", null, null);
           assertThat(discarded.getStatus()).isEqualTo(200);
-          assertThat(((OnceEndpoint.Requeued) discarded.getBody()).state()).isEqualTo("discarded");
+          assertThat(((OnceEndpoint.Moved) discarded.getBody()).state()).isEqualTo("discarded");
           assertThat(state(context, dead.ids.get(0))).isEqualTo("discarded");
           assertThat(endpoint.report().outbox().types())
               .contains(new TypeCounts(dead.type, 2, 0, 0));
-          assertThat(endpoint.requeue("dead", id, "discard", null, null).getStatus())
-              .isEqualTo(404);
-          assertThat(endpoint.requeue("dead", id, "requeue", null, null).getStatus())
-              .isEqualTo(404);
+          assertThat(endpoint.move("dead", id, "discard", null, null).getStatus()).isEqualTo(404);
+          assertThat(endpoint.move("dead", id, "requeue", null, null).getStatus()).isEqualTo(404);
         });
   }
 
