@@ -31,9 +31,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The outbox for operators (admin token): its backlog, the dead rows, and a requeue of one dead row
- * with a fresh retry budget (docs/outbox.md, runbook). A requeue is naturally idempotent: a second
- * one finds no dead row and answers 404, and the row is delivered once either way.
+ * The outbox for operators (admin token): its backlog, the dead rows, a requeue of one dead row
+ * with a fresh retry budget, and a discard of one that must never be delivered (docs/outbox.md,
+ * runbook). A requeue is naturally idempotent: a second one finds no dead row and answers 404, and
+ * the row is delivered once either way.
  */
 @RestController
 @RequestMapping(path = "/admin/v1/outbox", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -155,6 +156,32 @@ class OutboxAdminController {
             + " applied again.");
   }
 
+  @PostMapping("/dead/{id}/discard")
+  @Operation(
+      operationId = "discardDeadOutboxMessage",
+      summary = "End a dead row undelivered and let the rows held behind it go on",
+      description =
+          "For a message that must never be delivered: its effect is obsolete, or was applied by"
+              + " hand. The row becomes `discarded` (kept with its payload and error, purged like a"
+              + " delivered row); the later rows of its aggregate, held behind it, are released"
+              + " and delivered in order. Final: a discarded row cannot be requeued. Naturally"
+              + " idempotent: a second discard finds no dead row and answers 404.")
+  @Problems({ShopProblem.OUTBOX_MESSAGE_NOT_FOUND})
+  DiscardedView discard(@PathVariable String id, HttpServletRequest request) {
+    long rowId = NUMBER.matcher(id).matches() ? Long.parseLong(id) : -1;
+    DeadMessage row = rowId < 1 ? null : deadRow(rowId);
+    if (row == null || !outbox.discard(rowId)) {
+      throw notDead();
+    }
+    log.info(
+        "Outbox row {} ({} of aggregate {}) discarded by an operator (admin token) from {}",
+        rowId,
+        row.type(),
+        row.aggregateId(),
+        request.getRemoteAddr());
+    return new DiscardedView(Long.toString(rowId), "discarded");
+  }
+
   /** The dead row {@code id}, or {@code null}: one step along {@code outbox_dead_idx}. */
   private DeadMessage deadRow(long id) {
     List<DeadMessage> next = outbox.dead(id - 1, 1);
@@ -240,4 +267,10 @@ class OutboxAdminController {
                       + " effect is applied again.",
               description = "What a second delivery may do")
           String caution) {}
+
+  /** The discarded row. */
+  @Schema(name = "DiscardedMessage")
+  record DiscardedView(
+      @Schema(example = "1042") String id,
+      @Schema(example = "discarded", allowableValues = "discarded") String state) {}
 }

@@ -259,7 +259,7 @@ class OpenApiTest extends ShopIntegrationTest {
         assertThat(operation.get("responses").has("503")).as(name).isTrue();
       }
     }
-    assertThat(operations).isEqualTo(20);
+    assertThat(operations).isEqualTo(21);
     JsonNode info = api.get("info");
     assertThat(info.get("license").get("name").stringValue()).isEqualTo("Apache-2.0");
     assertThat(info.get("contact").get("url").stringValue()).isNotBlank();

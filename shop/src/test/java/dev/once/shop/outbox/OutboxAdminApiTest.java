@@ -61,6 +61,26 @@ class OutboxAdminApiTest extends ShopIntegrationTest {
         .update();
   }
 
+  @Test
+  void aDiscardEndsADeadRowUndeliveredOnceAndRefusesAnythingElse() {
+    String aggregate = "agg-" + UUID.randomUUID();
+    long dead = insertDead(aggregate, "provider.test", "obsolete");
+
+    http.admin("/admin/v1/outbox/dead/abc/discard", "")
+        .assertProblem(404, "outbox-message-not-found");
+    http.admin("/admin/v1/outbox/dead/0/discard", "")
+        .assertProblem(404, "outbox-message-not-found");
+    ShopResponse discarded = http.admin("/admin/v1/outbox/dead/" + dead + "/discard", "");
+    discarded.assertStatus(200);
+    assertThat(discarded.text("state")).isEqualTo("discarded");
+    assertThat(stateOf(dead)).isEqualTo("discarded");
+    http.admin("/admin/v1/outbox/dead/" + dead + "/discard", "")
+        .assertProblem(404, "outbox-message-not-found");
+    http.admin("/admin/v1/outbox/dead/" + dead + "/requeue", "")
+        .assertProblem(404, "outbox-message-not-found");
+    assertThat(stateOf(dead)).isEqualTo("discarded");
+  }
+
   /**
    * A dead row appended longer ago than the inbox retention (7 days in the shop) may have lost its
    * consumers' inbox records: a requeue is refused with 409 and changes nothing, unless forced; a
