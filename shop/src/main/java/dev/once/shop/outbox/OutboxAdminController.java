@@ -121,7 +121,7 @@ class OutboxAdminController {
       HttpServletRequest request) {
     boolean forced = flag("force", force);
     long rowId = NUMBER.matcher(id).matches() ? Long.parseLong(id) : -1;
-    DeadMessage row = rowId < 1 ? null : deadRow(rowId);
+    DeadMessage row = outbox.deadMessage(rowId).orElse(null);
     if (row == null) {
       throw notDead();
     }
@@ -169,7 +169,7 @@ class OutboxAdminController {
   @Problems({ShopProblem.OUTBOX_MESSAGE_NOT_FOUND})
   DiscardedView discard(@PathVariable String id, HttpServletRequest request) {
     long rowId = NUMBER.matcher(id).matches() ? Long.parseLong(id) : -1;
-    DeadMessage row = rowId < 1 ? null : deadRow(rowId);
+    DeadMessage row = outbox.deadMessage(rowId).orElse(null);
     if (row == null || !outbox.discard(rowId)) {
       throw notDead();
     }
@@ -180,12 +180,6 @@ class OutboxAdminController {
         row.aggregateId(),
         request.getRemoteAddr());
     return new DiscardedView(Long.toString(rowId), "discarded");
-  }
-
-  /** The dead row {@code id}, or {@code null}: one step along {@code outbox_dead_idx}. */
-  private DeadMessage deadRow(long id) {
-    List<DeadMessage> next = outbox.dead(id - 1, 1);
-    return next.isEmpty() || next.get(0).id() != id ? null : next.get(0);
   }
 
   private static NotFoundException notDead() {
