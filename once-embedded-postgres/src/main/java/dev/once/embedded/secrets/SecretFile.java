@@ -9,6 +9,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -68,9 +69,10 @@ public final class SecretFile {
       }
       Files.createDirectories(path.getParent(), OwnerOnly.DIRECTORY);
       String secret = generator.get();
-      Path temporary = path.resolveSibling("." + path.getFileName() + "." + System.nanoTime());
+      // A name no other process or thread can pick: a clock reading is not unique across threads.
+      Path temporary = path.resolveSibling("." + path.getFileName() + "." + UUID.randomUUID());
+      OwnerOnly.writeNew(temporary, secret + "\n");
       try {
-        OwnerOnly.writeNew(temporary, secret + "\n");
         Files.createLink(path, temporary);
         return new Loaded(secret, path, true);
       } catch (FileAlreadyExistsException e) {
