@@ -64,6 +64,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final Duration deliveredRetention;
   private final int purgeBatchSize;
   private final Duration shutdownTimeout;
+  private final List<String> pausedAtStart;
   private final Clock clock;
   private final String name;
   private final ThreadFactory threads;
@@ -113,6 +114,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.deliveredRetention = settings.deliveredRetention;
     this.purgeBatchSize = settings.purgeBatchSize;
     this.shutdownTimeout = settings.shutdownTimeout;
+    this.pausedAtStart = List.copyOf(settings.pausedAtStart);
     this.clock = settings.clock;
     this.name = settings.name;
     this.threads = settings.threads;
@@ -125,13 +127,25 @@ final class DefaultOutboxRelay implements OutboxRelay {
 
   // start() and close() are synchronized so that a close racing a start cannot miss its threads.
   @Override
+  public List<String> types() {
+    return types;
+  }
+
+  @Override
   public synchronized void start() {
     if (closed.get()) {
       throw new IllegalStateException("outbox relay " + name + " is closed");
     }
-    if (!started.compareAndSet(false, true)) {
+    if (started.get()) {
       return;
     }
+    // Before any thread starts: a pause that fails fails the start, and nothing is claimed first.
+    for (String type : pausedAtStart) {
+      if (store.pause(type, OutboxRelay.Builder.PAUSED_AT_START_BY, "once: paused at start")) {
+        LOG.warn("Outbox relay {} paused type {} at start; resume it to deliver it.", name, type);
+      }
+    }
+    started.set(true);
     // Workers are made on demand and reused; the permits bound how many handle rows at once. A
     // thread abandoned by a time-out does not count against them.
     pool = Executors.newCachedThreadPool(daemonThreads(name + "-worker-"));
@@ -494,6 +508,9 @@ final class DefaultOutboxRelay implements OutboxRelay {
         pollInterval.compareTo(LEAST_PURGE_INTERVAL) < 0 ? LEAST_PURGE_INTERVAL : pollInterval;
     nextPurgeAt = now.plus(cadence);
     purgeMore = false; // stays false if the purge throws: it waits for its next turn
+    if (store.releaseResumed() > 0) {
+      counters.commits.increment();
+    }
     if (deliveredRetention.isZero()) {
       return false; // completions delete their rows
     }

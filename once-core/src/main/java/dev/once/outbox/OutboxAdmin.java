@@ -43,6 +43,51 @@ public interface OutboxAdmin {
     throw new UnsupportedOperationException("this outbox admin does not discard rows");
   }
 
+  /** Longest message type, in characters, as the outbox stores it. */
+  int MAX_TYPE_LENGTH = 200;
+
+  /** Longest name of who paused a type, in characters. */
+  int MAX_PAUSED_BY_LENGTH = 200;
+
+  /** Longest reason for a pause, in characters. */
+  int MAX_REASON_LENGTH = 1000;
+
+  /**
+   * Pauses a message type on every instance that shares this database: from the next claim, no
+   * relay attempts its rows, until {@link #resume}. Its rows stay pending and due; no attempt is
+   * counted and none turns dead while paused (a row already in flight when the pause commits
+   * finishes that attempt); appends go on; a later row of an aggregate still waits behind an
+   * earlier paused one, whatever its type. A dead row requeued during the pause waits too.
+   *
+   * @param type the message type, 1 to {@value #MAX_TYPE_LENGTH} characters
+   * @param pausedBy who pauses it (kept and shown), 1 to {@value #MAX_PAUSED_BY_LENGTH} characters
+   * @param reason why (kept and shown), at most {@value #MAX_REASON_LENGTH} characters; may be
+   *     {@code null}
+   * @return {@code true} if this call paused it; {@code false} if it was paused already (the first
+   *     pause's time, author and reason stay)
+   * @throws IllegalArgumentException if an argument is blank or too long
+   * @throws UnsupportedOperationException if the store cannot pause (a store of your own)
+   */
+  default boolean pause(String type, String pausedBy, String reason) {
+    throw new UnsupportedOperationException("this outbox admin does not pause types");
+  }
+
+  /**
+   * Resumes a paused type: its due rows are claimed from the next claim on every instance.
+   *
+   * @return {@code true} if it was paused; {@code false} if not
+   * @throws IllegalArgumentException if {@code type} is blank or too long
+   * @throws UnsupportedOperationException if the store cannot pause (a store of your own)
+   */
+  default boolean resume(String type) {
+    throw new UnsupportedOperationException("this outbox admin does not pause types");
+  }
+
+  /** The paused types, in type order, with who paused each, when and why. */
+  default List<PausedType> paused() {
+    return List.of();
+  }
+
   /** Backlog, age of the oldest due row and dead rows. */
   OutboxStats stats();
 

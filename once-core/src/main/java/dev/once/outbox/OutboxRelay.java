@@ -2,9 +2,13 @@ package dev.once.outbox;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -66,6 +70,11 @@ public interface OutboxRelay extends AutoCloseable {
    */
   boolean isRunning();
 
+  /** The message types this relay handles, in the order their handlers were registered. */
+  default List<String> types() {
+    return List.of();
+  }
+
   /** Counters since the relay was built. */
   RelayStats stats();
 
@@ -92,6 +101,9 @@ public interface OutboxRelay extends AutoCloseable {
 
   /** Builds an {@link OutboxRelay}; every value is validated by {@link #build()}. */
   final class Builder {
+    /** Who {@link #pausedAtStart} names as the author of its pauses. */
+    public static final String PAUSED_AT_START_BY = "paused at start";
+
     final OutboxStore store;
     final Map<String, MessageHandler> handlers = new LinkedHashMap<>();
     final Map<String, RetryPolicy> policies = new LinkedHashMap<>();
@@ -108,6 +120,7 @@ public interface OutboxRelay extends AutoCloseable {
     Duration deliveredRetention = Duration.ofMinutes(1);
     int purgeBatchSize = 1000;
     Duration shutdownTimeout = Duration.ofSeconds(10);
+    final Set<String> pausedAtStart = new LinkedHashSet<>();
     Clock clock = Clock.systemUTC();
     RelayListener listener = RelayListener.NONE;
     String name = "once-relay";
@@ -234,6 +247,16 @@ public interface OutboxRelay extends AutoCloseable {
      */
     public Builder deliveredRetention(Duration deliveredRetention) {
       this.deliveredRetention = deliveredRetention;
+      return this;
+    }
+
+    /**
+     * Types paused when the relay starts ({@link OutboxAdmin#pause}, by {@value
+     * #PAUSED_AT_START_BY}): a type that must not be delivered from this deployment on, until an
+     * operator resumes it. A type paused already keeps its first pause. Each 1 to 200 characters.
+     */
+    public Builder pausedAtStart(Collection<String> types) {
+      Objects.requireNonNull(types, "types").forEach(type -> pausedAtStart.add(type));
       return this;
     }
 

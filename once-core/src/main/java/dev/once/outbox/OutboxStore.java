@@ -154,6 +154,29 @@ public interface OutboxStore {
     throw new UnsupportedOperationException("this outbox store does not discard rows");
   }
 
+  /** See {@link OutboxAdmin#pause}. By default unsupported. */
+  default boolean pause(String type, String pausedBy, String reason) {
+    throw new UnsupportedOperationException("this outbox store does not pause types");
+  }
+
+  /** See {@link OutboxAdmin#resume}. By default unsupported. */
+  default boolean resume(String type) {
+    throw new UnsupportedOperationException("this outbox store does not pause types");
+  }
+
+  /** See {@link OutboxAdmin#paused()}. By default none: a store that cannot pause has none. */
+  default List<PausedType> paused() {
+    return List.of();
+  }
+
+  /**
+   * Housekeeping the relay runs with its purge: releases rows still marked paused whose type is not
+   * paused (an append that raced a resume). Returns how many. By default nothing to do.
+   */
+  default int releaseResumed() {
+    return 0;
+  }
+
   /** See {@link OutboxAdmin#deadPayload(long)}. By default unsupported. */
   default Optional<String> deadPayload(long id) {
     throw new UnsupportedOperationException("this outbox store does not read payloads");

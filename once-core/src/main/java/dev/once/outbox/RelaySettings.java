@@ -15,6 +15,15 @@ final class RelaySettings {
     if (b.handlers.isEmpty()) {
       throw new IllegalArgumentException("an outbox relay needs at least one handler");
     }
+    for (String type : b.pausedAtStart) {
+      if (type == null || type.isBlank() || type.length() > OutboxAdmin.MAX_TYPE_LENGTH) {
+        throw new IllegalArgumentException(
+            "pausedAtStart must name types of 1 to "
+                + OutboxAdmin.MAX_TYPE_LENGTH
+                + " characters, but had "
+                + (type == null ? "null" : "'" + type + "'"));
+      }
+    }
     range("workers", b.workers, MIN_WORKERS, MAX_WORKERS);
     range("batchSize", b.batchSize, MIN_BATCH_SIZE, MAX_BATCH_SIZE);
     range("handlerBatchSize", b.handlerBatchSize, MIN_BATCH_SIZE, MAX_BATCH_SIZE);

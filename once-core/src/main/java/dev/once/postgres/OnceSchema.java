@@ -31,7 +31,8 @@ public final class OnceSchema {
           "V6__key_written_once.sql",
           "V7__held_rows.sql",
           "V8__trace_context.sql",
-          "V9__discarded_rows.sql");
+          "V9__discarded_rows.sql",
+          "V10__paused_types.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

@@ -26,18 +26,21 @@ final class OutboxSql {
    * delayed message is due later: at the append's time plus its delay (in microseconds, 0 for
    * none), or at its instant if that is later (NULL for none); the claim's due test and order then
    * keep it, and the rows of its aggregate after it, until then. Parameters: message id, type,
-   * aggregate id, payload, traceparent, tracestate, delay in microseconds, not-before instant,
-   * aggregate id (for the lock). A batch of appends runs this statement once per message in one
-   * JDBC batch (one round trip), the driver adding {@code RETURNING id}.
+   * aggregate id, payload, traceparent, tracestate, delay in microseconds, not-before instant, type
+   * (for the pause), aggregate id (for the lock). A row of a paused type ({@code
+   * V10__paused_types.sql}) is marked paused, out of the claim's index. A batch of appends runs
+   * this statement once per message in one JDBC batch (one round trip), the driver adding {@code
+   * RETURNING id}.
    */
   static final String APPEND_ROW =
       """
       INSERT INTO once.outbox (message_id, type, aggregate_id, payload, traceparent, tracestate,
-                               next_attempt_at, created_at, held)
+                               next_attempt_at, created_at, held, paused)
       SELECT ?, ?, ?, CAST(? AS jsonb), ?, ?,
              GREATEST(now.at + CAST(? AS bigint) * INTERVAL '1 microsecond',
                       COALESCE(CAST(? AS timestamptz), now.at)),
-             now.at, aggregate_lock.held
+             now.at, aggregate_lock.held,
+             EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = ?)
         FROM (SELECT %s AS at) AS now,
              (SELECT once.outbox_lock_aggregate(%d, ?) AS held) AS aggregate_lock
       """
@@ -60,17 +63,20 @@ final class OutboxSql {
           + " SET LOCAL synchronous_commit = off";
 
   /**
-   * Claims due rows: pending, not held, due, not leased, of a handled type, and the first
-   * undelivered row of their aggregate. Walks {@code outbox_due_free_idx} in due order, which holds
-   * no row held behind a dead one, however many there are; the NOT EXISTS probes {@code
-   * outbox_aggregate_idx}. Rows a concurrent claim holds locked are skipped, and a row it claimed
-   * and committed meanwhile fails the lease test on re-check. The update finds the claimed rows by
-   * {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets the planner
-   * choose a hash join over a scan of the whole table. Due and lease are judged, and the lease is
-   * written, by the database's clock, one value for the whole statement: a relay whose clock runs
-   * ahead cannot take over rows whose lease another relay still renews. The trace context is only
-   * returned: it changes neither what is claimed nor how. Parameters: types, limit, claim id,
-   * lease.
+   * Claims due rows: pending, not held, due, not leased, of a handled type that is not paused, and
+   * the first undelivered row of their aggregate. Walks {@code outbox_due_free_idx} in due order,
+   * which holds no row held behind a dead one and no row marked paused, however many there are; the
+   * NOT EXISTS probes {@code outbox_aggregate_idx}. The pause is probed per candidate row on {@code
+   * outbox_pause_pkey}, kept a filter by {@code OFFSET 0} (pulled up into a join, the planner may
+   * hash it and give up the ordered walk, or re-plan the aggregate probe); the pause is the rule,
+   * the mark only where the claim looks. Rows a concurrent claim holds locked are skipped, and a
+   * row it claimed and committed meanwhile fails the lease test on re-check. The update finds the
+   * claimed rows by {@code id = ANY (ARRAY(...))}, an index probe per row; a join with the CTE lets
+   * the planner choose a hash join over a scan of the whole table. Due and lease are judged, and
+   * the lease is written, by the database's clock, one value for the whole statement: a relay whose
+   * clock runs ahead cannot take over rows whose lease another relay still renews. The trace
+   * context is only returned: it changes neither what is claimed nor how. Parameters: types, limit,
+   * claim id, lease.
    */
   static final String CLAIM =
       """
@@ -79,9 +85,11 @@ final class OutboxSql {
           FROM once.outbox o
          WHERE o.state = 'pending'
            AND NOT o.held
+           AND NOT o.paused
            AND o.next_attempt_at <= %1$s
            AND (o.lease_until IS NULL OR o.lease_until <= %1$s)
            AND o.type = ANY (?)
+           AND NOT EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = o.type OFFSET 0)
            AND NOT EXISTS (SELECT 1
                              FROM once.outbox e
                             WHERE e.aggregate_id = o.aggregate_id
@@ -281,6 +289,76 @@ final class OutboxSql {
        ORDER BY type
       """;
 
+  /**
+   * Pauses a type; nothing if it is paused already. Returns true if this call paused it (no row if
+   * not). Parameters: type, paused by, reason.
+   */
+  static final String PAUSE =
+      """
+      INSERT INTO once.outbox_pause (type, paused_at, paused_by, reason)
+      VALUES (?, %s, ?, ?)
+      ON CONFLICT (type) DO NOTHING
+      RETURNING true
+      """
+          .formatted(SqlTimes.NOW);
+
+  /**
+   * Marks the pending and dead rows of a paused type paused, taking them out of the claim's index;
+   * run after {@link #PAUSE} committed, so it sees every row appended before the pause (an append
+   * after it marks its own row). Nothing if the type is not paused (a resume came first).
+   * Parameters: type, type.
+   */
+  static final String MARK_PAUSED =
+      """
+      UPDATE once.outbox
+         SET paused = true
+       WHERE type = ? AND state IN ('pending', 'dead') AND NOT paused
+         AND EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = ?)
+      """;
+
+  /** Resumes a type. Returns true if it was paused (no row if not). Parameter: type. */
+  static final String RESUME = "DELETE FROM once.outbox_pause WHERE type = ? RETURNING true";
+
+  /**
+   * Clears the mark on the rows of a resumed type, walking {@code outbox_paused_idx}; nothing if
+   * the type was paused again meanwhile. Parameters: type, type.
+   */
+  static final String UNMARK_PAUSED =
+      """
+      UPDATE once.outbox
+         SET paused = false
+       WHERE type = ? AND paused
+         AND NOT EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = ?)
+      """;
+
+  /**
+   * Housekeeping: clears the mark on rows whose type is not paused (an append that read the pause
+   * just before a resume deleted it, and committed after the resume cleared the marks). Finds the
+   * marked types by a loose scan of {@code outbox_paused_idx}, one probe per distinct type, not a
+   * walk of every marked row; an empty index costs one probe.
+   */
+  static final String UNMARK_RESUMED =
+      """
+      WITH RECURSIVE marked AS (
+        (SELECT type FROM once.outbox WHERE paused ORDER BY type LIMIT 1)
+        UNION ALL
+        SELECT (SELECT o.type FROM once.outbox o
+                 WHERE o.paused AND o.type > marked.type ORDER BY o.type LIMIT 1)
+          FROM marked
+         WHERE marked.type IS NOT NULL
+      )
+      UPDATE once.outbox o
+         SET paused = false
+       WHERE o.paused
+         AND o.type IN (SELECT m.type FROM marked m
+                         WHERE m.type IS NOT NULL
+                           AND NOT EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = m.type))
+      """;
+
+  /** The paused types, in type order. */
+  static final String PAUSED =
+      "SELECT type, paused_at, paused_by, reason FROM once.outbox_pause ORDER BY type";
+
   /** The payload of dead row {@code id}, as stored. Parameter: id. */
   static final String DEAD_PAYLOAD =
       "SELECT payload::text FROM once.outbox WHERE id = ? AND state = 'dead'";
@@ -313,7 +391,8 @@ final class OutboxSql {
       """
       SELECT (SELECT count(*) FROM once.outbox WHERE state = 'pending') AS backlog,
              (SELECT min(next_attempt_at) FROM once.outbox
-               WHERE state = 'pending' AND NOT held AND next_attempt_at <= %1$s) AS oldest_due,
+               WHERE state = 'pending' AND NOT held AND NOT paused
+                 AND next_attempt_at <= %1$s) AS oldest_due,
              (SELECT count(*) FROM once.outbox WHERE state = 'dead') AS dead,
              %1$s AS now
       """
@@ -324,9 +403,10 @@ final class OutboxSql {
    * attempt time come, no lease running on it, and the first undelivered row of its aggregate (the
    * claim's rule). A row in flight, in backoff or held back behind an earlier row of its aggregate
    * (a dead one, say) is not waiting for the relay, so it does not count. Walks {@code
-   * outbox_due_free_idx} in due order (rows held behind a dead one are not in it) and stops at the
-   * first such row (no count): run it after {@link #CLAIM_SETTINGS}, which keeps a planner with
-   * lagging statistics from testing every due row. Due, lease and age are the database's clock.
+   * outbox_due_free_idx} in due order (rows held behind a dead one or paused are not in it; a row
+   * of a paused type is not waiting for the relay either) and stops at the first such row (no
+   * count): run it after {@link #CLAIM_SETTINGS}, which keeps a planner with lagging statistics
+   * from testing every due row. Due, lease and age are the database's clock.
    */
   static final String OLDEST_CLAIMABLE =
       """
@@ -334,8 +414,10 @@ final class OutboxSql {
         FROM once.outbox o
        WHERE o.state = 'pending'
          AND NOT o.held
+         AND NOT o.paused
          AND o.next_attempt_at <= %1$s
          AND (o.lease_until IS NULL OR o.lease_until <= %1$s)
+         AND NOT EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = o.type OFFSET 0)
          AND NOT EXISTS (SELECT 1
                            FROM once.outbox e
                           WHERE e.aggregate_id = o.aggregate_id

@@ -8,6 +8,7 @@ import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxStats;
 import dev.once.outbox.OutboxStore;
+import dev.once.outbox.PausedType;
 import dev.once.outbox.TypeCounts;
 import dev.once.tracing.TraceContext;
 import java.sql.Connection;
@@ -114,7 +115,8 @@ final class PostgresOutboxStore implements OutboxStore {
     ps.setLong(7, delay == null ? 0 : TimeUnit.NANOSECONDS.toMicros(delay.toNanos()));
     Instant at = notBefore == null ? null : notBefore.at();
     ps.setObject(8, at == null ? null : OffsetDateTime.ofInstant(at, ZoneOffset.UTC));
-    ps.setString(9, message.aggregateId());
+    ps.setString(9, message.type());
+    ps.setString(10, message.aggregateId());
   }
 
   @Override
@@ -296,9 +298,7 @@ final class PostgresOutboxStore implements OutboxStore {
         failure,
         c -> {
           try (PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < parameters.length; i++) {
-              ps.setObject(i + 1, parameters[i]);
-            }
+            bind(ps, parameters);
             try (ResultSet rs = ps.executeQuery()) {
               return rs.next() && rs.getBoolean(1);
             }
@@ -309,6 +309,77 @@ final class PostgresOutboxStore implements OutboxStore {
   @Override
   public boolean discard(long id) {
     return call("Could not discard an outbox row.", OutboxSql.DISCARD, id);
+  }
+
+  /**
+   * Two short transactions: the pause, then the mark on the type's rows, which sees every row
+   * appended before the pause committed (a later append marks its own).
+   */
+  @Override
+  public boolean pause(String type, String pausedBy, String reason) {
+    boolean paused =
+        call("Could not pause a message type.", OutboxSql.PAUSE, type, pausedBy, reason);
+    inAutoCommit(
+        "Could not mark the rows of a paused type.",
+        c -> execute(c, OutboxSql.MARK_PAUSED, type, type));
+    return paused;
+  }
+
+  /** Two short transactions: the resume, then clearing the mark on the type's rows. */
+  @Override
+  public boolean resume(String type) {
+    boolean resumed = call("Could not resume a message type.", OutboxSql.RESUME, type);
+    inAutoCommit(
+        "Could not release the rows of a resumed type.",
+        c -> execute(c, OutboxSql.UNMARK_PAUSED, type, type));
+    return resumed;
+  }
+
+  @Override
+  public List<PausedType> paused() {
+    return list(
+        "Could not read the paused message types.",
+        OutboxSql.PAUSED,
+        rs -> new PausedType(rs.getString(1), instant(rs, 2), rs.getString(3), rs.getString(4)));
+  }
+
+  /** Reads every row of a parameterless query, in a short transaction. */
+  private <T> List<T> list(String failure, String sql, RowReader<T> reader) {
+    return inAutoCommit(
+        failure,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(sql);
+              ResultSet rs = ps.executeQuery()) {
+            List<T> rows = new ArrayList<>();
+            while (rs.next()) {
+              rows.add(reader.read(rs));
+            }
+            return rows;
+          }
+        });
+  }
+
+  private interface RowReader<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  @Override
+  public int releaseResumed() {
+    return inAutoCommit(
+        "Could not release the rows of resumed types.", c -> execute(c, OutboxSql.UNMARK_RESUMED));
+  }
+
+  private static int execute(Connection c, String sql, Object... parameters) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      bind(ps, parameters);
+      return ps.executeUpdate();
+    }
+  }
+
+  private static void bind(PreparedStatement ps, Object... parameters) throws SQLException {
+    for (int i = 0; i < parameters.length; i++) {
+      ps.setObject(i + 1, parameters[i]);
+    }
   }
 
   @Override
@@ -340,19 +411,10 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public List<TypeCounts> countsByType() {
-    return inAutoCommit(
+    return list(
         "Could not count the outbox rows by type.",
-        c -> {
-          try (PreparedStatement ps = c.prepareStatement(OutboxSql.COUNTS_BY_TYPE);
-              ResultSet rs = ps.executeQuery()) {
-            List<TypeCounts> counts = new ArrayList<>();
-            while (rs.next()) {
-              counts.add(
-                  new TypeCounts(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
-            }
-            return counts;
-          }
-        });
+        OutboxSql.COUNTS_BY_TYPE,
+        rs -> new TypeCounts(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
   }
 
   @Override
@@ -409,9 +471,7 @@ final class PostgresOutboxStore implements OutboxStore {
             failure,
             c -> {
               try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < parameters.length; i++) {
-                  ps.setObject(i + 1, parameters[i]);
-                }
+                bind(ps, parameters);
                 return ps.executeUpdate();
               }
             });

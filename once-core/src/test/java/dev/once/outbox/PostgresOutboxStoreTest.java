@@ -304,7 +304,8 @@ class PostgresOutboxStoreTest {
                   .replaceFirst("\\?", "10000000"));
       assertThat(claim)
           .doesNotContain("Seq Scan")
-          .contains("outbox_due_free_idx", "outbox_aggregate_idx", "outbox_pkey");
+          .contains("outbox_due_free_idx", "outbox_aggregate_idx", "outbox_pkey")
+          .contains("outbox_pause_pkey");
 
       String purge =
           plan(

@@ -5,10 +5,13 @@ import static dev.once.idempotency.IdempotencyEngine.MAX_PURGE_BATCH_SIZE;
 import static dev.once.idempotency.IdempotencyEngine.MIN_PURGE_BATCH_SIZE;
 import static dev.once.idempotency.IdempotencyEngine.MIN_SECONDS;
 
+import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.RelayLimits;
 import dev.once.outbox.RetryPolicy;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.Size;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -303,6 +306,9 @@ public record OnceProperties(
    * @param types Retry policies per message type, e.g.
    *     once.outbox.relay.types[payment.succeeded].max-attempts (brackets keep the dots of a type
    *     name). Fields left out take the value of once.outbox.relay.retry.
+   * @param pausedTypes Message types paused when the relay starts, on every instance (the pause is
+   *     in the database), until an operator resumes them (the Actuator endpoint once, or
+   *     OutboxAdmin.resume); a type paused already keeps its first pause. Each 1 to 200 characters.
    */
   @CrossChecked
   public record Relay(
@@ -354,7 +360,8 @@ public record OnceProperties(
       @DurationRange(minMillis = 1_000, maxMillis = 365 * 86_400_000L) @DefaultValue("1m")
           Duration healthMaxDueAge,
       @Valid @DefaultValue Retry retry,
-      Map<String, @Valid Retry> types)
+      Map<String, @Valid Retry> types,
+      List<@NotBlank @Size(max = OutboxAdmin.MAX_TYPE_LENGTH) String> pausedTypes)
       implements CrossChecked.Rules {
 
     /** The default of {@code once.outbox.relay.pool-size}. */
@@ -363,6 +370,7 @@ public record OnceProperties(
     public Relay {
       retry = retry != null ? retry : Retry.UNSET;
       types = types == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(types));
+      pausedTypes = pausedTypes == null ? List.of() : List.copyOf(pausedTypes);
     }
 
     /**

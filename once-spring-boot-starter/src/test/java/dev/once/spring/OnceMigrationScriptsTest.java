@@ -2,6 +2,7 @@ package dev.once.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.postgres.OnceSchema;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Objects;
@@ -31,7 +32,7 @@ class OnceMigrationScriptsTest {
 
   @Test
   void flywayFindsTheVersionedScriptsAndTheCallback() {
-    assertThat(scripts.getResources("V", new String[] {".sql"})).hasSize(9);
+    assertThat(scripts.getResources("V", new String[] {".sql"})).hasSize(OnceSchema.SCRIPTS.size());
     assertThat(scripts.getResources("afterMigrate", new String[] {".sql"}))
         .singleElement()
         .satisfies(callback -> assertThat(callback.read()).isNotNull());

@@ -5,6 +5,7 @@
 -- If you apply Once's scripts with your own tool, grant the same to your application role:
 --   GRANT USAGE ON SCHEMA once TO app;
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO app;
+--   GRANT SELECT, INSERT, DELETE ON once.outbox_pause TO app;
 --   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint, bigint, bigint),
 --                             once.idempotency_key_taken(),
 --                             once.outbox_lock_aggregate(integer, text),
@@ -24,6 +25,7 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA once TO %I', app);
     EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO %I',
                    app);
+    EXECUTE format('GRANT SELECT, INSERT, DELETE ON once.outbox_pause TO %I', app);
     EXECUTE format('GRANT EXECUTE ON FUNCTION'
                    ' once.idempotency_key_claim(text, text, bigint, bigint, bigint),'
                    ' once.idempotency_key_taken(),'

@@ -1,8 +1,10 @@
 package dev.once.spring.actuate;
 
 import dev.once.outbox.OutboxAdmin;
+import dev.once.outbox.OutboxRelay;
 import dev.once.spring.OnceProperties;
 import java.time.Clock;
+import java.util.stream.Collectors;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -27,9 +29,19 @@ class ActuateConfiguration {
   @ConditionalOnMissingBean
   @ConditionalOnBean(OutboxAdmin.class)
   OnceEndpoint onceEndpoint(
-      OutboxAdmin outbox, OnceProperties properties, ObjectProvider<Clock> clock) {
+      OutboxAdmin outbox,
+      OnceProperties properties,
+      ObjectProvider<Clock> clock,
+      ObjectProvider<OutboxRelay> relays) {
     return new OnceEndpoint(
-        outbox, properties.inbox().retention(), clock.getIfAvailable(Clock::systemUTC));
+        outbox,
+        properties.inbox().retention(),
+        clock.getIfAvailable(Clock::systemUTC),
+        () ->
+            relays
+                .orderedStream()
+                .flatMap(relay -> relay.types().stream())
+                .collect(Collectors.toUnmodifiableSet()));
   }
 
   /**
@@ -47,6 +59,8 @@ class ActuateConfiguration {
               OnceEndpoint.DeadPage.class,
               OnceEndpoint.DeadRow.class,
               OnceEndpoint.Moved.class,
+              OnceEndpoint.Paused.class,
+              OnceEndpoint.Resumed.class,
               OnceEndpoint.Refusal.class);
     }
   }

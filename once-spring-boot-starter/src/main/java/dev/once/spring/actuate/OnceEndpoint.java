@@ -3,6 +3,7 @@ package dev.once.spring.actuate;
 import dev.once.outbox.DeadMessage;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxStats;
+import dev.once.outbox.PausedType;
 import dev.once.outbox.TypeCounts;
 import java.security.Principal;
 import java.time.Clock;
@@ -11,6 +12,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,8 +33,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * management.endpoint.once.access=read-only} to allow reads only).
  *
  * <ul>
- *   <li>{@code GET /actuator/once}: the backlog, the age of the oldest due row, the dead rows, and
- *       per message type the rows pending, held behind a dead row, and dead;
+ *   <li>{@code GET /actuator/once}: the backlog, the age of the oldest due row, the dead rows, per
+ *       message type the rows pending, held behind a dead row, and dead, and the paused types with
+ *       who paused each, when and why;
  *   <li>{@code GET /actuator/once/dead?after=&limit=}: dead rows oldest first, with keyset paging
  *       ({@code next} of a page is {@code after} of the next), their error and attempts, never
  *       their payloads;
@@ -41,6 +46,13 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  *       inbox records may have been purged, and its delivery may then apply its effect a second
  *       time. Naturally idempotent: a second requeue finds no dead row (404). Logged at INFO with
  *       the caller's principal.
+ *   <li>{@code POST /actuator/once/types/{type}/pause} ({@code reason} as a query parameter or in
+ *       the body) and {@code POST /actuator/once/types/{type}/resume}: no relay on any instance
+ *       attempts the type's rows until it is resumed ({@link OutboxAdmin#pause}). A type that no
+ *       relay of this application handles is refused (404) when the application has a relay; a
+ *       second pause keeps the first (200, {@code "paused": false}), resuming a type that is not
+ *       paused is 404. Logged at WARN and INFO with the caller's principal, who is kept as the
+ *       pause's author.
  * </ul>
  *
  * Malformed ids and paging parameters are refused with 400, a row that is not dead with 404;
@@ -51,6 +63,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 public class OnceEndpoint {
   private static final Logger log = LoggerFactory.getLogger(OnceEndpoint.class);
   private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
+  private static final String TYPES = "types";
   private static final String DEAD = "dead";
   private static final int DEFAULT_LIMIT = 50;
   private static final int MAX_LIMIT = 1000;
@@ -58,15 +71,31 @@ public class OnceEndpoint {
   private final OutboxAdmin outbox;
   private final Duration inboxRetention;
   private final Clock clock;
+  private final Supplier<Set<String>> handledTypes;
 
   /**
    * @param inboxRetention how long consumers remember a message: a row older than that is requeued
    *     only with {@code force}
    */
   public OnceEndpoint(OutboxAdmin outbox, Duration inboxRetention, Clock clock) {
+    this(outbox, inboxRetention, clock, Set::of);
+  }
+
+  /**
+   * @param inboxRetention how long consumers remember a message: a row older than that is requeued
+   *     only with {@code force}
+   * @param handledTypes the types the application's relays handle, which may be paused; empty when
+   *     it has no relay (an instance that only appends), which may pause any type
+   */
+  public OnceEndpoint(
+      OutboxAdmin outbox,
+      Duration inboxRetention,
+      Clock clock,
+      Supplier<Set<String>> handledTypes) {
     this.outbox = Objects.requireNonNull(outbox, "outbox");
     this.inboxRetention = Objects.requireNonNull(inboxRetention, "inboxRetention");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.handledTypes = Objects.requireNonNull(handledTypes, "handledTypes");
   }
 
   /** The outbox at a glance. */
@@ -78,7 +107,8 @@ public class OnceEndpoint {
             stats.backlog(),
             stats.oldestDueAge().toMillis() / 1000.0,
             stats.dead(),
-            outbox.countsByType()));
+            outbox.countsByType(),
+            outbox.paused()));
   }
 
   /** A page of dead rows: {@code GET /actuator/once/dead?after=&limit=}. */
@@ -134,10 +164,15 @@ public class OnceEndpoint {
       @Selector String id,
       @Selector String action,
       @Nullable Boolean force,
+      @Nullable String reason,
       @Nullable Principal principal) {
+    if (TYPES.equals(rows) && ("pause".equals(action) || "resume".equals(action))) {
+      return "pause".equals(action) ? pause(id, reason, principal) : resume(id, principal);
+    }
     if (!DEAD.equals(rows) || !("requeue".equals(action) || "discard".equals(action))) {
       return notFound(
-          "No such operation of the once endpoint: POST dead/{id}/requeue or dead/{id}/discard.");
+          "No such operation of the once endpoint: POST dead/{id}/requeue, dead/{id}/discard,"
+              + " types/{type}/pause or types/{type}/resume.");
     }
     if (!NUMBER.matcher(id).matches()) {
       return badRequest("A row id is 1 to 18 digits.");
@@ -194,6 +229,60 @@ public class OnceEndpoint {
     return new WebEndpointResponse<>(new Moved(Long.toString(row.id()), "discarded"), 200);
   }
 
+  /** Pauses a type on every instance: {@code POST /actuator/once/types/{type}/pause}. */
+  private WebEndpointResponse<Object> pause(
+      String type, @Nullable String reason, @Nullable Principal principal) {
+    if (type.isBlank() || type.length() > OutboxAdmin.MAX_TYPE_LENGTH) {
+      return badRequest("A message type is 1 to " + OutboxAdmin.MAX_TYPE_LENGTH + " characters.");
+    }
+    if (reason != null && reason.length() > OutboxAdmin.MAX_REASON_LENGTH) {
+      return badRequest(
+          "Parameter 'reason' must be at most " + OutboxAdmin.MAX_REASON_LENGTH + " characters.");
+    }
+    Set<String> handled = handledTypes.get();
+    if (!handled.isEmpty() && !handled.contains(type)) {
+      return notFound(
+          "No relay of this application handles the message type '"
+              + type
+              + "': it handles "
+              + new TreeSet<>(handled)
+              + ".");
+    }
+    String by = author(principal);
+    boolean paused = outbox.pause(type, by, reason);
+    if (paused) {
+      log.warn(
+          "Outbox message type {} paused through the once endpoint by {}: no relay attempts its"
+              + " rows until it is resumed",
+          type,
+          by);
+    }
+    return new WebEndpointResponse<>(new Paused(type, paused, outbox.paused()), 200);
+  }
+
+  /** Resumes a type on every instance: {@code POST /actuator/once/types/{type}/resume}. */
+  private WebEndpointResponse<Object> resume(String type, @Nullable Principal principal) {
+    if (type.isBlank() || type.length() > OutboxAdmin.MAX_TYPE_LENGTH) {
+      return badRequest("A message type is 1 to " + OutboxAdmin.MAX_TYPE_LENGTH + " characters.");
+    }
+    if (!outbox.resume(type)) {
+      return notFound("The message type '" + type + "' is not paused.");
+    }
+    log.info(
+        "Outbox message type {} resumed through the once endpoint by {}", type, author(principal));
+    return new WebEndpointResponse<>(new Resumed(type, outbox.paused()), 200);
+  }
+
+  private static String author(@Nullable Principal principal) {
+    String name = principal == null ? null : principal.getName();
+    if (name == null || name.isBlank()) {
+      return "once endpoint";
+    }
+    return name.length() > OutboxAdmin.MAX_PAUSED_BY_LENGTH
+        ? name.substring(0, OutboxAdmin.MAX_PAUSED_BY_LENGTH)
+        : name;
+  }
+
   private static WebEndpointResponse<Object> notFound(String detail) {
     return new WebEndpointResponse<>(new Refusal("not-found", detail), 404);
   }
@@ -210,7 +299,20 @@ public class OnceEndpoint {
    * rows, and per type.
    */
   public record OutboxReport(
-      long backlog, double oldestDueAgeSeconds, long dead, List<TypeCounts> types) {}
+      long backlog,
+      double oldestDueAgeSeconds,
+      long dead,
+      List<TypeCounts> types,
+      List<PausedType> paused) {}
+
+  /**
+   * A pause: whether this call paused the type ({@code false}: it was paused already, and the first
+   * pause stays), and every paused type now.
+   */
+  public record Paused(String type, boolean paused, List<PausedType> pausedTypes) {}
+
+  /** A resume, and the types still paused. */
+  public record Resumed(String type, List<PausedType> pausedTypes) {}
 
   /** A page of dead rows; {@code next} is the {@code after} of the next page, null on the last. */
   public record DeadPage(List<DeadView> rows, @Nullable String next) {}

@@ -89,6 +89,7 @@ final class OutboxRelays {
             .asyncCompletions(settings.asyncCompletions())
             .pollInterval(settings.pollInterval())
             .deliveredRetention(settings.deliveredRetention())
+            .pausedAtStart(settings.pausedTypes())
             .purgeBatchSize(settings.purgeBatchSize())
             .shutdownTimeout(settings.shutdownTimeout())
             .clock(clock)

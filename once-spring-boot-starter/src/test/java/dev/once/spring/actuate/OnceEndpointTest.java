@@ -103,11 +103,13 @@ class OnceEndpointTest {
           assertThat(endpoint.rows("pending", null, null).getStatus()).isEqualTo(404);
           assertThat(endpoint.row("dead", "1 OR 1=1").getStatus()).isEqualTo(400);
           assertThat(endpoint.row("dead", "0").getStatus()).isEqualTo(404);
-          assertThat(endpoint.move("dead", "abc", "requeue", null, null).getStatus())
+          assertThat(endpoint.move("dead", "abc", "requeue", null, null, null).getStatus())
               .isEqualTo(400);
-          assertThat(endpoint.move("dead", id, "delete", null, null).getStatus()).isEqualTo(404);
-          assertThat(endpoint.move("held", id, "requeue", null, null).getStatus()).isEqualTo(404);
-          assertThat(endpoint.move("dead", "999999999999", "requeue", null, null).getStatus())
+          assertThat(endpoint.move("dead", id, "delete", null, null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(endpoint.move("held", id, "requeue", null, null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(endpoint.move("dead", "999999999999", "requeue", null, null, null).getStatus())
               .isEqualTo(404);
           assertThat(state(context, dead.ids.get(0))).isEqualTo("dead");
         });
@@ -121,10 +123,10 @@ class OnceEndpointTest {
           Dead dead = dead(context, 2);
           String fresh = Long.toString(dead.ids.get(0));
 
-          assertThat(endpoint.move("dead", fresh, "requeue", null, () -> "ops").getStatus())
+          assertThat(endpoint.move("dead", fresh, "requeue", null, null, () -> "ops").getStatus())
               .isEqualTo(200);
           assertThat(state(context, dead.ids.get(0))).isEqualTo("pending");
-          assertThat(endpoint.move("dead", fresh, "requeue", null, null).getStatus())
+          assertThat(endpoint.move("dead", fresh, "requeue", null, null, null).getStatus())
               .as("the second requeue finds no dead row")
               .isEqualTo(404);
 
@@ -135,12 +137,14 @@ class OnceEndpointTest {
                   Duration.ofDays(1),
                   Clock.fixed(Instant.now().plus(Duration.ofDays(2)), ZoneOffset.UTC));
           String old = Long.toString(dead.ids.get(1));
-          WebEndpointResponse<Object> refused = later.move("dead", old, "requeue", false, null);
+          WebEndpointResponse<Object> refused =
+              later.move("dead", old, "requeue", false, null, null);
           assertThat(refused.getStatus()).isEqualTo(409);
           assertThat(((OnceEndpoint.Refusal) refused.getBody()).error())
               .isEqualTo("requeue-past-retention");
           assertThat(state(context, dead.ids.get(1))).isEqualTo("dead");
-          assertThat(later.move("dead", old, "requeue", true, null).getStatus()).isEqualTo(200);
+          assertThat(later.move("dead", old, "requeue", true, null, null).getStatus())
+              .isEqualTo(200);
           assertThat(state(context, dead.ids.get(1))).isEqualTo("pending");
         });
   }
@@ -170,15 +174,113 @@ class OnceEndpointTest {
           Dead dead = dead(context, 1);
           String id = Long.toString(dead.ids.get(0));
 
-          WebEndpointResponse<Object> discarded = endpoint.move("dead", id, "discard", null, null);
+          WebEndpointResponse<Object> discarded =
+              endpoint.move("dead", id, "discard", null, null, null);
           assertThat(discarded.getStatus()).isEqualTo(200);
           assertThat(((OnceEndpoint.Moved) discarded.getBody()).state()).isEqualTo("discarded");
           assertThat(state(context, dead.ids.get(0))).isEqualTo("discarded");
           assertThat(endpoint.report().outbox().types())
               .contains(new TypeCounts(dead.type, 2, 0, 0));
-          assertThat(endpoint.move("dead", id, "discard", null, null).getStatus()).isEqualTo(404);
-          assertThat(endpoint.move("dead", id, "requeue", null, null).getStatus()).isEqualTo(404);
+          assertThat(endpoint.move("dead", id, "discard", null, null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(endpoint.move("dead", id, "requeue", null, null, null).getStatus())
+              .isEqualTo(404);
         });
+  }
+
+  @Test
+  void aTypeIsPausedAndResumedThroughTheEndpointWithItsAuthorAndReason() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          String type = "pause-" + UUID.randomUUID();
+
+          WebEndpointResponse<Object> paused =
+              endpoint.move("types", type, "pause", null, "provider maintenance", () -> "ops");
+
+          assertThat(paused.getStatus()).isEqualTo(200);
+          OnceEndpoint.Paused answer = (OnceEndpoint.Paused) paused.getBody();
+          assertThat(answer.paused()).isTrue();
+          assertThat(endpoint.report().outbox().paused())
+              .filteredOn(p -> p.type().equals(type))
+              .singleElement()
+              .satisfies(
+                  p -> {
+                    assertThat(p.pausedBy()).isEqualTo("ops");
+                    assertThat(p.reason()).isEqualTo("provider maintenance");
+                  });
+          WebEndpointResponse<Object> again =
+              endpoint.move("types", type, "pause", null, "x", null);
+          assertThat(((OnceEndpoint.Paused) again.getBody()).paused())
+              .as("paused already")
+              .isFalse();
+
+          assertThat(endpoint.move("types", type, "resume", null, null, () -> "ops").getStatus())
+              .isEqualTo(200);
+          assertThat(endpoint.report().outbox().paused()).noneMatch(p -> p.type().equals(type));
+          WebEndpointResponse<Object> notPaused =
+              endpoint.move("types", type, "resume", null, null, null);
+          assertThat(notPaused.getStatus()).isEqualTo(404);
+          assertThat(((OnceEndpoint.Refusal) notPaused.getBody()).detail()).contains("not paused");
+        });
+  }
+
+  @Test
+  void malformedPausesAreRefusedAndPauseNothing() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          List<String> before =
+              endpoint.report().outbox().paused().stream().map(p -> p.type()).toList();
+
+          assertThat(endpoint.move("types", " ", "pause", null, null, null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.move("types", "x".repeat(201), "pause", null, null, null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.move("types", "t", "pause", null, "r".repeat(1001), null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.move("types", "t", "stop", null, null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(
+                  endpoint.move("types", "x".repeat(201), "resume", null, null, null).getStatus())
+              .isEqualTo(400);
+
+          assertThat(endpoint.report().outbox().paused().stream().map(p -> p.type()).toList())
+              .isEqualTo(before);
+        });
+  }
+
+  @Test
+  void withARelayOnlyTheTypesItHandlesArePaused() {
+    OutboxTestApplication.runner()
+        .withPropertyValues("once.outbox.relay.auto-start=false")
+        .run(
+            context -> {
+              OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+
+              WebEndpointResponse<Object> unknown =
+                  endpoint.move("types", "no-such-type", "pause", null, null, null);
+
+              assertThat(unknown.getStatus()).isEqualTo(404);
+              assertThat(((OnceEndpoint.Refusal) unknown.getBody()).detail())
+                  .contains("no-such-type", OutboxTestApplication.CHARGE);
+              assertThat(endpoint.report().outbox().paused())
+                  .noneMatch(p -> p.type().equals("no-such-type"));
+              try {
+                assertThat(
+                        endpoint
+                            .move("types", OutboxTestApplication.CHARGE, "pause", null, null, null)
+                            .getStatus())
+                    .isEqualTo(200);
+                assertThat(endpoint.report().outbox().paused())
+                    .anyMatch(
+                        p ->
+                            p.type().equals(OutboxTestApplication.CHARGE)
+                                && p.pausedBy().equals("once endpoint"));
+              } finally {
+                endpoint.move("types", OutboxTestApplication.CHARGE, "resume", null, null, null);
+              }
+            });
   }
 
   /** {@code count} dead rows of a type of their own, one held row and one pending row. */

@@ -6,6 +6,7 @@ import dev.once.outbox.DeadMessage;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxStats;
+import dev.once.outbox.PausedType;
 import dev.once.spring.internal.OnceThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -79,6 +80,57 @@ class OutboxMetricsTest {
     stats.set(null);
     gauges.refresh();
     assertThat(meters.get(OutboxGauges.DEAD_ROWS).gauge().value()).isEqualTo(3);
+  }
+
+  @Test
+  void gaugesShowThePausedTypesAndHowLongEachHasBeenPaused() {
+    AtomicReference<OutboxStats> stats =
+        new AtomicReference<>(new OutboxStats(0, Duration.ZERO, 0));
+    OutboxAdmin stub = admin(stats, new AtomicInteger());
+    AtomicReference<List<PausedType>> paused =
+        new AtomicReference<>(
+            List.of(
+                new PausedType("provider.charge", Instant.now().minusSeconds(90), "ops", null)));
+    OutboxAdmin admin =
+        new OutboxAdmin() {
+          @Override
+          public List<DeadMessage> dead(long afterId, int limit) {
+            return stub.dead(afterId, limit);
+          }
+
+          @Override
+          public boolean requeue(long id) {
+            return stub.requeue(id);
+          }
+
+          @Override
+          public OutboxStats stats() {
+            return stub.stats();
+          }
+
+          @Override
+          public List<PausedType> paused() {
+            return paused.get();
+          }
+
+          @Override
+          public Duration oldestClaimableAge() {
+            return stub.oldestClaimableAge();
+          }
+        };
+    OutboxGauges gauges =
+        new OutboxGauges(admin, meters, Duration.ofHours(1), OnceThreads.platform());
+
+    gauges.refresh();
+
+    assertThat(meters.get(OutboxGauges.PAUSED_TYPES).gauge().value()).isEqualTo(1);
+    assertThat(meters.get(OutboxGauges.PAUSED_FOR).tag("type", "provider.charge").gauge().value())
+        .isGreaterThanOrEqualTo(90);
+
+    paused.set(List.of());
+    gauges.refresh();
+    assertThat(meters.get(OutboxGauges.PAUSED_TYPES).gauge().value()).isZero();
+    assertThat(meters.find(OutboxGauges.PAUSED_FOR).gauges()).as("resumed: gone").isEmpty();
   }
 
   private double count(String name, String type) {

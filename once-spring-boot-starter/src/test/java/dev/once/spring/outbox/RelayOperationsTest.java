@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
@@ -17,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -140,6 +142,43 @@ class RelayOperationsTest {
               context.getBean(OutboxRelay.class).close();
               assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
               assertThat(health.health().getDetails()).containsEntry("running", false);
+            });
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aTypePausedAtStartIsNotDeliveredAndTheHealthSaysSoWithoutGoingDown() {
+    runner()
+        .withPropertyValues("once.outbox.relay.paused-types=" + OutboxTestApplication.CHARGE)
+        .run(
+            context -> {
+              OutboxAdmin admin = context.getBean(OutboxAdmin.class);
+              assertThat(admin.paused())
+                  .singleElement()
+                  .satisfies(
+                      p -> {
+                        assertThat(p.type()).isEqualTo(OutboxTestApplication.CHARGE);
+                        assertThat(p.pausedBy()).isEqualTo(OutboxRelay.Builder.PAUSED_AT_START_BY);
+                      });
+              UUID charge =
+                  context
+                      .getBean(Orders.class)
+                      .append(OutboxTestApplication.CHARGE, "{}")
+                      .messageId();
+              OutboxRelay relay = context.getBean(OutboxRelay.class);
+              assertThat(relay.runOnce()).as("nothing claimable").isZero();
+              assertThat(context.getBean(ChargeHandler.class).handled).doesNotContain(charge);
+
+              var health = context.getBean(RelayHealth.class).health();
+              assertThat(health.getStatus()).isEqualTo(Status.UP);
+              assertThat((Map<String, Object>) health.getDetails().get("paused"))
+                  .containsOnlyKeys(OutboxTestApplication.CHARGE);
+
+              assertThat(admin.resume(OutboxTestApplication.CHARGE)).isTrue();
+              relay.wakeUp();
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(() -> context.getBean(ChargeHandler.class).handled.contains(charge));
             });
   }
 

@@ -70,6 +70,41 @@ class OnceActuatorEndpointTest extends ShopIntegrationTest {
   }
 
   @Test
+  void anOperatorPausesAndResumesATypeAndEveryInstanceSeesItInTheDatabase() {
+    String type = "provider.pause-test-" + UUID.randomUUID();
+    http.send(
+            http.request("/actuator/once/types/" + type + "/pause")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")))
+        .assertProblem(401, "unauthorized");
+    assertThat(pausedRows(type)).isZero();
+
+    ShopResponse paused =
+        http.admin("/actuator/once/types/" + type + "/pause", "{\"reason\": \"PSP maintenance\"}");
+
+    paused.assertStatus(200);
+    assertThat(paused.json().get("paused").asBoolean()).isTrue();
+    assertThat(pausedRows(type)).as("in the database, for every instance").isEqualTo(1);
+    JsonNode listed = http.adminGet("/actuator/once").json().get("outbox").get("paused");
+    assertThat(listed.findValuesAsString("type")).contains(type);
+    assertThat(listed.findValuesAsString("reason")).contains("PSP maintenance");
+
+    http.admin("/actuator/once/types/" + type + "/resume", "{}").assertStatus(200);
+    assertThat(pausedRows(type)).isZero();
+    http.admin("/actuator/once/types/" + type + "/resume", "{}").assertStatus(404);
+    http.admin("/actuator/once/types/" + "x".repeat(201) + "/pause", "{}").assertStatus(400);
+    http.admin("/actuator/once/types/" + type + "/halt", "{}").assertStatus(404);
+    assertThat(pausedRows(type)).isZero();
+  }
+
+  private long pausedRows(String type) {
+    return jdbc.sql("SELECT count(*) FROM once.outbox_pause WHERE type = ?")
+        .param(type)
+        .query(Long.class)
+        .single();
+  }
+
+  @Test
   void aDiscardEndsADeadRowAndReleasesTheRowsHeldBehindIt() {
     String aggregate = "agg-" + UUID.randomUUID();
     long dead = insertDead(aggregate, "{}");
