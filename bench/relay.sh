@@ -7,7 +7,7 @@
 # retentions); then a table of each measure against its goal, also written to
 # target/bench/relay-<time>.md (or --out <dir>). The shop runs as its own process from its jar;
 # PostgreSQL and the load generator run in once-verify's JVM.
-# Usage: bench/relay.sh [--phases http,relay,hot,orders,horizon,kill,purge] [--rows N] ...
+# Usage: bench/relay.sh [--phases http,relay,archive,hot,orders,horizon,kill,purge] [--rows N] ...
 #        (java -jar once-verify/target/once-verify.jar relay --help lists every flag)
 set -euo pipefail
 cd "$(dirname "$0")/.."

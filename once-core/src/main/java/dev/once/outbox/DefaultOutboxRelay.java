@@ -51,6 +51,9 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
   private static final Duration LEAST_PURGE_INTERVAL = Duration.ofSeconds(1);
 
+  /** How often the archive's partitions are made ahead and expired ones dropped. */
+  static final Duration ARCHIVE_MAINTENANCE_INTERVAL = Duration.ofHours(1);
+
   private final OutboxStore store;
   private final List<String> types;
   private final int workers;
@@ -92,6 +95,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
 
   // Touched by the coordinator thread only.
   private Instant nextPurgeAt;
+  private Instant nextArchiveMaintenanceAt;
   private boolean purgeMore;
   private long lastClaimNanos;
   private long nextSkewCheckNanos;
@@ -144,6 +148,10 @@ final class DefaultOutboxRelay implements OutboxRelay {
       if (store.pause(type, OutboxRelay.Builder.PAUSED_AT_START_BY, "once: paused at start")) {
         LOG.warn("Outbox relay {} paused type {} at start; resume it to deliver it.", name, type);
       }
+    }
+    if (store.archives()) {
+      maintainArchive(); // a failure fails the start: completions would find no partition
+      nextArchiveMaintenanceAt = clock.instant().plus(ARCHIVE_MAINTENANCE_INTERVAL);
     }
     started.set(true);
     // Workers are made on demand and reused; the permits bound how many handle rows at once. A
@@ -511,13 +519,33 @@ final class DefaultOutboxRelay implements OutboxRelay {
     if (store.releaseResumed() > 0) {
       counters.commits.increment();
     }
-    if (deliveredRetention.isZero()) {
+    if (store.archives() && !now.isBefore(nextArchiveMaintenanceAt)) {
+      nextArchiveMaintenanceAt = now.plus(ARCHIVE_MAINTENANCE_INTERVAL);
+      try {
+        maintainArchive();
+      } catch (RuntimeException e) {
+        LOG.warn(
+            "Outbox relay {} could not maintain the archive; it tries again in an hour", name, e);
+      }
+    }
+    if (deliveredRetention.isZero() && !store.archives()) {
       return false; // completions delete their rows
     }
     int purged = store.purgeDelivered(deliveredRetention, purgeBatchSize);
     counters.commits.increment();
     purgeMore = purged == purgeBatchSize;
     return purgeMore;
+  }
+
+  private void maintainArchive() {
+    ArchiveMaintenance done = store.maintainArchive();
+    if (done.made() > 0 || done.dropped() > 0) {
+      LOG.info(
+          "Outbox relay {}: archive partitions made {}, dropped past the retention {}.",
+          name,
+          done.made(),
+          done.dropped());
+    }
   }
 
   private void awaitSignal() {

@@ -177,6 +177,24 @@ public interface OutboxStore {
     return 0;
   }
 
+  /**
+   * Whether finished rows move to an archive instead of being deleted (the PostgreSQL store's
+   * archive mode): the relay then purges even with a delivered retention of zero (discarded rows
+   * move to the archive too) and maintains the archive ({@link #maintainArchive()}). By default
+   * not.
+   */
+  default boolean archives() {
+    return false;
+  }
+
+  /**
+   * Housekeeping of the archive, which the relay runs when it starts and every hour: makes the
+   * partitions ahead and drops those past the retention. By default nothing.
+   */
+  default ArchiveMaintenance maintainArchive() {
+    return new ArchiveMaintenance(0, 0);
+  }
+
   /** See {@link OutboxAdmin#deadPayload(long)}. By default unsupported. */
   default Optional<String> deadPayload(long id) {
     throw new UnsupportedOperationException("this outbox store does not read payloads");

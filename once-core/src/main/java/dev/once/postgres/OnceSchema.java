@@ -32,7 +32,8 @@ public final class OnceSchema {
           "V7__held_rows.sql",
           "V8__trace_context.sql",
           "V9__discarded_rows.sql",
-          "V10__paused_types.sql");
+          "V10__paused_types.sql",
+          "V11__outbox_archive.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

@@ -207,6 +207,141 @@ final class OutboxSql {
       """;
 
   /**
+   * Moves the rows a {@code DELETE ... RETURNING} of the outbox (aliased {@code o}) removes into
+   * the archive ({@code V11__outbox_archive.sql}), in the same statement: the archive mode's
+   * completion. The archived row is {@code delivered} at the database's clock; its partition (the
+   * day of that time) must exist, which the relay's housekeeping sees to days ahead.
+   *
+   * @param delete the delete, with its conditions, without a RETURNING clause
+   * @param returningIds whether the statement returns the ids it moved (the batch completions)
+   */
+  private static String archiving(String delete, boolean returningIds) {
+    return """
+        WITH moved AS (
+        %s RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload, o.attempts,
+                  o.created_at, o.last_error, o.traceparent, o.tracestate
+        )
+        INSERT INTO once.outbox_archive (id, message_id, type, aggregate_id, payload, state,
+                                         attempts, created_at, delivered_at, last_error,
+                                         traceparent, tracestate)
+        SELECT id, message_id, type, aggregate_id, payload, 'delivered', attempts, created_at,
+               %s, last_error, traceparent, tracestate
+          FROM moved
+        %s"""
+        .formatted(delete.strip(), SqlTimes.NOW, returningIds ? "RETURNING id\n" : "");
+  }
+
+  /** {@link #COMPLETE_DELETE}, archiving the row. Parameters: id, claim id. */
+  static final String COMPLETE_ARCHIVE =
+      archiving(
+          """
+          DELETE FROM once.outbox o
+           USING %s
+           WHERE o.id = ? AND o.claim_id = ? AND o.state = 'pending'
+          """
+              .formatted(ASYNC_COMMIT),
+          false);
+
+  /** {@link #COMPLETE_DELETE_IN}, archiving the row. Parameters: id, claim id. */
+  static final String COMPLETE_ARCHIVE_IN =
+      archiving(
+          """
+          DELETE FROM once.outbox o
+           WHERE o.id = ? AND o.claim_id = ? AND o.state = 'pending'
+          """,
+          false);
+
+  /** {@link #COMPLETE_ALL_DELETE}, archiving the rows. Parameters: ids, claim ids. */
+  static final String COMPLETE_ALL_ARCHIVE =
+      archiving(
+          """
+          DELETE FROM once.outbox o
+           USING %s,
+                 unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS done(id, claim_id)
+           WHERE o.id = done.id AND o.claim_id = done.claim_id AND o.state = 'pending'
+          """
+              .formatted(ASYNC_COMMIT),
+          true);
+
+  /** {@link #COMPLETE_ALL_DELETE_IN}, archiving the rows. Parameters: ids, claim ids. */
+  static final String COMPLETE_ALL_ARCHIVE_IN =
+      archiving(
+          """
+          DELETE FROM once.outbox o
+           USING unnest(CAST(? AS bigint[]), CAST(? AS uuid[])) AS done(id, claim_id)
+           WHERE o.id = done.id AND o.claim_id = done.claim_id AND o.state = 'pending'
+          """,
+          true);
+
+  /**
+   * The ids of the oldest finished rows (delivered, discarded) older than the retention before the
+   * database's clock, walking {@code outbox_delivered_idx}; rows a concurrent purge holds are
+   * skipped rather than waited for. Used as {@code id = ANY (ARRAY(...))}, which probes the primary
+   * key per row, where {@code id IN (...)} may hash-join a scan of the whole table. Parameters:
+   * retention, limit.
+   */
+  private static final String OLDEST_FINISHED =
+      """
+      SELECT id
+        FROM once.outbox
+       WHERE state IN ('delivered', 'discarded')
+         AND delivered_at < %s
+       ORDER BY delivered_at
+       LIMIT ?
+         FOR UPDATE SKIP LOCKED"""
+          .formatted(SqlTimes.NOW_MINUS);
+
+  /**
+   * The archive mode's purge: moves the oldest finished rows (discarded ones: completions archive
+   * their own rows) older than the retention into the archive, each with its state and {@code
+   * delivered_at}, walking {@code outbox_delivered_idx}. Parameters: retention, limit.
+   */
+  static final String PURGE_TO_ARCHIVE =
+      """
+      WITH moved AS (
+        DELETE FROM once.outbox o
+         WHERE o.id = ANY (ARRAY(%s))
+        RETURNING o.*
+      )
+      INSERT INTO once.outbox_archive (id, message_id, type, aggregate_id, payload, state,
+                                       attempts, created_at, delivered_at, last_error,
+                                       traceparent, tracestate)
+      SELECT id, message_id, type, aggregate_id, payload, state, attempts, created_at,
+             delivered_at, last_error, traceparent, tracestate
+        FROM moved
+      """
+          .formatted(OLDEST_FINISHED);
+
+  /**
+   * Makes the archive's missing day partitions (UTC days, the database's clock) from the oldest day
+   * a row may still be moved for, through {@code days ahead} days after today. That oldest day is
+   * yesterday, or the day of the oldest finished row still in the outbox (rows kept by a delivered
+   * retention, or finished before the archive was turned on) if earlier, but never before the
+   * archive's retention (older rows are deleted, not archived). The oldest finished row is one step
+   * along {@code outbox_delivered_idx}. Parameters: days ahead, retention in days.
+   */
+  static final String ARCHIVE_PREPARE =
+      """
+      SELECT once.outbox_archive_prepare(%1$d, first.day, today.day + ? - first.day + 1)
+        FROM (SELECT CAST((%2$s AT TIME ZONE 'UTC') AS date) AS day) AS today,
+             LATERAL (SELECT GREATEST(today.day - ?,
+                                      LEAST(today.day - 1,
+                                            CAST((min(delivered_at) AT TIME ZONE 'UTC') AS date)))
+                               AS day
+                        FROM once.outbox
+                       WHERE state IN ('delivered', 'discarded')) AS first
+      """
+          .formatted(AGGREGATE_LOCK_NAMESPACE, SqlTimes.NOW);
+
+  /**
+   * Drops the archive's day partitions older than the retention in days. Parameters: days kept,
+   * lock time-out in milliseconds.
+   */
+  static final String ARCHIVE_DROP =
+      "SELECT once.outbox_archive_drop(%d, CAST((%s AT TIME ZONE 'UTC') AS date) - ?, ?)"
+          .formatted(AGGREGATE_LOCK_NAMESPACE, SqlTimes.NOW);
+
+  /**
    * The heartbeat: extends the lease of every row still held by the claim it was taken with, one
    * primary-key probe per row; changes no indexed column, so it stays a heap-only update. The lease
    * runs a lease from the database's clock. Parameters: lease, ids, claim ids (arrays of equal
@@ -372,15 +507,9 @@ final class OutboxSql {
   static final String PURGE_DELIVERED =
       """
       DELETE FROM once.outbox
-       WHERE id = ANY (ARRAY(SELECT id
-                               FROM once.outbox
-                              WHERE state IN ('delivered', 'discarded')
-                                AND delivered_at < %s
-                              ORDER BY delivered_at
-                              LIMIT ?
-                                FOR UPDATE SKIP LOCKED))
+       WHERE id = ANY (ARRAY(%s))
       """
-          .formatted(SqlTimes.NOW_MINUS);
+          .formatted(OLDEST_FINISHED);
 
   /**
    * Backlog (pending rows, held ones included), oldest due time (of rows not held behind a dead

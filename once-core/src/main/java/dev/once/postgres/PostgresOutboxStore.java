@@ -1,5 +1,6 @@
 package dev.once.postgres;
 
+import dev.once.outbox.ArchiveMaintenance;
 import dev.once.outbox.DeadMessage;
 import dev.once.outbox.NotBefore;
 import dev.once.outbox.OutboxEntry;
@@ -43,14 +44,56 @@ final class PostgresOutboxStore implements OutboxStore {
   /** Longest {@code last_error} kept: a reason for operators, not a stack trace or a payload. */
   static final int MAX_ERROR_LENGTH = 1000;
 
+  /** How long the archive's retention waits for the archive's lock before it tries again later. */
+  static final int ARCHIVE_DROP_LOCK_TIMEOUT_MILLIS = 1000;
+
   private final DataSource dataSource;
+  private final OutboxArchive archive;
 
   /**
    * @param dataSource where the short transactions run; {@code null} for a store that only appends
    *     (the other methods then throw {@link IllegalStateException})
    */
   PostgresOutboxStore(DataSource dataSource) {
+    this(dataSource, null);
+  }
+
+  /**
+   * @param archive the archive mode, {@code null} for none: finished rows are deleted
+   */
+  PostgresOutboxStore(DataSource dataSource, OutboxArchive archive) {
     this.dataSource = dataSource;
+    this.archive = archive;
+  }
+
+  @Override
+  public boolean archives() {
+    return archive != null;
+  }
+
+  /**
+   * Makes the archive's missing day partitions, then drops those past its retention (waiting at
+   * most {@value #ARCHIVE_DROP_LOCK_TIMEOUT_MILLIS} ms for the archive's lock): two short
+   * transactions. Nothing without the archive mode.
+   */
+  @Override
+  public ArchiveMaintenance maintainArchive() {
+    if (archive == null) {
+      return new ArchiveMaintenance(0, 0);
+    }
+    int made =
+        number(
+            "Could not make the outbox archive's partitions.",
+            OutboxSql.ARCHIVE_PREPARE,
+            archive.daysAhead(),
+            archive.retentionDays());
+    int dropped =
+        number(
+            "Could not drop the outbox archive's expired partitions.",
+            OutboxSql.ARCHIVE_DROP,
+            archive.retentionDays(),
+            ARCHIVE_DROP_LOCK_TIMEOUT_MILLIS);
+    return new ArchiveMaintenance(made, dropped);
   }
 
   @Override
@@ -171,7 +214,9 @@ final class PostgresOutboxStore implements OutboxStore {
   public boolean complete(long id, UUID claimId, boolean keep) {
     return update(
         "Could not complete an outbox row.",
-        keep ? OutboxSql.COMPLETE : OutboxSql.COMPLETE_DELETE,
+        keep
+            ? OutboxSql.COMPLETE
+            : archive != null ? OutboxSql.COMPLETE_ARCHIVE : OutboxSql.COMPLETE_DELETE,
         id,
         claimId);
   }
@@ -179,9 +224,11 @@ final class PostgresOutboxStore implements OutboxStore {
   @Override
   public boolean complete(Connection tx, long id, UUID claimId, boolean keep, boolean durable) {
     String sql =
-        durable
-            ? (keep ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE_DELETE_IN)
-            : (keep ? OutboxSql.COMPLETE : OutboxSql.COMPLETE_DELETE);
+        keep
+            ? (durable ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE)
+            : archive != null
+                ? (durable ? OutboxSql.COMPLETE_ARCHIVE_IN : OutboxSql.COMPLETE_ARCHIVE)
+                : (durable ? OutboxSql.COMPLETE_DELETE_IN : OutboxSql.COMPLETE_DELETE);
     try (PreparedStatement ps = tx.prepareStatement(sql)) {
       ps.setLong(1, id);
       ps.setObject(2, claimId);
@@ -201,7 +248,14 @@ final class PostgresOutboxStore implements OutboxStore {
         "Could not complete outbox rows.",
         c ->
             completeAll(
-                c, keep ? OutboxSql.COMPLETE_ALL : OutboxSql.COMPLETE_ALL_DELETE, ids, claimIds));
+                c,
+                keep
+                    ? OutboxSql.COMPLETE_ALL
+                    : archive != null
+                        ? OutboxSql.COMPLETE_ALL_ARCHIVE
+                        : OutboxSql.COMPLETE_ALL_DELETE,
+                ids,
+                claimIds));
   }
 
   @Override
@@ -212,9 +266,11 @@ final class PostgresOutboxStore implements OutboxStore {
       return Set.of();
     }
     String sql =
-        durable
-            ? (keep ? OutboxSql.COMPLETE_ALL_IN : OutboxSql.COMPLETE_ALL_DELETE_IN)
-            : (keep ? OutboxSql.COMPLETE_ALL : OutboxSql.COMPLETE_ALL_DELETE);
+        keep
+            ? (durable ? OutboxSql.COMPLETE_ALL_IN : OutboxSql.COMPLETE_ALL)
+            : archive != null
+                ? (durable ? OutboxSql.COMPLETE_ALL_ARCHIVE_IN : OutboxSql.COMPLETE_ALL_ARCHIVE)
+                : (durable ? OutboxSql.COMPLETE_ALL_DELETE_IN : OutboxSql.COMPLETE_ALL_DELETE);
     try {
       return completeAll(tx, sql, ids, claimIds);
     } catch (SQLException e) {
@@ -292,15 +348,26 @@ final class PostgresOutboxStore implements OutboxStore {
     return call("Could not requeue an outbox row.", OutboxSql.REQUEUE, id);
   }
 
+  /** One call of a function that answers a number, in a short transaction. */
+  private int number(String failure, String sql, Object... parameters) {
+    return first(failure, sql, rs -> rs.getInt(1), 0, parameters);
+  }
+
   /** One call of a function that answers whether it changed the row, in a short transaction. */
   private boolean call(String failure, String sql, Object... parameters) {
+    return first(failure, sql, rs -> rs.getBoolean(1), false, parameters);
+  }
+
+  /** The first row of a statement, read by {@code reader}, or {@code none} if there is none. */
+  private <T> T first(
+      String failure, String sql, RowReader<T> reader, T none, Object... parameters) {
     return inAutoCommit(
         failure,
         c -> {
           try (PreparedStatement ps = c.prepareStatement(sql)) {
             bind(ps, parameters);
             try (ResultSet rs = ps.executeQuery()) {
-              return rs.next() && rs.getBoolean(1);
+              return rs.next() ? reader.read(rs) : none;
             }
           }
         });
@@ -431,12 +498,29 @@ final class PostgresOutboxStore implements OutboxStore {
         });
   }
 
+  /**
+   * Deletes the oldest finished rows past the retention; in archive mode moves them to the archive
+   * instead, after deleting those past the archive's own retention (they would be dropped with
+   * their partition anyway, which may be gone). One or two statements, each its own short
+   * transaction.
+   */
   @Override
   public int purgeDelivered(Duration retention, int limit) {
+    if (archive == null) {
+      return purge(OutboxSql.PURGE_DELIVERED, retention, limit);
+    }
+    int expired = purge(OutboxSql.PURGE_DELIVERED, Duration.ofDays(archive.retentionDays()), limit);
+    return expired + purge(OutboxSql.PURGE_TO_ARCHIVE, retention, limit - expired);
+  }
+
+  private int purge(String sql, Duration retention, int limit) {
+    if (limit < 1) {
+      return 0;
+    }
     return inAutoCommit(
         "Could not purge delivered outbox rows.",
         c -> {
-          try (PreparedStatement ps = c.prepareStatement(OutboxSql.PURGE_DELIVERED)) {
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, SqlTimes.micros(retention));
             ps.setInt(2, limit);
             return ps.executeUpdate();

@@ -31,6 +31,18 @@ public final class PostgresStores {
   }
 
   /**
+   * {@link #outboxStore(DataSource)} in archive mode: a completed row moves to {@code
+   * once.outbox_archive} in the statement that completes it, a discarded or retained row when the
+   * relay purges it, and the relay's housekeeping makes the archive's day partitions ahead and
+   * drops those past {@code archive}'s retention.
+   */
+  public static OutboxStore outboxStore(DataSource dataSource, OutboxArchive archive) {
+    return new PostgresOutboxStore(
+        Objects.requireNonNull(dataSource, "dataSource"),
+        Objects.requireNonNull(archive, "archive"));
+  }
+
+  /**
    * The outbox on {@code once.outbox}, stamping rows with the database's clock. Thread-safe. Prefer
    * {@code Outbox.of(outboxStore(dataSource))}, whose store also serves the relay and the admin;
    * this one's store only appends.

@@ -8,6 +8,7 @@ import static dev.once.idempotency.IdempotencyEngine.MIN_SECONDS;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.RelayLimits;
 import dev.once.outbox.RetryPolicy;
+import dev.once.postgres.OutboxArchive;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
@@ -18,6 +19,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -217,14 +219,50 @@ public record OnceProperties(
    *     payment.succeeded. Their rows are delivered to the InboxConsumer beans that take them, each
    *     through the inbox, and are marked delivered at once when no consumer takes them yet, so
    *     they neither pile up nor hold back later rows of their aggregate.
+   * @param archive The archive of finished rows
    */
   public record Outbox(
       @Valid @DefaultValue Relay relay,
       @Valid @DefaultValue LoadShedding loadShedding,
-      List<String> events) {
+      List<String> events,
+      @Valid @DefaultValue Archive archive) {
 
     public Outbox {
       events = events == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(events));
+    }
+  }
+
+  /**
+   * The archive of finished outbox rows: instead of being deleted, a delivered row moves to
+   * once.outbox_archive in the statement that completes it (a row kept by delivered-retention, and
+   * a discarded row, when the relay purges it), partitioned by day; retention drops whole day
+   * partitions. The replay reads it. Off by default. See docs/operations.md.
+   *
+   * @param enabled Whether finished rows move to the archive instead of being deleted
+   * @param retention How long the archive keeps a row, in whole days (UTC days of the database's
+   *     clock): a day's partition is dropped once the day is older than this. 1d to 3650d.
+   * @param daysAhead Days after today whose partitions the relay makes ahead (at start and every
+   *     hour), so a completion always finds its partition. 1 to 31.
+   */
+  @CrossChecked
+  public record Archive(
+      @DefaultValue("false") boolean enabled,
+      @DurationRange(minMillis = 86_400_000L, maxMillis = 3650 * 86_400_000L) @DefaultValue("30d")
+          Duration retention,
+      @IntRange(min = 1, max = OutboxArchive.MAX_DAYS_AHEAD) @DefaultValue("7") int daysAhead)
+      implements CrossChecked.Rules {
+
+    /** The core's archive mode, or {@code null} when the archive is off. */
+    public @Nullable OutboxArchive mode() {
+      return enabled ? new OutboxArchive((int) retention.toDays(), daysAhead) : null;
+    }
+
+    /** A day's partition is dropped whole: the retention is whole days. */
+    @Override
+    public void check(CrossChecked.Rejections rejections) {
+      if (retention != null && !retention.equals(Duration.ofDays(retention.toDays()))) {
+        rejections.reject("retention", "must be whole days, e.g. 30d");
+      }
     }
   }
 

@@ -85,6 +85,24 @@ class OutboxSettingsTest {
   }
 
   @Test
+  void theArchiveIsOffByDefaultAndItsSettingsAreRefusedByName() {
+    OnceProperties.Archive archive = bind().outbox().archive();
+    assertThat(archive.enabled()).isFalse();
+    assertThat(archive.mode()).isNull();
+    assertThat(bind("once.outbox.archive.enabled=true").outbox().archive().mode())
+        .isEqualTo(new dev.once.postgres.OutboxArchive(30, 7));
+
+    assertThat(failure("once.outbox.archive.retention=36h"))
+        .contains("once.outbox.archive.retention: must be whole days, e.g. 30d");
+    assertThat(failure("once.outbox.archive.retention=12h"))
+        .contains("once.outbox.archive.retention: must be 24h to 3650d, but was 'PT12H'");
+    assertThat(failure("once.outbox.archive.days-ahead=32"))
+        .contains("once.outbox.archive.days-ahead: must be 1 to 31, but was '32'");
+    assertThat(failure("once.outbox.relay.paused-types[0]= "))
+        .contains("once.outbox.relay.paused-types[0]: must not be blank");
+  }
+
+  @Test
   void loadSheddingIsOffByDefaultAndItsDurationsAreRefusedByNameAndValue() {
     OnceProperties.LoadShedding shedding = bind().outbox().loadShedding();
     assertThat(shedding.enabled()).isFalse();

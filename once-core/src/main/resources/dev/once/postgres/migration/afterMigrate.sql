@@ -6,13 +6,16 @@
 --   GRANT USAGE ON SCHEMA once TO app;
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO app;
 --   GRANT SELECT, INSERT, DELETE ON once.outbox_pause TO app;
+--   GRANT SELECT, INSERT ON once.outbox_archive TO app;
 --   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint, bigint, bigint),
 --                             once.idempotency_key_taken(),
 --                             once.outbox_lock_aggregate(integer, text),
 --                             once.outbox_lock_aggregate_of(integer, bigint),
 --                             once.outbox_bury(integer, bigint, uuid, text),
 --                             once.outbox_requeue(integer, bigint, timestamptz),
---                             once.outbox_discard(integer, bigint, timestamptz) TO app;
+--                             once.outbox_discard(integer, bigint, timestamptz),
+--                             once.outbox_archive_prepare(integer, date, integer),
+--                             once.outbox_archive_drop(integer, date, integer) TO app;
 DO
 $$
 DECLARE
@@ -26,6 +29,7 @@ BEGIN
     EXECUTE format('GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO %I',
                    app);
     EXECUTE format('GRANT SELECT, INSERT, DELETE ON once.outbox_pause TO %I', app);
+    EXECUTE format('GRANT SELECT, INSERT ON once.outbox_archive TO %I', app);
     EXECUTE format('GRANT EXECUTE ON FUNCTION'
                    ' once.idempotency_key_claim(text, text, bigint, bigint, bigint),'
                    ' once.idempotency_key_taken(),'
@@ -33,6 +37,8 @@ BEGIN
                    ' once.outbox_lock_aggregate_of(integer, bigint),'
                    ' once.outbox_bury(integer, bigint, uuid, text),'
                    ' once.outbox_requeue(integer, bigint, timestamptz),'
-                   ' once.outbox_discard(integer, bigint, timestamptz) TO %I', app);
+                   ' once.outbox_discard(integer, bigint, timestamptz),'
+                   ' once.outbox_archive_prepare(integer, date, integer),'
+                   ' once.outbox_archive_drop(integer, date, integer) TO %I', app);
 END;
 $$;

@@ -7,6 +7,7 @@ import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
+import dev.once.postgres.OutboxArchive;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.OnceSchemaMigration;
@@ -35,9 +36,19 @@ class OutboxConfiguration {
   @Bean
   @ConditionalOnMissingBean
   OutboxStore onceOutboxStore(
-      DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
+      DataSource dataSource,
+      ObjectProvider<OnceSchemaMigration> migration,
+      OnceProperties properties) {
     migration.ifAvailable(m -> {});
-    return PostgresStores.outboxStore(dataSource);
+    return store(dataSource, properties.outbox().archive());
+  }
+
+  /** The PostgreSQL store on {@code dataSource}, in archive mode when the archive is on. */
+  static OutboxStore store(DataSource dataSource, OnceProperties.Archive archive) {
+    OutboxArchive mode = archive.mode();
+    return mode == null
+        ? PostgresStores.outboxStore(dataSource)
+        : PostgresStores.outboxStore(dataSource, mode);
   }
 
   /** Dead rows, requeue and stats for operators. */

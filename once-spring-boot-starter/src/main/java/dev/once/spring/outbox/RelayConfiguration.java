@@ -6,7 +6,6 @@ import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
-import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.internal.EventsPublished;
 import dev.once.spring.internal.OnceThreads;
@@ -75,7 +74,10 @@ class RelayConfiguration {
     }
     return OutboxRelays.build(
         properties.outbox().relay(),
-        () -> pool.own() ? PostgresStores.outboxStore(pool.dataSource()) : store.getObject(),
+        () ->
+            pool.own()
+                ? OutboxConfiguration.store(pool.dataSource(), properties.outbox().archive())
+                : store.getObject(),
         beans.getBeansOfType(OutboxHandler.class),
         events,
         // Only for what is local to this process (purge cadence, throttled warnings, latencies):

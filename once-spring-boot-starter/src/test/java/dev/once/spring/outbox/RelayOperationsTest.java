@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * What an operator relies on: the relay's own connections (it delivers while the requests hold
@@ -179,6 +180,45 @@ class RelayOperationsTest {
               await()
                   .atMost(Duration.ofSeconds(30))
                   .until(() -> context.getBean(ChargeHandler.class).handled.contains(charge));
+            });
+  }
+
+  @Test
+  void withTheArchiveOnADeliveredRowMovesToTheArchive() {
+    runner()
+        .withPropertyValues(
+            "once.outbox.archive.enabled=true", "once.outbox.relay.delivered-retention=0s")
+        .run(
+            context -> {
+              UUID charge =
+                  context
+                      .getBean(Orders.class)
+                      .append(OutboxTestApplication.CHARGE, "{}")
+                      .messageId();
+              JdbcClient jdbc = JdbcClient.create(context.getBean(DataSource.class));
+              await()
+                  .atMost(Duration.ofSeconds(30))
+                  .until(
+                      () ->
+                          jdbc.sql("SELECT count(*) FROM once.outbox_archive WHERE message_id = ?")
+                                  .param(charge)
+                                  .query(Long.class)
+                                  .single()
+                              == 1);
+              assertThat(
+                      jdbc.sql("SELECT count(*) FROM once.outbox WHERE message_id = ?")
+                          .param(charge)
+                          .query(Long.class)
+                          .single())
+                  .isZero();
+              assertThat(
+                      jdbc.sql(
+                              "SELECT count(*) FROM pg_inherits"
+                                  + " WHERE inhparent = 'once.outbox_archive'::regclass")
+                          .query(Long.class)
+                          .single())
+                  .as("yesterday through seven days ahead")
+                  .isEqualTo(9);
             });
   }
 

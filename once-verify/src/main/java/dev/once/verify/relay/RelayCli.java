@@ -28,7 +28,7 @@ import picocli.CommandLine.Option;
           + " this JVM; a final table of each measure against its goal."
     },
     footer = {
-      "Phases (--phases, in this order): http, relay, hot, orders, horizon, kill, purge.",
+      "Phases (--phases, in this order): http, relay, archive, hot, orders, horizon, kill, purge.",
       "Exit: 0 the run completed (a missed goal is a row of the table), 1 it failed, 2 wrong flags."
     })
 public final class RelayCli implements Callable<Integer> {

@@ -67,6 +67,11 @@ public final class RelayCommand {
         () -> new RelayPhase(run).run(),
         "relay alone, provider.charge rows",
         ">= 2,000 rows/s");
+    phase(
+        "archive",
+        () -> new ArchivePhase(run).run(),
+        "relay alone: archive on completion / delete",
+        "reported");
     phase("hot", () -> HotPhase.run(run), "one hot aggregate", "reported");
     phase("orders", () -> new OrdersPhase(run).run(), "orders: place -> reserved p99", "< 2 s");
     phase(

@@ -30,7 +30,7 @@ record RelayOptions(
 
   /** Every phase, in the order they run. */
   static final List<String> PHASES =
-      List.of("http", "relay", "hot", "orders", "horizon", "kill", "purge");
+      List.of("http", "relay", "archive", "hot", "orders", "horizon", "kill", "purge");
 
   boolean runs(String phase) {
     return phases.contains(phase);

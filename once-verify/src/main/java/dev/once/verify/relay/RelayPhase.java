@@ -50,7 +50,7 @@ final class RelayPhase {
       double releasedAt = release[1];
       long releasedNanos = System.nanoTime();
       run.progress(f("  %d rows released; the relay delivers them", released));
-      awaitDelivered(Duration.ofMinutes(10));
+      awaitDelivered(run, pg, TAG, Duration.ofMinutes(10));
       double everything = (System.nanoTime() - releasedNanos) / 1e9;
       double[] drained = pg.row(SETTLED, releasedAt, like(TAG));
       double[] latency = pg.row(SETTLED_PERCENTILES, releasedAt, like(TAG));
@@ -87,14 +87,28 @@ final class RelayPhase {
     tablesBefore = pg.tables();
   }
 
-  private void awaitDelivered(Duration limit) throws Exception {
+  /**
+   * Pre-fills {@code rows} rows tagged {@code tag}, releases them, and waits until they are
+   * delivered: {payments settled, seconds from release to the last settlement}.
+   */
+  static double[] drain(RelayRun run, String tag, int rows) throws Exception {
+    Prefill.prefill(run.sql, run.accounts, tag, rows, null);
+    try (PgCounters pg = run.counters()) {
+      double releasedAt = pg.row(RELEASE, like(tag))[1];
+      awaitDelivered(run, pg, tag, Duration.ofMinutes(10));
+      return pg.row(SETTLED, releasedAt, like(tag));
+    }
+  }
+
+  private static void awaitDelivered(RelayRun run, PgCounters pg, String tag, Duration limit)
+      throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();
     long nextReport = System.nanoTime() + 10_000_000_000L;
     while (System.nanoTime() < deadline) {
       Thread.sleep(500); // polling the relay's progress; a benchmark, not a test
-      long pending = pg.number(PENDING_PAYMENTS, like(TAG));
+      long pending = pg.number(PENDING_PAYMENTS, like(tag));
       // then the events the settlements published, whose aggregate is the payment's id
-      if (pending == 0 && pg.number(PENDING_ROWS, like(TAG)) == 0) {
+      if (pending == 0 && pg.number(PENDING_ROWS, like(tag)) == 0) {
         return;
       }
       if (System.nanoTime() > nextReport) {
