@@ -71,6 +71,24 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
   }
 
   @Override
+  public Replay replay(ReplayRequest request) {
+    Replay replay = store.replay(request, MAX_REPLAY_ROWS);
+    if (replay.repeated() && !request.sameAs(replay)) {
+      throw new IllegalStateException(
+          "replay id " + request.id() + " was used for another replay: choose a new id");
+    }
+    return replay;
+  }
+
+  @Override
+  public List<Replay> replays(int limit) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new IllegalArgumentException("limit must be 1 to " + MAX_LIMIT + ", but was " + limit);
+    }
+    return store.replays(limit);
+  }
+
+  @Override
   public OutboxStats stats() {
     return store.stats();
   }

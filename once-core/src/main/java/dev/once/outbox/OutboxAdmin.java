@@ -88,6 +88,39 @@ public interface OutboxAdmin {
     return List.of();
   }
 
+  /** Most archived rows one replay appends: a larger window is refused, to be split. */
+  int MAX_REPLAY_ROWS = 100_000;
+
+  /**
+   * Replays delivered rows from the archive (the PostgreSQL store's archive mode): appends a copy
+   * of each (same message id, type, aggregate, payload, trace context; due now) to the outbox, in
+   * the order they were created, to be delivered through the normal transport. Consumers skip a
+   * message they took (their inbox), a consumer added since takes it; with {@link
+   * ReplayRequest#consumer()}, that consumer's inbox records of these messages are forgotten in the
+   * same transaction, so it, and only it, takes them again. A message still in the outbox is not
+   * appended twice. Recorded with its id, so a request sent twice does nothing the second time. One
+   * transaction.
+   *
+   * <p>A message older than the consumers' inbox retention may have lost its inbox records: a
+   * replay then applies it again for every consumer. Check that before replaying such a window.
+   *
+   * @return the replay's record; {@link Replay#repeated()} if the id was used before for the same
+   *     request
+   * @throws IllegalArgumentException if the window holds more than {@value #MAX_REPLAY_ROWS}
+   *     archived rows (split it); nothing is recorded
+   * @throws IllegalStateException if the id was used before for another request, or the store's
+   *     archive is off
+   * @throws UnsupportedOperationException if the store cannot replay (a store of your own)
+   */
+  default Replay replay(ReplayRequest request) {
+    throw new UnsupportedOperationException("this outbox admin does not replay");
+  }
+
+  /** The latest replays, newest first, at most {@code limit} (1..1000). */
+  default List<Replay> replays(int limit) {
+    return List.of();
+  }
+
   /** Backlog, age of the oldest due row and dead rows. */
   OutboxStats stats();
 

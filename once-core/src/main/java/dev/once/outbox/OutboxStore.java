@@ -195,6 +195,20 @@ public interface OutboxStore {
     return new ArchiveMaintenance(0, 0);
   }
 
+  /**
+   * See {@link OutboxAdmin#replay}: records the replay (or finds the record of the same id) and
+   * appends its rows, in one transaction; refuses a window of more than {@code maxRows} rows. By
+   * default unsupported.
+   */
+  default Replay replay(ReplayRequest request, int maxRows) {
+    throw new UnsupportedOperationException("this outbox store does not replay");
+  }
+
+  /** See {@link OutboxAdmin#replays}. By default none. */
+  default List<Replay> replays(int limit) {
+    return List.of();
+  }
+
   /** See {@link OutboxAdmin#deadPayload(long)}. By default unsupported. */
   default Optional<String> deadPayload(long id) {
     throw new UnsupportedOperationException("this outbox store does not read payloads");

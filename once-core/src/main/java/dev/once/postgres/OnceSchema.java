@@ -33,7 +33,8 @@ public final class OnceSchema {
           "V8__trace_context.sql",
           "V9__discarded_rows.sql",
           "V10__paused_types.sql",
-          "V11__outbox_archive.sql");
+          "V11__outbox_archive.sql",
+          "V12__outbox_replay.sql");
 
   /** The text of one script from {@link #SCRIPTS}. */
   public static String script(String name) {

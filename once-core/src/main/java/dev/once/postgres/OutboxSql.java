@@ -342,6 +342,89 @@ final class OutboxSql {
           .formatted(AGGREGATE_LOCK_NAMESPACE, SqlTimes.NOW);
 
   /**
+   * Records a replay ({@code V12__outbox_replay.sql}) unless its id is taken; returns the time it
+   * was requested if this call recorded it. Parameters: id, type, from, to, aggregate id, consumer,
+   * requested by.
+   */
+  static final String REPLAY_RECORD =
+      """
+      INSERT INTO once.outbox_replay (id, type, from_at, to_at, aggregate_id, consumer,
+                                      requested_by, requested_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, %s)
+      ON CONFLICT (id) DO NOTHING
+      RETURNING requested_at
+      """
+          .formatted(SqlTimes.NOW);
+
+  private static final String REPLAY_COLUMNS =
+      "id, type, from_at, to_at, aggregate_id, consumer, requested_by, requested_at, rows,"
+          + " forgotten";
+
+  /** A replay's record. Parameter: id. */
+  static final String REPLAY_FIND =
+      "SELECT " + REPLAY_COLUMNS + " FROM once.outbox_replay WHERE id = ?";
+
+  /** The latest replays, newest first. Parameter: limit. */
+  static final String REPLAYS =
+      "SELECT "
+          + REPLAY_COLUMNS
+          + " FROM once.outbox_replay ORDER BY requested_at DESC, id LIMIT ?";
+
+  /** What a replay did. Parameters: rows, forgotten, id. */
+  static final String REPLAY_DONE =
+      "UPDATE once.outbox_replay SET rows = ?, forgotten = ? WHERE id = ?";
+
+  /**
+   * The archived rows a replay takes: delivered (a discarded row was never delivered), of the type,
+   * created in the window, of the aggregate if one is given. Walks {@code outbox_archive_type_idx};
+   * {@code delivered_at >= from} (a row is delivered after it is created) prunes the partitions of
+   * earlier days. Parameters: type, from, to, from, aggregate id, aggregate id.
+   */
+  private static final String REPLAY_WINDOW =
+      """
+        FROM once.outbox_archive a
+       WHERE a.type = ?
+         AND a.created_at >= ? AND a.created_at < ?
+         AND a.delivered_at >= ?
+         AND a.state = 'delivered'
+         AND (CAST(? AS text) IS NULL OR a.aggregate_id = ?)
+      """;
+
+  /** How many rows the window holds, counted up to a limit. Parameters: the window's, limit. */
+  static final String REPLAY_COUNT =
+      "SELECT count(*) FROM (SELECT 1 " + REPLAY_WINDOW + " LIMIT ?) AS w";
+
+  /**
+   * Forgets one consumer's inbox records of the window's messages. Parameters: consumer, the
+   * window's.
+   */
+  static final String REPLAY_FORGET =
+      "DELETE FROM once.inbox i WHERE i.consumer = ? AND i.message_id IN (SELECT a.message_id "
+          + REPLAY_WINDOW
+          + ")";
+
+  /**
+   * Appends a copy of each of the window's rows to the outbox, once per message id, in creation
+   * order (ids drawn in that order), due and created now, marked paused if its type is; a message
+   * still in the outbox is skipped. No aggregate lock is taken (a replay may span thousands of
+   * aggregates): the claim's rule, not the append's lock, keeps an aggregate's rows in order, and a
+   * row behind a dead one waits behind it all the same. Parameters: the window's.
+   */
+  static final String REPLAY_APPEND =
+      """
+      INSERT INTO once.outbox (message_id, type, aggregate_id, payload, traceparent, tracestate,
+                               next_attempt_at, created_at, paused)
+      SELECT r.message_id, r.type, r.aggregate_id, r.payload, r.traceparent, r.tracestate,
+             %1$s, %1$s, EXISTS (SELECT 1 FROM once.outbox_pause p WHERE p.type = r.type)
+        FROM (SELECT DISTINCT ON (a.message_id) a.*
+              %2$s
+               ORDER BY a.message_id, a.id) AS r
+       ORDER BY r.created_at, r.id
+      ON CONFLICT (message_id) DO NOTHING
+      """
+          .formatted(SqlTimes.NOW, REPLAY_WINDOW);
+
+  /**
    * The heartbeat: extends the lease of every row still held by the claim it was taken with, one
    * primary-key probe per row; changes no indexed column, so it stays a heap-only update. The lease
    * runs a lease from the database's clock. Parameters: lease, ids, claim ids (arrays of equal

@@ -10,6 +10,8 @@ import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxStats;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.PausedType;
+import dev.once.outbox.Replay;
+import dev.once.outbox.ReplayRequest;
 import dev.once.outbox.TypeCounts;
 import dev.once.tracing.TraceContext;
 import java.sql.Connection;
@@ -402,6 +404,124 @@ final class PostgresOutboxStore implements OutboxStore {
     return resumed;
   }
 
+  /**
+   * One transaction: records the replay, or returns the record its id already has (as repeated);
+   * counts the window (refused past {@code maxRows}, and then nothing is recorded); forgets the
+   * consumer's inbox records of the window's messages, if a consumer is given; appends the copies;
+   * and writes what it did into the record.
+   */
+  @Override
+  public Replay replay(ReplayRequest request, int maxRows) {
+    if (archive == null) {
+      throw new IllegalStateException(
+          "the outbox archive is off (once.outbox.archive.enabled): there is nothing to replay");
+    }
+    return inShortTransaction(
+        "Could not replay from the outbox archive.",
+        c -> {
+          Instant requestedAt = null;
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.REPLAY_RECORD)) {
+            bind(
+                ps,
+                request.id(),
+                request.type(),
+                timestamp(request.from()),
+                timestamp(request.to()),
+                request.aggregateId(),
+                request.consumer(),
+                request.requestedBy());
+            try (ResultSet rs = ps.executeQuery()) {
+              if (rs.next()) {
+                requestedAt = instant(rs, 1);
+              }
+            }
+          }
+          if (requestedAt == null) {
+            return findReplay(c, request.id());
+          }
+          Object[] window = {
+            request.type(),
+            timestamp(request.from()),
+            timestamp(request.to()),
+            timestamp(request.from()),
+            request.aggregateId(),
+            request.aggregateId()
+          };
+          long inWindow;
+          try (PreparedStatement ps = c.prepareStatement(OutboxSql.REPLAY_COUNT)) {
+            bind(ps, window);
+            ps.setInt(window.length + 1, maxRows + 1);
+            try (ResultSet rs = ps.executeQuery()) {
+              rs.next();
+              inWindow = rs.getLong(1);
+            }
+          }
+          if (inWindow > maxRows) {
+            throw new IllegalArgumentException(
+                "the window holds more than "
+                    + maxRows
+                    + " archived rows of "
+                    + request.type()
+                    + ": replay it in narrower windows");
+          }
+          long forgotten = 0;
+          if (request.consumer() != null) {
+            Object[] forget = new Object[window.length + 1];
+            forget[0] = request.consumer();
+            System.arraycopy(window, 0, forget, 1, window.length);
+            forgotten = execute(c, OutboxSql.REPLAY_FORGET, forget);
+          }
+          long rows = execute(c, OutboxSql.REPLAY_APPEND, window);
+          execute(c, OutboxSql.REPLAY_DONE, rows, forgotten, request.id());
+          return new Replay(
+              request.id(),
+              request.type(),
+              request.from(),
+              request.to(),
+              request.aggregateId(),
+              request.consumer(),
+              request.requestedBy(),
+              requestedAt,
+              rows,
+              forgotten,
+              false);
+        });
+  }
+
+  private static Replay findReplay(Connection c, UUID id) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(OutboxSql.REPLAY_FIND)) {
+      ps.setObject(1, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return replay(rs, true);
+      }
+    }
+  }
+
+  private static Replay replay(ResultSet rs, boolean repeated) throws SQLException {
+    return new Replay(
+        rs.getObject(1, UUID.class),
+        rs.getString(2),
+        instant(rs, 3),
+        instant(rs, 4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        instant(rs, 8),
+        rs.getLong(9),
+        rs.getLong(10),
+        repeated);
+  }
+
+  @Override
+  public List<Replay> replays(int limit) {
+    return list("Could not read the replays.", OutboxSql.REPLAYS, rs -> replay(rs, false), limit);
+  }
+
+  private static OffsetDateTime timestamp(Instant instant) {
+    return OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+  }
+
   @Override
   public List<PausedType> paused() {
     return list(
@@ -410,16 +530,18 @@ final class PostgresOutboxStore implements OutboxStore {
         rs -> new PausedType(rs.getString(1), instant(rs, 2), rs.getString(3), rs.getString(4)));
   }
 
-  /** Reads every row of a parameterless query, in a short transaction. */
-  private <T> List<T> list(String failure, String sql, RowReader<T> reader) {
+  /** Reads every row of a query, in a short transaction. */
+  private <T> List<T> list(String failure, String sql, RowReader<T> reader, Object... parameters) {
     return inAutoCommit(
         failure,
         c -> {
-          try (PreparedStatement ps = c.prepareStatement(sql);
-              ResultSet rs = ps.executeQuery()) {
+          try (PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, parameters);
             List<T> rows = new ArrayList<>();
-            while (rs.next()) {
-              rows.add(reader.read(rs));
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                rows.add(reader.read(rs));
+              }
             }
             return rows;
           }
@@ -451,29 +573,20 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public List<DeadMessage> dead(long afterId, int limit) {
-    return inAutoCommit(
+    return list(
         "Could not list dead outbox rows.",
-        c -> {
-          try (PreparedStatement ps = c.prepareStatement(OutboxSql.DEAD)) {
-            ps.setLong(1, afterId);
-            ps.setInt(2, limit);
-            List<DeadMessage> dead = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                dead.add(
-                    new DeadMessage(
-                        rs.getLong(1),
-                        rs.getObject(2, UUID.class),
-                        rs.getString(3),
-                        rs.getString(4),
-                        rs.getInt(5),
-                        rs.getString(6),
-                        instant(rs, 7)));
-              }
-            }
-            return dead;
-          }
-        });
+        OutboxSql.DEAD,
+        rs ->
+            new DeadMessage(
+                rs.getLong(1),
+                rs.getObject(2, UUID.class),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getInt(5),
+                rs.getString(6),
+                instant(rs, 7)),
+        afterId,
+        limit);
   }
 
   @Override

@@ -7,6 +7,7 @@
 --   GRANT SELECT, INSERT, UPDATE, DELETE ON once.idempotency_key, once.outbox, once.inbox TO app;
 --   GRANT SELECT, INSERT, DELETE ON once.outbox_pause TO app;
 --   GRANT SELECT, INSERT ON once.outbox_archive TO app;
+--   GRANT SELECT, INSERT, UPDATE ON once.outbox_replay TO app;
 --   GRANT EXECUTE ON FUNCTION once.idempotency_key_claim(text, text, bigint, bigint, bigint),
 --                             once.idempotency_key_taken(),
 --                             once.outbox_lock_aggregate(integer, text),
@@ -30,6 +31,7 @@ BEGIN
                    app);
     EXECUTE format('GRANT SELECT, INSERT, DELETE ON once.outbox_pause TO %I', app);
     EXECUTE format('GRANT SELECT, INSERT ON once.outbox_archive TO %I', app);
+    EXECUTE format('GRANT SELECT, INSERT, UPDATE ON once.outbox_replay TO %I', app);
     EXECUTE format('GRANT EXECUTE ON FUNCTION'
                    ' once.idempotency_key_claim(text, text, bigint, bigint, bigint),'
                    ' once.idempotency_key_taken(),'

@@ -1,5 +1,6 @@
 package dev.once.spring.actuate;
 
+import dev.once.inbox.InboxConsumer;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.spring.OnceProperties;
@@ -32,7 +33,8 @@ class ActuateConfiguration {
       OutboxAdmin outbox,
       OnceProperties properties,
       ObjectProvider<Clock> clock,
-      ObjectProvider<OutboxRelay> relays) {
+      ObjectProvider<OutboxRelay> relays,
+      ObjectProvider<InboxConsumer> consumers) {
     return new OnceEndpoint(
         outbox,
         properties.inbox().retention(),
@@ -41,6 +43,11 @@ class ActuateConfiguration {
             relays
                 .orderedStream()
                 .flatMap(relay -> relay.types().stream())
+                .collect(Collectors.toUnmodifiableSet()),
+        () ->
+            consumers
+                .orderedStream()
+                .map(InboxConsumer::name)
                 .collect(Collectors.toUnmodifiableSet()));
   }
 
@@ -61,6 +68,8 @@ class ActuateConfiguration {
               OnceEndpoint.Moved.class,
               OnceEndpoint.Paused.class,
               OnceEndpoint.Resumed.class,
+              OnceEndpoint.Replays.class,
+              dev.once.outbox.Replay.class,
               OnceEndpoint.Refusal.class);
     }
   }

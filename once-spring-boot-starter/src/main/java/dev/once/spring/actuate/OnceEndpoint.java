@@ -4,16 +4,20 @@ import dev.once.outbox.DeadMessage;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxStats;
 import dev.once.outbox.PausedType;
+import dev.once.outbox.Replay;
+import dev.once.outbox.ReplayRequest;
 import dev.once.outbox.TypeCounts;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -53,6 +57,14 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  *       second pause keeps the first (200, {@code "paused": false}), resuming a type that is not
  *       paused is 404. Logged at WARN and INFO with the caller's principal, who is kept as the
  *       pause's author.
+ *   <li>{@code POST /actuator/once/replay} with {@code id} (a UUID the caller chooses), {@code
+ *       type}, {@code from} and {@code to} (ISO-8601 instants, the window of creation times), and
+ *       optionally {@code aggregateId}, {@code consumer} and {@code force}: replays the type's
+ *       archived deliveries of the window ({@link OutboxAdmin#replay}). A window that starts longer
+ *       ago than the inbox retention is refused (409) unless forced: the consumers' inbox records
+ *       that make a replay harmless may have been purged. The same id again answers the first
+ *       replay's record ({@code "repeated": true}) and appends nothing; an id used for another
+ *       replay is 409. {@code GET /actuator/once/replays?limit=} lists the latest.
  * </ul>
  *
  * Malformed ids and paging parameters are refused with 400, a row that is not dead with 404;
@@ -64,6 +76,7 @@ public class OnceEndpoint {
   private static final Logger log = LoggerFactory.getLogger(OnceEndpoint.class);
   private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
   private static final String TYPES = "types";
+  private static final String REPLAYS = "replays";
   private static final String DEAD = "dead";
   private static final int DEFAULT_LIMIT = 50;
   private static final int MAX_LIMIT = 1000;
@@ -72,30 +85,35 @@ public class OnceEndpoint {
   private final Duration inboxRetention;
   private final Clock clock;
   private final Supplier<Set<String>> handledTypes;
+  private final Supplier<Set<String>> consumers;
 
   /**
    * @param inboxRetention how long consumers remember a message: a row older than that is requeued
    *     only with {@code force}
    */
   public OnceEndpoint(OutboxAdmin outbox, Duration inboxRetention, Clock clock) {
-    this(outbox, inboxRetention, clock, Set::of);
+    this(outbox, inboxRetention, clock, Set::of, Set::of);
   }
 
   /**
    * @param inboxRetention how long consumers remember a message: a row older than that is requeued
    *     only with {@code force}
-   * @param handledTypes the types the application's relays handle, which may be paused; empty when
-   *     it has no relay (an instance that only appends), which may pause any type
+   * @param handledTypes the types the application's relays handle, which may be paused and
+   *     replayed; empty when it has no relay (an instance that only appends): any type then
+   * @param consumers the names of the application's inbox consumers, which a replay may target;
+   *     empty when it has none: any name then
    */
   public OnceEndpoint(
       OutboxAdmin outbox,
       Duration inboxRetention,
       Clock clock,
-      Supplier<Set<String>> handledTypes) {
+      Supplier<Set<String>> handledTypes,
+      Supplier<Set<String>> consumers) {
     this.outbox = Objects.requireNonNull(outbox, "outbox");
     this.inboxRetention = Objects.requireNonNull(inboxRetention, "inboxRetention");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.handledTypes = Objects.requireNonNull(handledTypes, "handledTypes");
+    this.consumers = Objects.requireNonNull(consumers, "consumers");
   }
 
   /** The outbox at a glance. */
@@ -115,8 +133,11 @@ public class OnceEndpoint {
   @ReadOperation
   public WebEndpointResponse<Object> rows(
       @Selector String rows, @Nullable String after, @Nullable String limit) {
+    if (REPLAYS.equals(rows)) {
+      return replays(limit);
+    }
     if (!DEAD.equals(rows)) {
-      return notFound("No such part of the once endpoint: only 'dead'.");
+      return notFound("No such part of the once endpoint: 'dead' or 'replays'.");
     }
     if (after != null && !NUMBER.matcher(after).matches()) {
       return badRequest("Parameter 'after' must be the 'next' of a page: 1 to 18 digits.");
@@ -227,6 +248,113 @@ public class OnceEndpoint {
         row.aggregateId(),
         principal == null ? "a caller with no principal" : principal.getName());
     return new WebEndpointResponse<>(new Moved(Long.toString(row.id()), "discarded"), 200);
+  }
+
+  /** The latest replays, newest first: {@code GET /actuator/once/replays?limit=}. */
+  private WebEndpointResponse<Object> replays(@Nullable String limit) {
+    if (limit != null
+        && (!NUMBER.matcher(limit).matches()
+            || Long.parseLong(limit) < 1
+            || Long.parseLong(limit) > MAX_LIMIT)) {
+      return badRequest("Parameter 'limit' must be 1 to " + MAX_LIMIT + ".");
+    }
+    return new WebEndpointResponse<>(
+        new Replays(outbox.replays(limit == null ? DEFAULT_LIMIT : Integer.parseInt(limit))), 200);
+  }
+
+  /**
+   * Replays archived deliveries: {@code POST /actuator/once/replay}. Every argument is checked
+   * here, so that each refusal says which one is wrong; nothing is written on any refusal.
+   */
+  @WriteOperation
+  public WebEndpointResponse<Object> replay(
+      @Selector String operation,
+      @Nullable String id,
+      @Nullable String type,
+      @Nullable String from,
+      @Nullable String to,
+      @Nullable String aggregateId,
+      @Nullable String consumer,
+      @Nullable Boolean force,
+      @Nullable Principal principal) {
+    if (!"replay".equals(operation)) {
+      return notFound("No such operation of the once endpoint: POST replay.");
+    }
+    UUID replayId;
+    Instant start;
+    Instant end;
+    try {
+      replayId = UUID.fromString(required("id", id));
+      start = Instant.parse(required("from", from));
+      end = Instant.parse(required("to", to));
+    } catch (IllegalArgumentException | DateTimeParseException e) {
+      return badRequest(
+          "A replay needs 'id' (a UUID of your choosing, the same when you send it again), 'type',"
+              + " and 'from' and 'to' as ISO-8601 instants such as 2026-12-05T10:00:00Z.");
+    }
+    ReplayRequest request;
+    try {
+      request =
+          new ReplayRequest(replayId, type, start, end, aggregateId, consumer, author(principal));
+    } catch (IllegalArgumentException e) {
+      return badRequest("Replay refused: " + e.getMessage() + ".");
+    }
+    Set<String> handled = handledTypes.get();
+    if (!handled.isEmpty() && !handled.contains(request.type())) {
+      return notFound(
+          "No relay of this application handles the message type '" + request.type() + "'.");
+    }
+    Set<String> known = consumers.get();
+    if (request.consumer() != null && !known.isEmpty() && !known.contains(request.consumer())) {
+      return notFound(
+          "No inbox consumer of this application is named '"
+              + request.consumer()
+              + "': it has "
+              + new TreeSet<>(known)
+              + ".");
+    }
+    Instant oldestSafe = clock.instant().minus(inboxRetention);
+    if (request.from().isBefore(oldestSafe) && !Boolean.TRUE.equals(force)) {
+      return new WebEndpointResponse<>(
+          new Refusal(
+              "replay-past-retention",
+              "The window starts longer ago than the inbox retention ("
+                  + inboxRetention
+                  + "): consumers may have purged the inbox records that make them skip what they"
+                  + " took, and would apply those events a second time. Narrow the window, or"
+                  + " check the effects by hand and replay with force=true."),
+          409);
+    }
+    Replay replay;
+    try {
+      replay = outbox.replay(request);
+    } catch (IllegalArgumentException e) {
+      return badRequest("Replay refused: " + e.getMessage() + ".");
+    } catch (IllegalStateException e) {
+      return new WebEndpointResponse<>(new Refusal("replay-conflict", e.getMessage() + "."), 409);
+    }
+    if (!replay.repeated()) {
+      log.info(
+          "Replay {} of {} created {} to {}{}{} requested through the once endpoint by {}: {}"
+              + " rows appended, {} inbox records forgotten",
+          replay.id(),
+          replay.type(),
+          replay.from(),
+          replay.to(),
+          replay.aggregateId() == null ? "" : ", aggregate " + replay.aggregateId(),
+          replay.consumer() == null ? "" : ", for consumer " + replay.consumer(),
+          replay.requestedBy(),
+          replay.rows(),
+          replay.forgotten());
+    }
+    return new WebEndpointResponse<>(replay, 200);
+  }
+
+  private static String required(String name, @Nullable String value) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(name + " is missing");
+    }
+    return value.strip();
   }
 
   /** Pauses a type on every instance: {@code POST /actuator/once/types/{type}/pause}. */
@@ -343,6 +471,9 @@ public class OnceEndpoint {
 
   /** A row an operator moved: {@code pending} again (requeued) or {@code discarded}. */
   public record Moved(String id, String state) {}
+
+  /** The latest replays, newest first. */
+  public record Replays(List<Replay> replays) {}
 
   /** Why an operation was refused; nothing changed. */
   public record Refusal(String error, String detail) {}

@@ -283,6 +283,91 @@ class OnceEndpointTest {
             });
   }
 
+  @Test
+  void malformedReplaysAreRefusedWithTheReasonAndRecordNothing() {
+    runner
+        .withPropertyValues("once.outbox.archive.enabled=true")
+        .run(
+            context -> {
+              OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+              String id = UUID.randomUUID().toString();
+              String from = Instant.now().minus(Duration.ofHours(1)).toString();
+              String to = Instant.now().toString();
+              String old = Instant.now().minus(Duration.ofDays(2)).toString();
+              int before = replays(endpoint).size();
+
+              assertThat(replay(endpoint, null, "t", from, to, null, null).getStatus())
+                  .isEqualTo(400);
+              assertThat(replay(endpoint, "not-a-uuid", "t", from, to, null, null).getStatus())
+                  .isEqualTo(400);
+              assertThat(replay(endpoint, id, "t", "yesterday", to, null, null).getStatus())
+                  .isEqualTo(400);
+              WebEndpointResponse<Object> inverted =
+                  replay(endpoint, id, "t", to, from, null, null);
+              assertThat(inverted.getStatus()).isEqualTo(400);
+              assertThat(((OnceEndpoint.Refusal) inverted.getBody()).detail())
+                  .contains("empty or inverted");
+              assertThat(replay(endpoint, id, " ", from, to, null, null).getStatus())
+                  .isEqualTo(400);
+              assertThat(replay(endpoint, id, "t", from, to, "x".repeat(256), null).getStatus())
+                  .isEqualTo(400);
+              WebEndpointResponse<Object> past = replay(endpoint, id, "t", old, to, null, null);
+              assertThat(past.getStatus()).isEqualTo(409);
+              assertThat(((OnceEndpoint.Refusal) past.getBody()).error())
+                  .isEqualTo("replay-past-retention");
+              assertThat(
+                      endpoint
+                          .replay("replay-all", id, "t", from, to, null, null, null, null)
+                          .getStatus())
+                  .isEqualTo(404);
+              assertThat(endpoint.rows("replays", null, "0").getStatus()).isEqualTo(400);
+              assertThat(replays(endpoint)).hasSize(before);
+
+              WebEndpointResponse<Object> forced =
+                  endpoint.replay("replay", id, "t", old, to, null, null, true, null);
+              assertThat(forced.getStatus()).isEqualTo(200);
+              assertThat(((dev.once.outbox.Replay) forced.getBody()).rows()).isZero();
+              WebEndpointResponse<Object> reused =
+                  endpoint.replay("replay", id, "u", old, to, null, null, true, null);
+              assertThat(reused.getStatus()).isEqualTo(409);
+              assertThat(((OnceEndpoint.Refusal) reused.getBody()).detail())
+                  .contains("was used for another replay");
+            });
+  }
+
+  @Test
+  void aReplayWithTheArchiveOffIsRefused() {
+    runner.run(
+        context -> {
+          WebEndpointResponse<Object> answer =
+              replay(
+                  context.getBean(OnceEndpoint.class),
+                  UUID.randomUUID().toString(),
+                  "t",
+                  Instant.now().minusSeconds(60).toString(),
+                  Instant.now().toString(),
+                  null,
+                  null);
+          assertThat(answer.getStatus()).isEqualTo(409);
+          assertThat(((OnceEndpoint.Refusal) answer.getBody()).detail()).contains("archive is off");
+        });
+  }
+
+  private static WebEndpointResponse<Object> replay(
+      OnceEndpoint endpoint,
+      String id,
+      String type,
+      String from,
+      String to,
+      String aggregate,
+      String consumer) {
+    return endpoint.replay("replay", id, type, from, to, aggregate, consumer, null, null);
+  }
+
+  private static List<dev.once.outbox.Replay> replays(OnceEndpoint endpoint) {
+    return ((OnceEndpoint.Replays) endpoint.rows("replays", null, "1000").getBody()).replays();
+  }
+
   /** {@code count} dead rows of a type of their own, one held row and one pending row. */
   private record Dead(String type, List<Long> ids, long pending) {}
 

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
+import dev.once.outbox.Replay;
+import dev.once.spring.actuate.OnceEndpoint;
 import dev.once.spring.outbox.OutboxTestApplication.ChargeHandler;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
 import dev.once.testing.EffectTable;
@@ -16,6 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +26,7 @@ import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -220,6 +224,103 @@ class RelayOperationsTest {
                   .as("yesterday through seven days ahead")
                   .isEqualTo(9);
             });
+  }
+
+  @Test
+  void anEventReplayedFromTheArchiveForOneConsumerIsAppliedAgainByItAlone() {
+    String stock = "reserve-stock-" + OutboxTestApplication.RUN;
+    String mail = "send-mail-" + OutboxTestApplication.RUN;
+    runner()
+        .withPropertyValues(
+            "once.outbox.archive.enabled=true",
+            "once.outbox.relay.delivered-retention=0s",
+            "once.outbox.events=" + OutboxTestApplication.ORDER_PLACED)
+        .run(
+            context -> {
+              Instant before = Instant.now().minusSeconds(60);
+              UUID event =
+                  context
+                      .getBean(Orders.class)
+                      .append(OutboxTestApplication.ORDER_PLACED, "{}")
+                      .messageId();
+              EffectTable effects = new EffectTable(context.getBean(DataSource.class));
+              JdbcClient jdbc = JdbcClient.create(context.getBean(DataSource.class));
+              await().atMost(PATIENCE).until(() -> archived(jdbc, event) == 1);
+              assertThat(effects.applied(event, stock)).isEqualTo(1);
+              assertThat(effects.applied(event, mail)).isEqualTo(1);
+              OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+              String id = UUID.randomUUID().toString();
+              String after = Instant.now().plusSeconds(60).toString();
+
+              java.util.function.Supplier<WebEndpointResponse<Object>> replayForStock =
+                  () ->
+                      endpoint.replay(
+                          "replay",
+                          id,
+                          OutboxTestApplication.ORDER_PLACED,
+                          before.toString(),
+                          after,
+                          null,
+                          stock,
+                          null,
+                          () -> "ops");
+              WebEndpointResponse<Object> answer = replayForStock.get();
+
+              assertThat(answer.getStatus()).isEqualTo(200);
+              Replay replay = (Replay) answer.getBody();
+              assertThat(replay.rows()).isEqualTo(1);
+              assertThat(replay.forgotten()).isEqualTo(1);
+              assertThat(replay.requestedBy()).isEqualTo("ops");
+              await().atMost(PATIENCE).until(() -> archived(jdbc, event) == 2);
+              assertThat(effects.applied(event, stock)).as("taken again").isEqualTo(2);
+              assertThat(effects.applied(event, mail)).as("skipped by its inbox").isEqualTo(1);
+
+              WebEndpointResponse<Object> again = replayForStock.get();
+              assertThat(((Replay) again.getBody()).repeated()).isTrue();
+              assertThat(jdbc.sql("SELECT count(*) FROM once.outbox").query(Long.class).single())
+                  .as("nothing appended the second time")
+                  .isZero();
+              assertThat(
+                      endpoint
+                          .replay(
+                              "replay",
+                              UUID.randomUUID().toString(),
+                              OutboxTestApplication.ORDER_PLACED,
+                              before.toString(),
+                              after,
+                              null,
+                              "no-such-consumer",
+                              null,
+                              null)
+                          .getStatus())
+                  .isEqualTo(404);
+              assertThat(
+                      endpoint
+                          .replay(
+                              "replay",
+                              UUID.randomUUID().toString(),
+                              "no.such.type",
+                              before.toString(),
+                              after,
+                              null,
+                              null,
+                              null,
+                              null)
+                          .getStatus())
+                  .isEqualTo(404);
+              assertThat(
+                      ((OnceEndpoint.Replays) endpoint.rows("replays", null, null).getBody())
+                          .replays())
+                  .extracting(Replay::id)
+                  .containsExactly(UUID.fromString(id));
+            });
+  }
+
+  private static long archived(JdbcClient jdbc, UUID message) {
+    return jdbc.sql("SELECT count(*) FROM once.outbox_archive WHERE message_id = ?")
+        .param(message)
+        .query(Long.class)
+        .single();
   }
 
   @Test
