@@ -69,6 +69,7 @@ class ActuateConfiguration {
               OnceEndpoint.Paused.class,
               OnceEndpoint.Resumed.class,
               OnceEndpoint.Replays.class,
+              OnceEndpoint.MovedMany.class,
               dev.once.outbox.Replay.class,
               OnceEndpoint.Refusal.class);
     }

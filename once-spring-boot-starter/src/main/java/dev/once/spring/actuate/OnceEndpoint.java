@@ -50,6 +50,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  *       inbox records may have been purged, and its delivery may then apply its effect a second
  *       time. Naturally idempotent: a second requeue finds no dead row (404). Logged at INFO with
  *       the caller's principal.
+ *   <li>{@code POST /actuator/once/dead/requeue?ids=1,2,3}: many rows at once, each as above; the
+ *       answer has each id's outcome.
  *   <li>{@code POST /actuator/once/types/{type}/pause} ({@code reason} as a query parameter or in
  *       the body) and {@code POST /actuator/once/types/{type}/resume}: no relay on any instance
  *       attempts the type's rows until it is resumed ({@link OutboxAdmin#pause}). A type that no
@@ -80,6 +82,7 @@ public class OnceEndpoint {
   private static final String DEAD = "dead";
   private static final int DEFAULT_LIMIT = 50;
   private static final int MAX_LIMIT = 1000;
+  private static final int MAX_MANY = 1000;
 
   private final OutboxAdmin outbox;
   private final Duration inboxRetention;
@@ -233,6 +236,45 @@ public class OnceEndpoint {
         principal == null ? "a caller with no principal" : principal.getName(),
         pastRetention ? ", forced past the inbox retention of " + inboxRetention : "");
     return new WebEndpointResponse<>(new Moved(id, "pending"), 200);
+  }
+
+  /**
+   * Requeues many dead rows: {@code POST /actuator/once/dead/requeue} with {@code ids}, 1 to
+   * {@value #MAX_MANY} row ids separated by commas (and {@code force}). Every id is checked before
+   * any row is touched; then each row is requeued as one {@code dead/{id}/requeue} would be, and
+   * the answer says, per id, {@code pending} or why not ({@code not-found}, {@code
+   * requeue-past-retention}).
+   */
+  @WriteOperation
+  public WebEndpointResponse<Object> moveMany(
+      @Selector String rows,
+      @Selector String action,
+      @Nullable String ids,
+      @Nullable Boolean force,
+      @Nullable Principal principal) {
+    if (!DEAD.equals(rows) || !"requeue".equals(action)) {
+      return notFound("No such operation of the once endpoint: POST dead/requeue with 'ids'.");
+    }
+    String[] parts = ids == null || ids.isBlank() ? new String[0] : ids.split(",", -1);
+    Set<String> distinct = new java.util.LinkedHashSet<>();
+    for (String part : parts) {
+      String id = part.strip();
+      if (!NUMBER.matcher(id).matches()) {
+        return badRequest("Parameter 'ids' is row ids of 1 to 18 digits, separated by commas.");
+      }
+      distinct.add(id);
+    }
+    if (distinct.isEmpty() || distinct.size() > MAX_MANY) {
+      return badRequest("Parameter 'ids' names 1 to " + MAX_MANY + " rows.");
+    }
+    List<Outcome> outcomes = new java.util.ArrayList<>();
+    for (String id : distinct) {
+      WebEndpointResponse<Object> one = move(DEAD, id, "requeue", force, null, principal);
+      outcomes.add(
+          new Outcome(id, one.getStatus() == 200 ? "pending" : ((Refusal) one.getBody()).error()));
+    }
+    long requeued = outcomes.stream().filter(o -> o.outcome().equals("pending")).count();
+    return new WebEndpointResponse<>(new MovedMany(requeued, outcomes), 200);
   }
 
   /** Discards a dead row: never delivered, the rows held behind it released in order. */
@@ -471,6 +513,12 @@ public class OnceEndpoint {
 
   /** A row an operator moved: {@code pending} again (requeued) or {@code discarded}. */
   public record Moved(String id, String state) {}
+
+  /** Rows requeued by one call, and per id its outcome. */
+  public record MovedMany(long requeued, List<Outcome> rows) {}
+
+  /** One id of a requeue of many: {@code pending}, or the error that refused it. */
+  public record Outcome(String id, String outcome) {}
 
   /** The latest replays, newest first. */
   public record Replays(List<Replay> replays) {}

@@ -284,6 +284,48 @@ class OnceEndpointTest {
   }
 
   @Test
+  void manyDeadRowsAreRequeuedInOneCallEachWithItsOutcome() {
+    runner.run(
+        context -> {
+          OnceEndpoint endpoint = context.getBean(OnceEndpoint.class);
+          Dead dead = dead(context, 3);
+          String ids =
+              dead.ids.get(0) + ", " + dead.ids.get(1) + "," + dead.pending + "," + dead.ids.get(0);
+
+          WebEndpointResponse<Object> answer =
+              endpoint.moveMany("dead", "requeue", ids, null, null);
+
+          assertThat(answer.getStatus()).isEqualTo(200);
+          OnceEndpoint.MovedMany many = (OnceEndpoint.MovedMany) answer.getBody();
+          assertThat(many.requeued()).isEqualTo(2);
+          assertThat(many.rows())
+              .extracting(OnceEndpoint.Outcome::outcome)
+              .containsExactly("pending", "pending", "not-found");
+          assertThat(state(context, dead.ids.get(0))).isEqualTo("pending");
+          assertThat(state(context, dead.ids.get(2))).as("not named").isEqualTo("dead");
+
+          String third = Long.toString(dead.ids.get(2));
+          assertThat(endpoint.moveMany("dead", "requeue", null, null, null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.moveMany("dead", "requeue", third + ",x", null, null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.moveMany("dead", "requeue", third + ",", null, null).getStatus())
+              .isEqualTo(400);
+          String tooMany =
+              String.join(
+                  ",",
+                  java.util.stream.LongStream.rangeClosed(1, 1001)
+                      .mapToObj(Long::toString)
+                      .toList());
+          assertThat(endpoint.moveMany("dead", "requeue", tooMany, null, null).getStatus())
+              .isEqualTo(400);
+          assertThat(endpoint.moveMany("dead", "discard", third, null, null).getStatus())
+              .isEqualTo(404);
+          assertThat(state(context, dead.ids.get(2))).as("nothing changed").isEqualTo("dead");
+        });
+  }
+
+  @Test
   void malformedReplaysAreRefusedWithTheReasonAndRecordNothing() {
     runner
         .withPropertyValues("once.outbox.archive.enabled=true")
