@@ -92,6 +92,38 @@ class DiscardTest {
     assertThat(state(ds, stillDead)).isEqualTo("dead");
   }
 
+  /**
+   * An append of the aggregate that has not committed holds the aggregate's lock: the discard waits
+   * for it, then releases the new row too, which is delivered after the rows before it.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void aDiscardWaitsForAnUncommittedAppendOfItsAggregateAndReleasesItToo() throws Exception {
+    long dead = bury(appendCommitted(ds, outbox, "t", "f").get(0).id());
+    long appended;
+    java.util.concurrent.CompletableFuture<Boolean> discard;
+    try (java.sql.Connection tx = OutboxDatabase.transaction(ds)) {
+      appended = outbox.append(tx, new OutboxMessage("t", "f", "{}")).id();
+      discard = java.util.concurrent.CompletableFuture.supplyAsync(() -> admin.discard(dead));
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (OutboxDatabase.scalar(ds, "SELECT count(*) FROM pg_locks WHERE NOT granted") == 0) {
+        assertThat(System.nanoTime())
+            .as("the discard waits for the append's lock")
+            .isLessThan(deadline);
+        Thread.onSpinWait();
+      }
+      assertThat(discard).as("still waiting").isNotDone();
+      tx.commit();
+    }
+
+    assertThat(discard.get(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(state(ds, dead)).isEqualTo("discarded");
+    assertThat(column(ds, appended, "held")).as("released with the others").isEqualTo("false");
+    assertThat(store.claim(UUID.randomUUID(), List.of("t"), 10, LEASE))
+        .extracting(OutboxRecord::id)
+        .containsExactly(appended);
+  }
+
   /** Claims the row and buries it; its id. */
   private long bury(long id) {
     UUID claim = UUID.randomUUID();
