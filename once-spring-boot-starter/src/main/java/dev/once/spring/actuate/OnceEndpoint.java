@@ -28,6 +28,7 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.util.MimeType;
 
 /**
  * The Actuator endpoint {@code once}: the outbox for operators, without a REST API of the
@@ -69,6 +70,7 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  *       replay is 409. {@code GET /actuator/once/replays?limit=} lists the latest.
  * </ul>
  *
+ * Refusals are RFC 9457 problems ({@code application/problem+json}: type, title, status, detail).
  * Malformed ids and paging parameters are refused with 400, a row that is not dead with 404;
  * nothing changes on any refusal. Each operation is one short statement (the counts per type read
  * the rows not delivered: for an operator, not for a monitoring loop).
@@ -78,6 +80,15 @@ public class OnceEndpoint {
   private static final Logger log = LoggerFactory.getLogger(OnceEndpoint.class);
   private static final Pattern NUMBER = Pattern.compile("[0-9]{1,18}");
   private static final String TYPES = "types";
+  private static final String PROBLEM_TYPES = "https://once.dev/problems/";
+  private static final MimeType PROBLEM_JSON = MimeType.valueOf("application/problem+json");
+  private static final java.util.Map<String, String> TITLES =
+      java.util.Map.of(
+          "not-found", "Not found",
+          "invalid-parameter", "Invalid parameter",
+          "requeue-past-retention", "Requeue past the inbox retention",
+          "replay-past-retention", "Replay past the inbox retention",
+          "replay-conflict", "Replay conflict");
   private static final String REPLAYS = "replays";
   private static final String DEAD = "dead";
   private static final int DEFAULT_LIMIT = 50;
@@ -213,17 +224,15 @@ public class OnceEndpoint {
     boolean pastRetention = row.get().createdAt().isBefore(oldestSafe);
     boolean forced = Boolean.TRUE.equals(force);
     if (pastRetention && !forced) {
-      return new WebEndpointResponse<>(
-          new Refusal(
-              "requeue-past-retention",
-              "This row was appended at "
-                  + row.get().createdAt()
-                  + ", longer ago than the inbox retention ("
-                  + inboxRetention
-                  + "): its consumers' inbox records may have been purged, so its delivery may"
-                  + " apply its effect a second time. Check the effect by hand, then requeue with"
-                  + " force=true."),
-          409);
+      return conflict(
+          "requeue-past-retention",
+          "This row was appended at "
+              + row.get().createdAt()
+              + ", longer ago than the inbox retention ("
+              + inboxRetention
+              + "): its consumers' inbox records may have been purged, so its delivery may"
+              + " apply its effect a second time. Check the effect by hand, then requeue with"
+              + " force=true.");
     }
     if (!outbox.requeue(rowId)) {
       return notFound("No dead outbox row has this id.");
@@ -357,15 +366,13 @@ public class OnceEndpoint {
     }
     Instant oldestSafe = clock.instant().minus(inboxRetention);
     if (request.from().isBefore(oldestSafe) && !Boolean.TRUE.equals(force)) {
-      return new WebEndpointResponse<>(
-          new Refusal(
-              "replay-past-retention",
-              "The window starts longer ago than the inbox retention ("
-                  + inboxRetention
-                  + "): consumers may have purged the inbox records that make them skip what they"
-                  + " took, and would apply those events a second time. Narrow the window, or"
-                  + " check the effects by hand and replay with force=true."),
-          409);
+      return conflict(
+          "replay-past-retention",
+          "The window starts longer ago than the inbox retention ("
+              + inboxRetention
+              + "): consumers may have purged the inbox records that make them skip what they"
+              + " took, and would apply those events a second time. Narrow the window, or"
+              + " check the effects by hand and replay with force=true.");
     }
     Replay replay;
     try {
@@ -373,7 +380,7 @@ public class OnceEndpoint {
     } catch (IllegalArgumentException e) {
       return badRequest("Replay refused: " + e.getMessage() + ".");
     } catch (IllegalStateException e) {
-      return new WebEndpointResponse<>(new Refusal("replay-conflict", e.getMessage() + "."), 409);
+      return conflict("replay-conflict", e.getMessage() + ".");
     }
     if (!replay.repeated()) {
       log.info(
@@ -453,12 +460,24 @@ public class OnceEndpoint {
         : name;
   }
 
+  private static WebEndpointResponse<Object> conflict(String error, String detail) {
+    return refuse(409, error, detail);
+  }
+
+  /** An RFC 9457 problem, {@code application/problem+json}, as the shop's own errors are. */
+  private static WebEndpointResponse<Object> refuse(int status, String error, String detail) {
+    return new WebEndpointResponse<>(
+        new Refusal(PROBLEM_TYPES + error, TITLES.getOrDefault(error, error), status, detail),
+        status,
+        PROBLEM_JSON);
+  }
+
   private static WebEndpointResponse<Object> notFound(String detail) {
-    return new WebEndpointResponse<>(new Refusal("not-found", detail), 404);
+    return refuse(404, "not-found", detail);
   }
 
   private static WebEndpointResponse<Object> badRequest(String detail) {
-    return new WebEndpointResponse<>(new Refusal("invalid-parameter", detail), 400);
+    return refuse(400, "invalid-parameter", detail);
   }
 
   /** {@code GET /actuator/once}. */
@@ -523,6 +542,14 @@ public class OnceEndpoint {
   /** The latest replays, newest first. */
   public record Replays(List<Replay> replays) {}
 
-  /** Why an operation was refused; nothing changed. */
-  public record Refusal(String error, String detail) {}
+  /**
+   * Why an operation was refused, as an RFC 9457 problem ({@code application/problem+json});
+   * nothing changed.
+   */
+  public record Refusal(String type, String title, int status, String detail) {
+    /** The last segment of {@code type}: {@code not-found}, {@code invalid-parameter}, … */
+    public String error() {
+      return type.substring(type.lastIndexOf('/') + 1);
+    }
+  }
 }

@@ -91,9 +91,13 @@ class OnceActuatorEndpointTest extends ShopIntegrationTest {
 
     http.admin("/actuator/once/types/" + type + "/resume", "{}").assertStatus(200);
     assertThat(pausedRows(type)).isZero();
-    http.admin("/actuator/once/types/" + type + "/resume", "{}").assertStatus(404);
-    http.admin("/actuator/once/types/" + "x".repeat(201) + "/pause", "{}").assertStatus(400);
-    http.admin("/actuator/once/types/" + type + "/halt", "{}").assertStatus(404);
+    http.admin("/actuator/once/types/" + type + "/resume", "{}").assertProblem(404, "not-found");
+    http.admin("/actuator/once/types/" + "x".repeat(201) + "/pause", "{}")
+        .assertProblem(400, "invalid-parameter");
+    http.admin("/actuator/once/types/" + type + "/halt", "{}").assertProblem(404, "not-found");
+    http.admin("/actuator/once/replay", "{\"id\": \"not-a-uuid\"}")
+        .assertProblem(400, "invalid-parameter");
+    http.admin("/actuator/once/dead/requeue?ids=1,x", "{}").assertProblem(400, "invalid-parameter");
     assertThat(pausedRows(type)).isZero();
   }
 
@@ -154,9 +158,9 @@ class OnceActuatorEndpointTest extends ShopIntegrationTest {
     }
     http.adminGet("/actuator/once/pending").assertStatus(404);
     http.adminGet("/actuator/once/dead/0").assertStatus(404);
-    http.admin("/actuator/once/dead/abc/requeue", "{}").assertStatus(400);
+    http.admin("/actuator/once/dead/abc/requeue", "{}").assertProblem(400, "invalid-parameter");
     http.admin("/actuator/once/dead/" + dead + "/delete", "{}").assertStatus(404);
-    http.admin("/actuator/once/dead/abc/discard", "{}").assertStatus(400);
+    http.admin("/actuator/once/dead/abc/discard", "{}").assertProblem(400, "invalid-parameter");
     http.admin("/actuator/once/dead/" + dead + "/requeue", "{\"force\": \"maybe\"}")
         .assertStatus(400);
     http.admin("/actuator/once/dead/" + dead + "/requeue", "not json").assertStatus(400);
@@ -171,8 +175,7 @@ class OnceActuatorEndpointTest extends ShopIntegrationTest {
             "{}",
             OffsetDateTime.now(ZoneOffset.UTC).minusDays(7).minusMinutes(1));
     ShopResponse refused = http.admin("/actuator/once/dead/" + old + "/requeue", "{}");
-    refused.assertStatus(409);
-    assertThat(refused.text("error")).isEqualTo("requeue-past-retention");
+    refused.assertProblem(409, "requeue-past-retention");
     assertThat(stateOf(old)).isEqualTo("dead");
     http.admin("/actuator/once/dead/" + old + "/requeue?force=maybe", "").assertStatus(400);
     assertThat(stateOf(old)).isEqualTo("dead");
