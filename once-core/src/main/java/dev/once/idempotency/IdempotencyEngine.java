@@ -149,7 +149,7 @@ public interface IdempotencyEngine {
     if (transactions == null || request == null || handler == null) {
       throw new IllegalArgumentException("transactions, request and handler must not be null");
     }
-    return new RequestLoop(this, transactions, request).run(handler);
+    return new KeyedRequest(this, transactions, request).run(handler);
   }
 
   /**
