@@ -2,13 +2,11 @@ package dev.once.outbox;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,27 +30,24 @@ import org.slf4j.LoggerFactory;
  * waits for {@link #wakeUp()}, for a worker to finish a row (which may have made the next row of
  * its aggregate due), or for the poll interval; wake-ups that come within {@code claimCoalescing}
  * of the last claim are folded into one claim. Every so often (once per poll interval, at least a
- * second apart, by the relay's clock) it also purges one batch of delivered rows; while purge
- * batches come back full it purges again on every turn, after its claim, so a large purge never
- * holds deliveries up.
+ * second apart, by the relay's clock) it also does the {@link Housekeeping}: one purge batch of
+ * finished rows, the release of rows a resume left marked paused, and the archive's partitions;
+ * while purge batches come back full it purges again on every turn, after its claim, so a large
+ * purge never holds deliveries up.
  *
  * <p>A timer thread keeps the claims alive: every third of the lease it extends, in one statement,
- * the lease of every row whose handler is still running (the heartbeat), so a short lease bounds
- * how long the rows of a killed process wait, while a long handler call keeps its row as long as
- * its process lives. The same thread cuts off a handler that runs past its type's time-out: it
- * interrupts it, records a retry (or the row's death after its last attempt) and frees its permit
- * at once, so a hung handler never holds a worker; its thread is abandoned to finish on its own,
- * and whatever it answers later is discarded (and fenced by the claim in the database).
+ * the lease of every row whose handler is still running (the {@link Heartbeat}), so a short lease
+ * bounds how long the rows of a killed process wait, while a long handler call keeps its row as
+ * long as its process lives. The same thread cuts off a handler that runs past its type's time-out:
+ * it interrupts it, records a retry (or the row's death after its last attempt) and frees its
+ * permit at once, so a hung handler never holds a worker; its thread is abandoned to finish on its
+ * own, and whatever it answers later is discarded (and fenced by the claim in the database).
  *
  * <p>Thread-safe. The coordinator never dies of a failure: a database failure is logged
  * (throttled), anything else at ERROR; it waits one poll interval and goes on.
  */
 final class DefaultOutboxRelay implements OutboxRelay {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxRelay.class);
-  private static final Duration LEAST_PURGE_INTERVAL = Duration.ofSeconds(1);
-
-  /** How often the archive's partitions are made ahead and expired ones dropped. */
-  static final Duration ARCHIVE_MAINTENANCE_INTERVAL = Duration.ofHours(1);
 
   private final OutboxStore store;
   private final List<String> types;
@@ -64,8 +59,6 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private final Duration heartbeat;
   private final Duration pollInterval;
   private final Duration claimCoalescing;
-  private final Duration deliveredRetention;
-  private final int purgeBatchSize;
   private final Duration shutdownTimeout;
   private final List<String> pausedAtStart;
   private final Clock clock;
@@ -83,8 +76,10 @@ final class DefaultOutboxRelay implements OutboxRelay {
   /** At most one pending wake-up: {@link #wakeUp()} never blocks and never piles up permits. */
   private final Semaphore wakeUps = new Semaphore(0);
 
-  /** Rows whose handler runs now, renewed by the heartbeat. */
-  private final Set<Flight> flights = ConcurrentHashMap.newKeySet();
+  /** Rows from their claim until their attempt ends, renewed by the heartbeat. */
+  private final Heartbeat flights;
+
+  private final Housekeeping housekeeping;
 
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicBoolean started = new AtomicBoolean();
@@ -94,9 +89,6 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private volatile Thread coordinator;
 
   // Touched by the coordinator thread only.
-  private Instant nextPurgeAt;
-  private Instant nextArchiveMaintenanceAt;
-  private boolean purgeMore;
   private long lastClaimNanos;
   private long nextSkewCheckNanos;
 
@@ -115,8 +107,6 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.heartbeat = settings.lease.dividedBy(3);
     this.pollInterval = settings.pollInterval;
     this.claimCoalescing = settings.claimCoalescing;
-    this.deliveredRetention = settings.deliveredRetention;
-    this.purgeBatchSize = settings.purgeBatchSize;
     this.shutdownTimeout = settings.shutdownTimeout;
     this.pausedAtStart = List.copyOf(settings.pausedAtStart);
     this.clock = settings.clock;
@@ -127,6 +117,8 @@ final class DefaultOutboxRelay implements OutboxRelay {
     this.skew = new ClockSkew(name, clock);
     this.attempts = new Attempts(settings, failures, counters, skew);
     this.freeWorkers = new Semaphore(workers);
+    this.flights = new Heartbeat(store, lease, counters, failures, name, LOG);
+    this.housekeeping = new Housekeeping(settings, counters, LOG);
   }
 
   // start() and close() are synchronized so that a close racing a start cannot miss its threads.
@@ -149,10 +141,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
         LOG.warn("Outbox relay {} paused type {} at start; resume it to deliver it.", name, type);
       }
     }
-    if (store.archives()) {
-      maintainArchive(); // a failure fails the start: completions would find no partition
-      nextArchiveMaintenanceAt = clock.instant().plus(ARCHIVE_MAINTENANCE_INTERVAL);
-    }
+    housekeeping.prepare();
     started.set(true);
     // Workers are made on demand and reused; the permits bound how many handle rows at once. A
     // thread abandoned by a time-out does not count against them.
@@ -162,7 +151,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     scheduler.setRemoveOnCancelPolicy(true);
     scheduler.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     long period = Math.max(1, heartbeat.toMillis());
-    scheduler.scheduleWithFixedDelay(this::renewLeases, period, period, TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(flights::renew, period, period, TimeUnit.MILLISECONDS);
     timer = scheduler;
     Thread thread = daemonThreads(name + "-coordinator").newThread(this::coordinate);
     coordinator = thread;
@@ -269,14 +258,13 @@ final class DefaultOutboxRelay implements OutboxRelay {
 
   /** The coordinator's loop: claim, hand out, purge, wait. */
   private void coordinate() {
-    nextPurgeAt = clock.instant();
     nextSkewCheckNanos = System.nanoTime();
     while (closing.getCount() > 0) {
       boolean again;
       measureSkewIfDue();
       try {
         again = claimAndHandOut();
-        again |= purgeIfDue();
+        again |= housekeeping.runIfDue();
       } catch (RuntimeException e) {
         failures.report("claim or purge outbox rows", e);
         backOff();
@@ -317,7 +305,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
     count(rows.size(), limit);
     List<Task> tasks = Task.of(rows, claimId, batchTypes, handlerBatchSize);
     // Every row is renewed by the heartbeat from now on, also while it waits for a worker.
-    tasks.forEach(task -> flights.addAll(task.flights));
+    tasks.forEach(task -> flights.board(task.flights));
     for (int i = 0; i < tasks.size(); i++) {
       Task task = tasks.get(i);
       if (!acquireWorker()) {
@@ -365,7 +353,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
   private void abandon(Task task) {
     for (Flight flight : task.flights) {
       flight.land();
-      flights.remove(flight);
+      flights.leave(flight);
     }
   }
 
@@ -409,7 +397,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
       Thread.interrupted(); // a time-out's interrupt must not reach this thread's next task
       counters.busyNanos.add(System.nanoTime() - started);
       for (Flight flight : task.flights) {
-        flights.remove(flight);
+        flights.leave(flight);
         flight.land(); // an attempt that ended without an outcome (a store failure) lands here
       }
       if (task.freePermit()) {
@@ -430,7 +418,7 @@ final class DefaultOutboxRelay implements OutboxRelay {
       return;
     }
     task.interrupt();
-    expired.forEach(flights::remove);
+    expired.forEach(flights::leave);
     try {
       // Recorded off the timer thread: the compare-and-set may wait for the row's lock.
       pool.execute(
@@ -457,28 +445,6 @@ final class DefaultOutboxRelay implements OutboxRelay {
     wakeUp();
   }
 
-  /** The heartbeat: extends the lease of every row whose handler still runs. */
-  private void renewLeases() {
-    try {
-      List<Flight> running = new ArrayList<>(flights.size());
-      for (Flight flight : flights) {
-        if (flight.running()) {
-          running.add(flight);
-        }
-      }
-      if (running.isEmpty()) {
-        return;
-      }
-      HeldRows held = HeldRows.of(running);
-      store.renew(held.ids(), held.claimIds(), lease);
-      counters.commits.increment();
-    } catch (RuntimeException e) {
-      failures.report("renew the lease of outbox rows", e);
-    } catch (Throwable e) {
-      LOG.error("Outbox relay {}: its heartbeat failed unexpectedly.", name, e);
-    }
-  }
-
   /**
    * At start and every {@link ClockSkew#INTERVAL} (a local timer), reads the database's clock and
    * compares it with the relay's ({@link ClockSkew}). On the coordinator, between two claims, so
@@ -501,51 +467,6 @@ final class DefaultOutboxRelay implements OutboxRelay {
   @Override
   public Duration clockSkew() {
     return skew.skew();
-  }
-
-  /**
-   * Purges one batch if it is time; {@code true} if the batch was full (more to purge now). The
-   * cadence is this relay's own clock (a local timer); the cut-off is the database's.
-   */
-  private boolean purgeIfDue() {
-    Instant now = clock.instant();
-    if (!purgeMore && now.isBefore(nextPurgeAt)) {
-      return false;
-    }
-    Duration cadence =
-        pollInterval.compareTo(LEAST_PURGE_INTERVAL) < 0 ? LEAST_PURGE_INTERVAL : pollInterval;
-    nextPurgeAt = now.plus(cadence);
-    purgeMore = false; // stays false if the purge throws: it waits for its next turn
-    if (store.releaseResumed() > 0) {
-      counters.commits.increment();
-    }
-    if (store.archives() && !now.isBefore(nextArchiveMaintenanceAt)) {
-      nextArchiveMaintenanceAt = now.plus(ARCHIVE_MAINTENANCE_INTERVAL);
-      try {
-        maintainArchive();
-      } catch (RuntimeException e) {
-        LOG.warn(
-            "Outbox relay {} could not maintain the archive; it tries again in an hour", name, e);
-      }
-    }
-    if (deliveredRetention.isZero() && !store.archives()) {
-      return false; // completions delete their rows
-    }
-    int purged = store.purgeDelivered(deliveredRetention, purgeBatchSize);
-    counters.commits.increment();
-    purgeMore = purged == purgeBatchSize;
-    return purgeMore;
-  }
-
-  private void maintainArchive() {
-    ArchiveMaintenance done = store.maintainArchive();
-    if (done.made() > 0 || done.dropped() > 0) {
-      LOG.info(
-          "Outbox relay {}: archive partitions made {}, dropped past the retention {}.",
-          name,
-          done.made(),
-          done.dropped());
-    }
   }
 
   private void awaitSignal() {
