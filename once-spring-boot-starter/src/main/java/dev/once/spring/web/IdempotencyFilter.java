@@ -33,7 +33,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * nesting depth (400). None of these answers is stored. Then the client's caps ({@link
  * ClientCaps}): a request over them is answered 429 with {@code Retry-After} before its key is
  * claimed, so it holds no connection and its key stays free. It then hands the request to {@link
- * IdempotentExecution}, which claims the key, runs the handler and stores its answer in one
+ * KeyedHttpRequests}, which claims the key, runs the handler and stores its answer in one
  * transaction. Thread-safe; holds no per-request state.
  */
 final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
@@ -42,7 +42,7 @@ final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
   private final IdempotentEndpoints endpoints;
   private final IdempotencyClientResolver clients;
   private final JsonCanonicalizer canonicalizer;
-  private final IdempotentExecution execution;
+  private final KeyedHttpRequests execution;
   private final ProblemResponses problems;
   private final IdempotencyMetrics metrics;
   private final ClientCaps caps;
@@ -58,7 +58,7 @@ final class IdempotencyFilter extends OncePerRequestFilter implements Ordered {
       IdempotentEndpoints endpoints,
       IdempotencyClientResolver clients,
       JsonCanonicalizer canonicalizer,
-      IdempotentExecution execution,
+      KeyedHttpRequests execution,
       String problemTypeBase,
       IdempotencyMetrics metrics,
       ClientCaps caps,

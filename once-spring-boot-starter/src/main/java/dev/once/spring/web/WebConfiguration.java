@@ -49,13 +49,13 @@ class WebConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  IdempotentExecution onceIdempotentExecution(
+  KeyedHttpRequests onceIdempotentExecution(
       IdempotencyEngine engine,
       PlatformTransactionManager transactions,
       DataSource dataSource,
       OnceProperties properties,
       IdempotencyMetrics metrics) {
-    return new IdempotentExecution(
+    return new KeyedHttpRequests(
         engine,
         transactions,
         dataSource,
@@ -91,7 +91,7 @@ class WebConfiguration {
   FilterRegistrationBean<IdempotencyFilter> onceIdempotencyFilter(
       OnceProperties properties,
       IdempotencyClientResolver clients,
-      IdempotentExecution execution,
+      KeyedHttpRequests execution,
       IdempotencyMetrics metrics,
       ClientCaps caps,
       ObjectProvider<IdempotentHandlers> handlers) {

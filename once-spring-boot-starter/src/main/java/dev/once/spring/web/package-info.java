@@ -10,7 +10,7 @@
  * method, and by the {@link dev.once.spring.web.Idempotent} annotation of their handler, which
  * {@code MvcIdempotentHandlers} finds, or by path pattern), names their client with an {@link
  * dev.once.spring.web.IdempotencyClientResolver}, checks the key, the body and the client's caps
- * ({@link dev.once.spring.web.ClientCaps}), and hands the request to {@code IdempotentExecution},
+ * ({@link dev.once.spring.web.ClientCaps}), and hands the request to {@code KeyedHttpRequests},
  * which runs once-core's request loop ({@code IdempotencyEngine.execute}) in Spring transactions:
  * it claims the key, runs the handler and stores its answer in one transaction. {@link
  * dev.once.spring.web.OnceProblem} is the vocabulary of the RFC 9457 problems it answers; {@code

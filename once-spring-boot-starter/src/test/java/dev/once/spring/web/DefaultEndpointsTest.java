@@ -59,7 +59,7 @@ class DefaultEndpointsTest {
 
     assertThat(keyed.statusCode()).isEqualTo(201);
     assertThat(again.statusCode()).isEqualTo(201);
-    assertThat(again.headers().firstValue(IdempotentExecution.REPLAYED_HEADER)).isEmpty();
+    assertThat(again.headers().firstValue(KeyedHttpRequests.REPLAYED_HEADER)).isEmpty();
     assertThat(FilterRequests.effects(jdbc, tag)).isEqualTo(3);
     assertThat(keysOfClient()).isZero();
   }

@@ -178,13 +178,13 @@ class IdempotentAnnotationTest {
   /** Asserts the request executed (201, not replayed) and returns its body. */
   private static String executed(HttpResponse<String> r) {
     assertThat(r.statusCode()).isEqualTo(201);
-    assertThat(r.headers().firstValue(IdempotentExecution.REPLAYED_HEADER)).isEmpty();
+    assertThat(r.headers().firstValue(KeyedHttpRequests.REPLAYED_HEADER)).isEmpty();
     return r.body();
   }
 
   private static void replayed(HttpResponse<String> r, String body) {
     assertThat(r.statusCode()).isEqualTo(201);
-    assertThat(r.headers().firstValue(IdempotentExecution.REPLAYED_HEADER)).hasValue("true");
+    assertThat(r.headers().firstValue(KeyedHttpRequests.REPLAYED_HEADER)).hasValue("true");
     assertThat(r.body()).isEqualTo(body);
   }
 

@@ -19,12 +19,13 @@ import javax.sql.DataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Runs one idempotent request through once-core's request loop ({@link IdempotencyEngine#execute})
- * in Spring transactions, and answers it over HTTP. The loop's rules (docs/idempotency.md) hold
- * here as everywhere: the key claim, every write of the handler that joins the Spring transaction,
- * and the stored answer commit together or not at all; a storable 4xx keeps none of the handler's
- * writes (its transaction synchronizations complete as rolled back) and is stored in a second
- * transaction; everything else that is not a stored success rolls back and leaves the key free.
+ * Runs one idempotent request through once-core's keyed request ({@link IdempotencyEngine#execute}:
+ * claim, handler, stored answer) in Spring transactions, and answers it over HTTP. The loop's rules
+ * (docs/idempotency.md) hold here as everywhere: the key claim, every write of the handler that
+ * joins the Spring transaction, and the stored answer commit together or not at all; a storable 4xx
+ * keeps none of the handler's writes (its transaction synchronizations complete as rolled back) and
+ * is stored in a second transaction; everything else that is not a stored success rolls back and
+ * leaves the key free.
  *
  * <p>This class adds what is HTTP's: the handler's answer is buffered ({@link BufferedResponse})
  * until the loop has ended, so a client never sees an answer that is not durable; an answer the
@@ -43,7 +44,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  *   <li>the database failed: 503 {@code service-unavailable} with {@code Retry-After: 1}.
  * </ul>
  */
-final class IdempotentExecution {
+final class KeyedHttpRequests {
   /** Response header set on every replayed answer. */
   public static final String REPLAYED_HEADER = "Idempotent-Replayed";
 
@@ -58,7 +59,7 @@ final class IdempotentExecution {
    *     once.idempotency.limits.max-answer-size}): a larger success is rolled back and refused with
    *     422 {@code answer-too-large}, a larger refusal is sent but not stored
    */
-  public IdempotentExecution(
+  public KeyedHttpRequests(
       IdempotencyEngine engine,
       PlatformTransactionManager transactions,
       DataSource dataSource,
