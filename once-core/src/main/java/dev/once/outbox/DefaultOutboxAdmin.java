@@ -37,37 +37,20 @@ final class DefaultOutboxAdmin implements OutboxAdmin {
 
   @Override
   public boolean pause(String type, String pausedBy, String reason) {
-    text("type", type, MAX_TYPE_LENGTH);
-    text("pausedBy", pausedBy, MAX_PAUSED_BY_LENGTH);
-    if (reason != null && reason.length() > MAX_REASON_LENGTH) {
-      throw new IllegalArgumentException(
-          "reason must be at most "
-              + MAX_REASON_LENGTH
-              + " characters, but had "
-              + reason.length());
-    }
-    return store.pause(type, pausedBy, reason == null || reason.isBlank() ? null : reason);
+    Texts.checked("type", type, MAX_TYPE_LENGTH, false);
+    Texts.checked("pausedBy", pausedBy, MAX_PAUSED_BY_LENGTH, false);
+    return store.pause(type, pausedBy, Texts.checked("reason", reason, MAX_REASON_LENGTH, true));
   }
 
   @Override
   public boolean resume(String type) {
-    text("type", type, MAX_TYPE_LENGTH);
+    Texts.checked("type", type, MAX_TYPE_LENGTH, false);
     return store.resume(type);
   }
 
   @Override
   public List<PausedType> paused() {
     return store.paused();
-  }
-
-  private static void text(String name, String value, int max) {
-    if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(name + " must not be blank");
-    }
-    if (value.length() > max) {
-      throw new IllegalArgumentException(
-          name + " must be at most " + max + " characters, but had " + value.length());
-    }
   }
 
   @Override

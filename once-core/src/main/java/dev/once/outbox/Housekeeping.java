@@ -82,9 +82,8 @@ final class Housekeeping {
             "Outbox relay {} could not maintain the archive; it tries again in an hour", name, e);
       }
     }
-    if (deliveredRetention.isZero() && !store.archives()) {
-      return false; // completions delete their rows
-    }
+    // Also with a retention of zero, whose completions remove their own rows: a discarded row is
+    // finished by an operator, and only the purge removes (or archives) it.
     int purged = store.purgeDelivered(deliveredRetention, purgeBatchSize);
     counters.commits.increment();
     purgeMore = purged == purgeBatchSize;

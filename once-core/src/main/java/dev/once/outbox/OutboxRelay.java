@@ -243,7 +243,7 @@ public interface OutboxRelay extends AutoCloseable {
      * How long delivered rows are kept before the purge deletes them, 0 to 365 d. Default 1 min.
      * The relay purges one batch per poll interval (at most one a second, by its clock), and again
      * on its next turn after its claim while batches come back full. With 0, a row is deleted by
-     * the statement that completes it and no purge runs.
+     * the statement that completes it, and the purge only removes discarded rows.
      */
     public Builder deliveredRetention(Duration deliveredRetention) {
       this.deliveredRetention = deliveredRetention;

@@ -40,7 +40,7 @@ public record ReplayRequest(
     if (id == null) {
       throw new IllegalArgumentException("id must be given");
     }
-    type = text("type", type, OutboxAdmin.MAX_TYPE_LENGTH, false);
+    type = Texts.checked("type", type, OutboxAdmin.MAX_TYPE_LENGTH, false);
     if (from == null || to == null) {
       throw new IllegalArgumentException("from and to must be given");
     }
@@ -50,23 +50,10 @@ public record ReplayRequest(
       throw new IllegalArgumentException(
           "the window is empty or inverted: from (" + from + ") must be before to (" + to + ")");
     }
-    aggregateId = text("aggregateId", aggregateId, 255, true);
-    consumer = text("consumer", consumer, 200, true);
-    requestedBy = text("requestedBy", requestedBy, OutboxAdmin.MAX_PAUSED_BY_LENGTH, false);
-  }
-
-  private static String text(String name, String value, int max, boolean optional) {
-    if (value == null || value.isBlank()) {
-      if (optional) {
-        return null;
-      }
-      throw new IllegalArgumentException(name + " must not be blank");
-    }
-    if (value.length() > max) {
-      throw new IllegalArgumentException(
-          name + " must be at most " + max + " characters, but had " + value.length());
-    }
-    return value;
+    aggregateId = Texts.checked("aggregateId", aggregateId, 255, true);
+    consumer = Texts.checked("consumer", consumer, 200, true);
+    requestedBy =
+        Texts.checked("requestedBy", requestedBy, OutboxAdmin.MAX_PAUSED_BY_LENGTH, false);
   }
 
   /** Whether {@code replay} is the record of this request: the same window, type and targets. */

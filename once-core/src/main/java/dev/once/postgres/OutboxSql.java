@@ -216,19 +216,29 @@ final class OutboxSql {
    * @param returningIds whether the statement returns the ids it moved (the batch completions)
    */
   private static String archiving(String delete, boolean returningIds) {
+    return moving(delete, "'delivered'", SqlTimes.NOW, returningIds);
+  }
+
+  /**
+   * A delete of outbox rows (aliased {@code o}) whose rows are inserted into the archive in the
+   * same statement, with the given state and {@code delivered_at} (SQL expressions over the deleted
+   * row's columns).
+   */
+  private static String moving(
+      String delete, String state, String deliveredAt, boolean returningIds) {
     return """
         WITH moved AS (
-        %s RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload, o.attempts,
-                  o.created_at, o.last_error, o.traceparent, o.tracestate
+        %s RETURNING o.id, o.message_id, o.type, o.aggregate_id, o.payload, o.state, o.attempts,
+                  o.created_at, o.delivered_at, o.last_error, o.traceparent, o.tracestate
         )
         INSERT INTO once.outbox_archive (id, message_id, type, aggregate_id, payload, state,
                                          attempts, created_at, delivered_at, last_error,
                                          traceparent, tracestate)
-        SELECT id, message_id, type, aggregate_id, payload, 'delivered', attempts, created_at,
+        SELECT id, message_id, type, aggregate_id, payload, %s, attempts, created_at,
                %s, last_error, traceparent, tracestate
           FROM moved
         %s"""
-        .formatted(delete.strip(), SqlTimes.NOW, returningIds ? "RETURNING id\n" : "");
+        .formatted(delete.strip(), state, deliveredAt, returningIds ? "RETURNING id\n" : "");
   }
 
   /** {@link #COMPLETE_DELETE}, archiving the row. Parameters: id, claim id. */
@@ -297,20 +307,11 @@ final class OutboxSql {
    * delivered_at}, walking {@code outbox_delivered_idx}. Parameters: retention, limit.
    */
   static final String PURGE_TO_ARCHIVE =
-      """
-      WITH moved AS (
-        DELETE FROM once.outbox o
-         WHERE o.id = ANY (ARRAY(%s))
-        RETURNING o.*
-      )
-      INSERT INTO once.outbox_archive (id, message_id, type, aggregate_id, payload, state,
-                                       attempts, created_at, delivered_at, last_error,
-                                       traceparent, tracestate)
-      SELECT id, message_id, type, aggregate_id, payload, state, attempts, created_at,
-             delivered_at, last_error, traceparent, tracestate
-        FROM moved
-      """
-          .formatted(OLDEST_FINISHED);
+      moving(
+          "DELETE FROM once.outbox o WHERE o.id = ANY (ARRAY(%s))".formatted(OLDEST_FINISHED),
+          "state",
+          "delivered_at",
+          false);
 
   /**
    * Makes the archive's missing day partitions (UTC days, the database's clock) from the oldest day

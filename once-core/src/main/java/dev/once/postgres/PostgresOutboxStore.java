@@ -52,6 +52,9 @@ final class PostgresOutboxStore implements OutboxStore {
   private final DataSource dataSource;
   private final OutboxArchive archive;
 
+  /** The statements that finish a row that is not kept: delete it, or move it to the archive. */
+  private final Completions removing;
+
   /**
    * @param dataSource where the short transactions run; {@code null} for a store that only appends
    *     (the other methods then throw {@link IllegalStateException})
@@ -66,6 +69,44 @@ final class PostgresOutboxStore implements OutboxStore {
   PostgresOutboxStore(DataSource dataSource, OutboxArchive archive) {
     this.dataSource = dataSource;
     this.archive = archive;
+    this.removing = archive == null ? Completions.DELETE : Completions.ARCHIVE;
+  }
+
+  /**
+   * One way of completing rows: alone or a batch, in a short transaction of the store's own ({@code
+   * async}) or in a handler's ({@code in}).
+   */
+  private record Completions(String one, String oneIn, String all, String allIn) {
+    static final Completions KEEP =
+        new Completions(
+            OutboxSql.COMPLETE,
+            OutboxSql.COMPLETE_IN,
+            OutboxSql.COMPLETE_ALL,
+            OutboxSql.COMPLETE_ALL_IN);
+    static final Completions DELETE =
+        new Completions(
+            OutboxSql.COMPLETE_DELETE,
+            OutboxSql.COMPLETE_DELETE_IN,
+            OutboxSql.COMPLETE_ALL_DELETE,
+            OutboxSql.COMPLETE_ALL_DELETE_IN);
+    static final Completions ARCHIVE =
+        new Completions(
+            OutboxSql.COMPLETE_ARCHIVE,
+            OutboxSql.COMPLETE_ARCHIVE_IN,
+            OutboxSql.COMPLETE_ALL_ARCHIVE,
+            OutboxSql.COMPLETE_ALL_ARCHIVE_IN);
+
+    String one(boolean durable) {
+      return durable ? oneIn : one;
+    }
+
+    String all(boolean durable) {
+      return durable ? allIn : all;
+    }
+  }
+
+  private Completions completions(boolean keep) {
+    return keep ? Completions.KEEP : removing;
   }
 
   @Override
@@ -214,23 +255,12 @@ final class PostgresOutboxStore implements OutboxStore {
 
   @Override
   public boolean complete(long id, UUID claimId, boolean keep) {
-    return update(
-        "Could not complete an outbox row.",
-        keep
-            ? OutboxSql.COMPLETE
-            : archive != null ? OutboxSql.COMPLETE_ARCHIVE : OutboxSql.COMPLETE_DELETE,
-        id,
-        claimId);
+    return update("Could not complete an outbox row.", completions(keep).one(false), id, claimId);
   }
 
   @Override
   public boolean complete(Connection tx, long id, UUID claimId, boolean keep, boolean durable) {
-    String sql =
-        keep
-            ? (durable ? OutboxSql.COMPLETE_IN : OutboxSql.COMPLETE)
-            : archive != null
-                ? (durable ? OutboxSql.COMPLETE_ARCHIVE_IN : OutboxSql.COMPLETE_ARCHIVE)
-                : (durable ? OutboxSql.COMPLETE_DELETE_IN : OutboxSql.COMPLETE_DELETE);
+    String sql = completions(keep).one(durable);
     try (PreparedStatement ps = tx.prepareStatement(sql)) {
       ps.setLong(1, id);
       ps.setObject(2, claimId);
@@ -248,16 +278,7 @@ final class PostgresOutboxStore implements OutboxStore {
     }
     return inAutoCommit(
         "Could not complete outbox rows.",
-        c ->
-            completeAll(
-                c,
-                keep
-                    ? OutboxSql.COMPLETE_ALL
-                    : archive != null
-                        ? OutboxSql.COMPLETE_ALL_ARCHIVE
-                        : OutboxSql.COMPLETE_ALL_DELETE,
-                ids,
-                claimIds));
+        c -> completeAll(c, completions(keep).all(false), ids, claimIds));
   }
 
   @Override
@@ -267,12 +288,7 @@ final class PostgresOutboxStore implements OutboxStore {
     if (ids.length == 0) {
       return Set.of();
     }
-    String sql =
-        keep
-            ? (durable ? OutboxSql.COMPLETE_ALL_IN : OutboxSql.COMPLETE_ALL)
-            : archive != null
-                ? (durable ? OutboxSql.COMPLETE_ALL_ARCHIVE_IN : OutboxSql.COMPLETE_ALL_ARCHIVE)
-                : (durable ? OutboxSql.COMPLETE_ALL_DELETE_IN : OutboxSql.COMPLETE_ALL_DELETE);
+    String sql = completions(keep).all(durable);
     try {
       return completeAll(tx, sql, ids, claimIds);
     } catch (SQLException e) {
