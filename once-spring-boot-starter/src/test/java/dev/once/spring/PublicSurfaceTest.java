@@ -55,7 +55,13 @@ class PublicSurfaceTest {
   void theInternalPackageHoldsOnlyWhatPackagesShare() {
     assertThat(publicTopLevelTypes().stream().filter(name -> name.startsWith(INTERNAL + ".")))
         .containsExactly(
+            "dev.once.spring.internal.Bounds",
+            "dev.once.spring.internal.CrossChecked",
+            "dev.once.spring.internal.DataSizeRange",
+            "dev.once.spring.internal.DecimalRange",
+            "dev.once.spring.internal.DurationRange",
             "dev.once.spring.internal.EventsPublished",
+            "dev.once.spring.internal.IntRange",
             "dev.once.spring.internal.OnceThreads",
             "dev.once.spring.internal.OnceTracing",
             "dev.once.spring.internal.PeriodicTask",

@@ -117,14 +117,13 @@ final class ConsumerErrors {
 
   private static BackOff limited(OnceKafkaProperties.Consumer settings) {
     ExponentialBackOff backOff = unlimited(settings);
-    backOff.setMaxAttempts(settings.getMaxAttempts() - 1L);
+    backOff.setMaxAttempts(settings.maxAttempts() - 1L);
     return backOff;
   }
 
   private static ExponentialBackOff unlimited(OnceKafkaProperties.Consumer settings) {
-    ExponentialBackOff backOff =
-        new ExponentialBackOff(settings.getInitialBackoff().toMillis(), 2.0);
-    backOff.setMaxInterval(settings.getMaxBackoff().toMillis());
+    ExponentialBackOff backOff = new ExponentialBackOff(settings.initialDelay().toMillis(), 2.0);
+    backOff.setMaxInterval(settings.maxDelay().toMillis());
     return backOff;
   }
 

@@ -19,8 +19,11 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.AsyncTaskExecutor;
+import org.springframework.kafka.config.ConcurrentKafkaListenerContainerFactory;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.ContainerProperties;
@@ -50,6 +53,17 @@ import org.springframework.kafka.listener.ContainerProperties;
  * one partition are applied in offset order; a failing record is retried before the records after
  * it. An {@link InboxListenerCustomizer} that sets a {@code RecordInterceptor} (never called by a
  * batch listener) is refused at start: a {@code BatchInterceptor} sees the records.
+ *
+ * <p>The containers come from a {@link ConcurrentKafkaListenerContainerFactory} that Spring Boot's
+ * {@link ConcurrentKafkaListenerContainerFactoryConfigurer} configured, as it configures the
+ * application's own, so {@code spring.kafka.listener.*} applies to them (poll timeout, idle
+ * intervals, monitor interval, container logging, observation, immediate stop, ...). Once then sets
+ * what its guarantees rest on, whatever those properties and the application's beans say: the group
+ * and client ids, the ack mode and ack time (from {@code once.kafka.consumer.commit-interval}), the
+ * concurrency ({@code once.kafka.consumer.concurrency}), a batch listener dispatched per partition,
+ * its error handler and rebalance listener, and no Kafka transaction, record interceptor, batch
+ * interceptor or record filter of the application's (an {@link InboxListenerCustomizer} may add a
+ * batch interceptor).
  */
 final class InboxListeners implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(InboxListeners.class);
@@ -62,6 +76,7 @@ final class InboxListeners implements SmartLifecycle {
       Inbox inbox,
       List<InboxConsumer> consumers,
       EventTopics topics,
+      ConcurrentKafkaListenerContainerFactory<String, String> factory,
       KafkaClients clients,
       OnceKafkaProperties settings,
       String groupPrefix,
@@ -73,6 +88,7 @@ final class InboxListeners implements SmartLifecycle {
           container(
               new InboxRecords(inbox, consumer, true),
               topics,
+              factory,
               clients,
               settings,
               groupPrefix,
@@ -82,9 +98,37 @@ final class InboxListeners implements SmartLifecycle {
     }
   }
 
+  /**
+   * The factory of the inbox listeners' containers: configured by Spring Boot's {@code
+   * spring.kafka.listener.*} when {@code configurer} is there, on Once's consumer factory, and
+   * cleared of what the application's beans would add that Once's guarantees do not allow.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  static ConcurrentKafkaListenerContainerFactory<String, String> factory(
+      ConcurrentKafkaListenerContainerFactoryConfigurer configurer, KafkaClients clients) {
+    ConcurrentKafkaListenerContainerFactory factory = new ConcurrentKafkaListenerContainerFactory();
+    if (configurer != null) {
+      configurer.configure(factory, (ConsumerFactory) clients.consumers());
+    }
+    factory.setConsumerFactory(clients.consumers());
+    factory.setBatchListener(true);
+    factory.setCommonErrorHandler(null);
+    factory.setRecordInterceptor(null);
+    factory.setBatchInterceptor(null);
+    factory.setRecordFilterStrategy(null);
+    factory.setReplyTemplate(null);
+    factory.setAfterRollbackProcessor(null);
+    ContainerProperties properties = factory.getContainerProperties();
+    properties.setKafkaAwareTransactionManager(null);
+    properties.setTransactionManager(null);
+    properties.setConsumerRebalanceListener(null);
+    return factory;
+  }
+
   private static ConcurrentMessageListenerContainer<String, String> container(
       InboxRecords records,
       EventTopics topics,
+      ConcurrentKafkaListenerContainerFactory<String, String> factory,
       KafkaClients clients,
       OnceKafkaProperties settings,
       String groupPrefix,
@@ -95,14 +139,15 @@ final class InboxListeners implements SmartLifecycle {
     String name = consumer.name();
     ConsumerLag lag = new ConsumerLag();
     meters.lag(name, lag::records);
-    ContainerProperties properties =
-        new ContainerProperties(topics.topicsOf(consumer.types()).toArray(String[]::new));
+    ConcurrentMessageListenerContainer<String, String> container =
+        factory.createContainer(topics.topicsOf(consumer.types()).toArray(String[]::new));
+    ContainerProperties properties = container.getContainerProperties();
     properties.setGroupId(groupPrefix + name);
     properties.setClientId("once-" + name);
     // With spring.threads.virtual.enabled, each consumer polls on a virtual thread, as Boot's own
     // listener containers do.
     threads.executor("once-kafka-" + name + "-").ifPresent(properties::setListenerTaskExecutor);
-    Duration commitInterval = settings.getConsumer().getCommitInterval();
+    Duration commitInterval = settings.consumer().commitInterval();
     if (commitInterval.isZero()) {
       properties.setAckMode(ContainerProperties.AckMode.BATCH);
     } else {
@@ -114,14 +159,14 @@ final class InboxListeners implements SmartLifecycle {
     }
     // One call per partition of a poll: a partition's records are one batch, one transaction.
     properties.setSubBatchPerPartition(true);
-    int lanes = settings.getConsumer().getKeyLanes();
+    int lanes = settings.consumer().keyLanes();
     PartitionBatches listener =
         new PartitionBatches(
             records,
             meters,
             lag,
             lanes,
-            laneExecutor(name, lanes, settings.getConsumer().getConcurrency(), threads));
+            laneExecutor(name, lanes, settings.consumer().concurrency(), threads));
     properties.setMessageListener(listener);
     properties.setConsumerRebalanceListener(
         new ConsumerAwareRebalanceListener() {
@@ -139,13 +184,10 @@ final class InboxListeners implements SmartLifecycle {
             listener.revoked(partitions);
           }
         });
-    ConcurrentMessageListenerContainer<String, String> container =
-        new ConcurrentMessageListenerContainer<>(clients.consumers(), properties);
-    container.setConcurrency(settings.getConsumer().getConcurrency());
+    container.setConcurrency(settings.consumer().concurrency());
     container.setBeanName("once-kafka-" + name);
     container.setCommonErrorHandler(
-        ConsumerErrors.handler(
-            name, topics, clients.template(), settings.getConsumer(), meters, lag));
+        ConsumerErrors.handler(name, topics, clients.template(), settings.consumer(), meters, lag));
     customizers.forEach(customizer -> customizer.customize(consumer, container));
     if (container.getRecordInterceptor() != null) {
       throw new IllegalStateException(

@@ -80,7 +80,7 @@ final class KafkaClients implements DisposableBean {
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-    Duration send = once.getProducer().getSendTimeout();
+    Duration send = once.producer().sendTimeout();
     long linger = longValue(config.get(ProducerConfig.LINGER_MS_CONFIG), 5);
     long request = longValue(config.get(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG), 30_000);
     // Kafka requires delivery.timeout.ms >= linger.ms + request.timeout.ms.

@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.kafka.autoconfigure.ConcurrentKafkaListenerContainerFactoryConfigurer;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -46,10 +47,10 @@ import org.springframework.core.env.Environment;
 public class OnceKafkaAutoConfiguration {
 
   @Bean
-  EventTopics onceEventTopics(OnceKafkaProperties settings) {
-    settings.validate();
+  EventTopics onceEventTopics(OnceKafkaProperties settings, Environment environment) {
+    OnceKafkaProperties.refuseRenamed(environment);
     try {
-      return EventTopics.of(settings.getTopics(), settings.getDeadLetterSuffix());
+      return EventTopics.of(settings.topics(), settings.deadLetterSuffix());
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException("Invalid configuration: " + e.getMessage(), e);
     }
@@ -58,7 +59,6 @@ public class OnceKafkaAutoConfiguration {
   @Bean
   KafkaClients onceKafkaClients(
       KafkaProperties kafka, OnceKafkaProperties settings, WalFlush durable) {
-    settings.validate();
     return new KafkaClients(kafka, settings, durable);
   }
 
@@ -88,7 +88,7 @@ public class OnceKafkaAutoConfiguration {
     List<InboxConsumer> all = consumers.orderedStream().toList();
     Set<String> names =
         new LinkedHashSet<>(topics.topicsOf(publishedTypes(all, properties, typed)));
-    if (settings.getConsumer().isEnabled()) {
+    if (settings.consumer().enabled()) {
       for (InboxConsumer consumer : all) {
         for (String topic : topics.topicsOf(consumer.types())) {
           names.add(topic);
@@ -96,7 +96,7 @@ public class OnceKafkaAutoConfiguration {
         }
       }
     }
-    return new OnceKafkaTopics(kafka.buildAdminProperties(), names, settings.getTopic());
+    return new OnceKafkaTopics(kafka.buildAdminProperties(), names, settings.topic());
   }
 
   /**
@@ -129,7 +129,7 @@ public class OnceKafkaAutoConfiguration {
       WalFlush durable,
       ObjectProvider<PublishedEventTypes> typed) {
     Set<String> types = publishedTypes(consumers.orderedStream().toList(), properties, typed);
-    Duration send = settings.getProducer().getSendTimeout();
+    Duration send = settings.producer().sendTimeout();
     OnceProperties.Relay relay = properties.outbox().relay();
     for (String type : types) {
       OnceProperties.Retry retry = relay.types().get(type);
@@ -166,6 +166,7 @@ public class OnceKafkaAutoConfiguration {
         OnceKafkaProperties settings,
         TransportMeters meters,
         ObjectProvider<InboxListenerCustomizer> customizers,
+        ObjectProvider<ConcurrentKafkaListenerContainerFactoryConfigurer> configurer,
         Environment environment,
         OnceThreads threads) {
       List<InboxConsumer> all = consumers.orderedStream().toList();
@@ -179,6 +180,7 @@ public class OnceKafkaAutoConfiguration {
           theInbox,
           all,
           topics,
+          InboxListeners.factory(configurer.getIfAvailable(), clients),
           clients,
           settings,
           groupPrefix(settings, environment),
@@ -190,7 +192,7 @@ public class OnceKafkaAutoConfiguration {
 
   /** {@code once.kafka.consumer.group-prefix}, or the application's name and a dot. */
   static String groupPrefix(OnceKafkaProperties settings, Environment environment) {
-    String prefix = settings.getConsumer().getGroupPrefix();
+    String prefix = settings.consumer().groupPrefix();
     if (prefix != null && !prefix.isEmpty()) {
       return prefix;
     }

@@ -29,10 +29,10 @@ final class OnceKafkaTopics implements InitializingBean {
 
   @Override
   public void afterPropertiesSet() {
-    if (settings.isCreate()) {
+    if (settings.create()) {
       created =
           TopicCreation.ensure(
-              adminConfig, topics, settings.getPartitions(), settings.getReplicationFactor());
+              adminConfig, topics, settings.partitions(), settings.replicationFactor());
     }
   }
 }

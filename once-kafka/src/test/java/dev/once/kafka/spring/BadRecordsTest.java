@@ -180,7 +180,7 @@ class BadRecordsTest {
               assertThat(KafkaTestSupport.inboxRows(ds, otherType)).isZero();
               assertThat(byCase).doesNotContainKey("other-type");
               MeterRegistry registry = context.getBean(MeterRegistry.class);
-              assertThat(PoisonRecordTest.applied(registry, consumer)).isEqualTo(1.0);
+              PoisonRecordTest.assertApplied(registry, consumer, 1.0);
               assertThat(PoisonRecordTest.deadLetters(registry, consumer))
                   .isEqualTo((double) bad.size());
             });

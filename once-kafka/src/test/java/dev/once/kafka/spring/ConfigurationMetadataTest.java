@@ -50,8 +50,8 @@ class ConfigurationMetadataTest {
             "once.kafka.consumer.concurrency",
             "once.kafka.consumer.key-lanes",
             "once.kafka.consumer.max-attempts",
-            "once.kafka.consumer.initial-backoff",
-            "once.kafka.consumer.max-backoff");
+            "once.kafka.consumer.initial-delay",
+            "once.kafka.consumer.max-delay");
     List<String> undescribed = new ArrayList<>();
     properties.forEach(
         (name, property) -> {
@@ -70,8 +70,8 @@ class ConfigurationMetadataTest {
     assertThat(defaultOf(properties, "once.kafka.consumer.concurrency")).isEqualTo(2);
     assertThat(defaultOf(properties, "once.kafka.consumer.key-lanes")).isEqualTo(1);
     assertThat(defaultOf(properties, "once.kafka.consumer.max-attempts")).isEqualTo(10);
-    assertThat(defaultOf(properties, "once.kafka.consumer.initial-backoff")).isEqualTo("100ms");
-    assertThat(defaultOf(properties, "once.kafka.consumer.max-backoff")).isEqualTo("10s");
+    assertThat(defaultOf(properties, "once.kafka.consumer.initial-delay")).isEqualTo("100ms");
+    assertThat(defaultOf(properties, "once.kafka.consumer.max-delay")).isEqualTo("10s");
     assertThat(defaultOf(properties, "once.kafka.producer.send-timeout")).isEqualTo("10s");
   }
 

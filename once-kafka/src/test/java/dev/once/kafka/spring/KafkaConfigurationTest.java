@@ -16,12 +16,21 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.kafka.listener.CommonErrorHandler;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.RecordInterceptor;
+import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * When the Kafka transport is on (bootstrap servers set, not disabled) and when it stays off, what
@@ -162,13 +171,31 @@ class KafkaConfigurationTest {
             + " shorter than the relay's handler-timeout",
         "once.kafka.producer.send-timeout=45s | once.kafka.producer.send-timeout (PT45S)",
         "once.kafka.topics[t]=bad name | once.kafka.topics",
-        "once.kafka.topic.partitions=0 | once.kafka.topic.partitions must be 1 to 10000, but was 0",
-        "once.kafka.consumer.concurrency=0 | once.kafka.consumer.concurrency must be 1 to 100",
-        "once.kafka.consumer.key-lanes=0 | once.kafka.consumer.key-lanes must be 1 to 64, but was 0",
-        "once.kafka.consumer.key-lanes=65 | once.kafka.consumer.key-lanes must be 1 to 64",
-        "once.kafka.consumer.max-attempts=0 | once.kafka.consumer.max-attempts must be 1 to 1000",
-        "once.kafka.dead-letter-suffix= | once.kafka.dead-letter-suffix must not be empty",
-        "once.kafka.dead-letter-suffix=.d l t | once.kafka.dead-letter-suffix",
+        "once.kafka.topic.partitions=0"
+            + " | once.kafka.topic.partitions: must be 1 to 10000, but was '0'",
+        "once.kafka.topic.replication-factor=33"
+            + " | once.kafka.topic.replication-factor: must be 0 to 32, but was '33'",
+        "once.kafka.consumer.concurrency=0 | once.kafka.consumer.concurrency: must be 1 to 100",
+        "once.kafka.consumer.key-lanes=0"
+            + " | once.kafka.consumer.key-lanes: must be 1 to 64, but was '0'",
+        "once.kafka.consumer.key-lanes=65 | once.kafka.consumer.key-lanes: must be 1 to 64",
+        "once.kafka.consumer.max-attempts=0 | once.kafka.consumer.max-attempts: must be 1 to 1000",
+        "once.kafka.consumer.commit-interval=2m"
+            + " | once.kafka.consumer.commit-interval: must be 0s to 1m, but was 'PT2M'",
+        "once.kafka.producer.send-timeout=500ms"
+            + " | once.kafka.producer.send-timeout: must be 1s to 10m, but was 'PT0.5S'",
+        "once.kafka.consumer.initial-delay=0ms"
+            + " | once.kafka.consumer.initial-delay: must be 1ms to 5m, but was 'PT0S'",
+        "once.kafka.consumer.max-delay=10ms"
+            + " | once.kafka.consumer.max-delay: must be at least the initial-delay (100ms)",
+        "once.kafka.dead-letter-suffix= | once.kafka.dead-letter-suffix: must not be empty",
+        "once.kafka.dead-letter-suffix=.d l t"
+            + " | once.kafka.dead-letter-suffix: must be letters, digits, '.', '_' or '-',"
+            + " but was '.d l t'",
+        "once.kafka.consumer.initial-backoff=10ms"
+            + " | once.kafka.consumer.initial-backoff is now once.kafka.consumer.initial-delay",
+        "once.kafka.consumer.max-backoff=1s"
+            + " | once.kafka.consumer.max-backoff is now once.kafka.consumer.max-delay",
       })
   void aContradictingOrOutOfRangeSettingFailsTheStartNamingIt(String setting, String message) {
     offline(TestBroker.run())
@@ -227,14 +254,81 @@ class KafkaConfigurationTest {
         .run(context -> assertThat(groupId(context)).isEqualTo(KafkaTestApplication.consumer(run)));
   }
 
-  /** The message of the failure that says the configuration is invalid, from the start's causes. */
+  @Test
+  void springKafkaListenerSettingsApplyToTheInboxListenersExceptWhatOnceOwns() {
+    String run = TestBroker.run();
+    KafkaTransportTest.app(run)
+        .withBean(
+            "applicationsErrorHandler",
+            CommonErrorHandler.class,
+            () -> new DefaultErrorHandler(new FixedBackOff(0, 0)))
+        .withBean(
+            "applicationsRecordInterceptor",
+            RecordInterceptor.class,
+            () -> (record, consumer) -> record)
+        .withPropertyValues(
+            // Applied, as to the application's own listeners:
+            "spring.kafka.listener.poll-timeout=1234ms",
+            "spring.kafka.listener.idle-between-polls=7ms",
+            "spring.kafka.listener.log-container-config=true",
+            "spring.kafka.listener.monitor-interval=17s",
+            // Once's own settings win:
+            "spring.kafka.listener.ack-mode=record",
+            "spring.kafka.listener.concurrency=5",
+            "spring.kafka.listener.type=single",
+            "once.kafka.consumer.concurrency=3",
+            "once.kafka.consumer.commit-interval=250ms")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              ConcurrentMessageListenerContainer<String, String> container =
+                  context.getBean(InboxListeners.class).containers().get(0);
+              ContainerProperties properties = container.getContainerProperties();
+              assertThat(properties.getPollTimeout()).isEqualTo(1234);
+              assertThat(properties.getIdleBetweenPolls()).isEqualTo(7);
+              assertThat(properties.isLogContainerConfig()).isTrue();
+              assertThat(properties.getMonitorInterval()).isEqualTo(17);
+
+              assertThat(properties.getAckMode()).isEqualTo(ContainerProperties.AckMode.TIME);
+              assertThat(properties.getAckTime()).isEqualTo(250);
+              assertThat(container.getConcurrency()).isEqualTo(3);
+              assertThat(properties.getMessageListener()).isInstanceOf(PartitionBatches.class);
+              assertThat(properties.isSubBatchPerPartition()).isTrue();
+              assertThat(properties.getGroupId()).isEqualTo(KafkaTestApplication.consumer(run));
+              assertThat(container.getCommonErrorHandler())
+                  .isNotSameAs(context.getBean("applicationsErrorHandler"));
+              // The application's record interceptor, which a batch listener never calls, is not
+              // set: the start was not refused for it.
+              assertThat(container.getRecordInterceptor()).isNull();
+            });
+  }
+
+  /**
+   * What stopped the start, as the application's log shows it: the failure analysis that a
+   * registered {@link FailureAnalyzer} gives (Once's names each rejected property, its reason and
+   * its value), or else the message of the failure that says the configuration is invalid.
+   */
   private static String configurationFailure(AssertableApplicationContext context) {
-    for (Throwable t = context.getStartupFailure(); t != null; t = t.getCause()) {
+    Throwable failure = context.getStartupFailure();
+    // Analyzers that need the application's environment or bean factory are left out; Once's
+    // needs neither.
+    for (FailureAnalyzer analyzer :
+        SpringFactoriesLoader.forDefaultResourceLocation()
+            .load(
+                FailureAnalyzer.class,
+                null,
+                SpringFactoriesLoader.FailureHandler.handleMessage((message, e) -> {}))) {
+      FailureAnalysis analysis = analyzer.analyze(failure);
+      if (analysis != null && analysis.getDescription().startsWith("Once's configuration")) {
+        return analysis.getDescription();
+      }
+    }
+    for (Throwable t = failure; t != null; t = t.getCause()) {
       if (t.getMessage() != null && t.getMessage().startsWith("Invalid configuration")) {
         return t.getMessage();
       }
     }
-    throw new AssertionError("no 'Invalid configuration' failure", context.getStartupFailure());
+    throw new AssertionError("no 'Invalid configuration' failure", failure);
   }
 
   private static String groupId(AssertableApplicationContext context) {

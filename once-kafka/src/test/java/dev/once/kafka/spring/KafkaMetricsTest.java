@@ -68,7 +68,7 @@ class KafkaMetricsTest {
                   .isEqualTo(5);
               assertThat(registry.find("once.kafka.publish").tag("outcome", "failed").timer())
                   .isNull();
-              assertThat(PoisonRecordTest.applied(registry, consumer)).isEqualTo(5.0);
+              PoisonRecordTest.assertApplied(registry, consumer, 5.0);
               await().atMost(Duration.ofSeconds(10)).until(() -> lag.value() == 0.0);
 
               // The consumer is stuck on one record; three wait behind it.
@@ -105,7 +105,7 @@ class KafkaMetricsTest {
                           backlog.stream()
                               .allMatch(e -> effects.applied(e.messageId(), consumer) == 1));
               await().atMost(Duration.ofSeconds(10)).until(() -> lag.value() == 0.0);
-              assertThat(PoisonRecordTest.applied(registry, consumer)).isEqualTo(9.0);
+              PoisonRecordTest.assertApplied(registry, consumer, 9.0);
               assertThat(
                       registry
                           .get("once.kafka.publish")

@@ -50,8 +50,8 @@ class KafkaTransportTest {
             "spring.kafka.bootstrap-servers=" + TestBroker.servers(),
             "test.run=" + run,
             "once.kafka.topic.partitions=3",
-            "once.kafka.consumer.initial-backoff=10ms",
-            "once.kafka.consumer.max-backoff=100ms",
+            "once.kafka.consumer.initial-delay=10ms",
+            "once.kafka.consumer.max-delay=100ms",
             "once.outbox.relay.poll-interval=200ms");
   }
 

@@ -176,7 +176,7 @@ class PoisonInBatchTest {
       assertThat(header(dead.get(0), OnceHeaders.DEAD_LETTER_REASON))
           .startsWith("java.lang.IllegalStateException")
           .contains("this consumer refuses p-" + run);
-      assertThat(PoisonRecordTest.applied(registry, consumer)).isEqualTo(7.0);
+      PoisonRecordTest.assertApplied(registry, consumer, 7.0);
       assertThat(TransportApps.counter(registry, consumer, "duplicate")).isZero();
       return new Run(ids, List.copyOf(attempts));
     }

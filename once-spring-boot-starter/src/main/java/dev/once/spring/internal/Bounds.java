@@ -1,14 +1,14 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import jakarta.validation.ConstraintValidatorContext;
 import java.time.Duration;
 
 /** Shared by Once's constraint validators: how a bound reads, and how a violation is reported. */
-final class Bounds {
+public final class Bounds {
   private Bounds() {}
 
   /** A duration as a person writes it in a properties file: 500ms, 10s, 5m, 24h, 365d. */
-  static String duration(long millis) {
+  public static String duration(long millis) {
     if (millis == 0) {
       return "0s";
     }
@@ -27,19 +27,19 @@ final class Bounds {
     return millis + "ms";
   }
 
-  static String duration(Duration d) {
+  public static String duration(Duration d) {
     return duration(d.toMillis());
   }
 
   /** Reports {@code message} in place of the constraint's template, interpolating nothing. */
-  static boolean reject(ConstraintValidatorContext context, String message) {
+  public static boolean reject(ConstraintValidatorContext context, String message) {
     context.disableDefaultConstraintViolation();
     context.buildConstraintViolationWithTemplate(literal(message)).addConstraintViolation();
     return false;
   }
 
   /** {@code message} as a message template that reads as itself. */
-  static String literal(String message) {
+  public static String literal(String message) {
     return message
         .replace("\\", "\\\\")
         .replace("{", "\\{")

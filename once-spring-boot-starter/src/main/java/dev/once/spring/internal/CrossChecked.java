@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import static java.lang.annotation.ElementType.TYPE;
 import static java.lang.annotation.RetentionPolicy.RUNTIME;
@@ -17,7 +17,7 @@ import java.lang.annotation.Target;
 @Target(TYPE)
 @Retention(RUNTIME)
 @Constraint(validatedBy = CrossChecked.Check.class)
-@interface CrossChecked {
+public @interface CrossChecked {
   String message() default "inconsistent";
 
   Class<?>[] groups() default {};

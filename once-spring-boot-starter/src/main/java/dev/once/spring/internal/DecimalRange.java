@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.PARAMETER;
@@ -18,7 +18,7 @@ import java.lang.annotation.Target;
 @Target({FIELD, PARAMETER})
 @Retention(RUNTIME)
 @Constraint(validatedBy = DecimalRange.Check.class)
-@interface DecimalRange {
+public @interface DecimalRange {
   double min();
 
   double max();

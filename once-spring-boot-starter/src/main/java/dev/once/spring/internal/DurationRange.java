@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.PARAMETER;
@@ -19,7 +19,7 @@ import java.time.Duration;
 @Target({FIELD, PARAMETER})
 @Retention(RUNTIME)
 @Constraint(validatedBy = DurationRange.Check.class)
-@interface DurationRange {
+public @interface DurationRange {
   long minMillis();
 
   /** {@link Long#MAX_VALUE}: no upper bound. */

@@ -1,4 +1,4 @@
-package dev.once.spring;
+package dev.once.spring.internal;
 
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.PARAMETER;
@@ -16,7 +16,7 @@ import org.springframework.util.unit.DataSize;
 @Target({FIELD, PARAMETER})
 @Retention(RUNTIME)
 @Constraint(validatedBy = DataSizeRange.Check.class)
-@interface DataSizeRange {
+public @interface DataSizeRange {
   /** The largest array the JVM allocates; a body is buffered in one. */
   long MAX_BYTES = Integer.MAX_VALUE - 8;
 
