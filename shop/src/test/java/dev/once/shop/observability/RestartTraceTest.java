@@ -12,7 +12,6 @@ import dev.once.shop.support.DatabaseLogins;
 import dev.once.shop.support.OpenApiContract;
 import dev.once.shop.support.ShopHttp;
 import dev.once.shop.support.ShopIntegrationTest;
-import dev.once.shop.support.ShopOnEmbeddedPostgres;
 import dev.once.shop.support.TestClient;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.net.http.HttpRequest;
@@ -99,7 +98,7 @@ class RestartTraceTest {
         .run(
             "--server.port=0",
             "--once.embedded-postgres.clean=true",
-            "--once.embedded-postgres.data-dir=" + ShopOnEmbeddedPostgres.DATA_DIR,
+            "--once.embedded-postgres.data-dir=" + ShopIntegrationTest.DATA_DIR,
             "--shop.admin-token=" + ShopIntegrationTest.ADMIN_TOKEN,
             "--once.outbox.relay.enabled=" + relay,
             "--once.outbox.relay.poll-interval=100ms",

@@ -26,8 +26,12 @@ public abstract class ShopIntegrationTest {
   /** The admin token the test context is configured with. */
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
-  /** The embedded database's data directory, shared by every test context of the JVM. */
-  public static final String DATA_DIR = ShopOnEmbeddedPostgres.DATA_DIR;
+  /**
+   * The embedded database's data directory, shared by every test context of the JVM: {@link
+   * ShopOnEmbeddedPostgres#DATA_DIR} resolved.
+   */
+  public static final String DATA_DIR =
+      "target/embedded-pg-" + System.getProperty("once.test.fork", "fork1");
 
   @LocalServerPort private int port;
 

@@ -38,6 +38,10 @@ import org.springframework.boot.test.context.SpringBootTest;
       "once.idempotency.limits.new-keys-per-minute=0"
     })
 public @interface ShopOnEmbeddedPostgres {
-  /** The embedded database's data directory, shared by every test context of the JVM. */
-  String DATA_DIR = "target/embedded-pg";
+  /**
+   * The embedded database's data directory, shared by every test context of the JVM, one per test
+   * JVM of the build ({@code once.test.fork}, which the build sets to the fork's number), as a
+   * property value that Spring resolves; {@link ShopIntegrationTest#DATA_DIR} is the path itself.
+   */
+  String DATA_DIR = "target/embedded-pg-${once.test.fork:fork1}";
 }
