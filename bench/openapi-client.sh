@@ -2,7 +2,7 @@
 # The generated-client check of GitHub issue 10: builds the shop, starts it on a free port in a
 # temporary folder, saves its /v3/api-docs as target/openapi/openapi.json, generates a Java client
 # from it with openapi-generator (bench/openapi-client, library "native": java.net.http and
-# Jackson), compiles it, and runs the README's curl sessions through it against that shop
+# Jackson), compiles it, and runs the curl sessions of shop/README.md's tour through it against that shop
 # (dev.once.client.Session): a payment replayed with Idempotent-Replayed: true, a reused key as a
 # typed Problem (422), settlements, an order reserved, paid and cancelled. Stops the shop in any case.
 # Needs a JDK 17+ and curl (Maven through ./mvnw, everything else from Maven Central).
@@ -33,6 +33,6 @@ if ! ./mvnw -q -f "$PROJECT/pom.xml" -DinputSpec="$SPEC" clean package > "$OUT/c
 fi
 grep -e WARNING "$OUT/client-build.log" >&2 || true
 
-echo "== the README's sessions through the generated client, against $SHOP_URL"
+echo "== the tour's sessions (shop/README.md) through the generated client, against $SHOP_URL"
 java -cp "$PROJECT/target/classes:$(cat "$PROJECT/target/classpath.txt")" dev.once.client.Session \
   "$SHOP_URL" "$SHOP_DIR/data/admin-token"

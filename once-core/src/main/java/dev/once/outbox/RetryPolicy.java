@@ -19,10 +19,6 @@ import java.util.random.RandomGenerator;
 public record RetryPolicy(
     int maxAttempts, Duration initialDelay, double multiplier, Duration maxDelay, double jitter) {
 
-  /**
-   * 10 attempts, 1 s doubling up to 5 min, 50% jitter: at most 511 s (about 8.5 minutes) from the
-   * first attempt to the last.
-   */
   /** Fewest {@link #maxAttempts()}. */
   public static final int MIN_ATTEMPTS = 1;
 
@@ -47,6 +43,10 @@ public record RetryPolicy(
   /** Largest {@link #jitter()}: full jitter. */
   public static final double MAX_JITTER = 1.0;
 
+  /**
+   * 10 attempts, 1 s doubling up to 5 min, 50% jitter: at most 511 s (about 8.5 minutes) from the
+   * first attempt to the last.
+   */
   public static final RetryPolicy DEFAULT =
       new RetryPolicy(10, Duration.ofSeconds(1), 2.0, Duration.ofMinutes(5), 0.5);
 

@@ -23,8 +23,9 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  *
  * <p>A pool whose {@code exceptionOverride} or {@code exceptionOverrideClassName} the application
  * set keeps the application's; Once then logs once that failover eviction is the application's
- * business. Loaded only when HikariCP is present. The relay's own pool copies the application's
- * pool, this setting included.
+ * business. Loaded only when HikariCP is present and {@code once.datasource.failover-eviction} is
+ * not {@code false}; each pool it changes is named in the log at start. The relay's own pool copies
+ * the application's pool, this setting included.
  */
 final class FailoverEviction implements SQLExceptionOverride, BeanPostProcessor {
   private static final Logger log = LoggerFactory.getLogger(FailoverEviction.class);
@@ -43,6 +44,11 @@ final class FailoverEviction implements SQLExceptionOverride, BeanPostProcessor 
     if (bean instanceof HikariDataSource hikari && !hikari.isRunning()) {
       if (hikari.getExceptionOverride() == null && hikari.getExceptionOverrideClassName() == null) {
         hikari.setExceptionOverride(this);
+        log.info(
+            "Once set the exception override of the Hikari pool of bean '{}': a connection that"
+                + " fails because its server turned read-only (a failover) is closed, not lent"
+                + " again. once.datasource.failover-eviction=false leaves the pool as it is",
+            beanName);
       } else {
         log.info(
             "The pool of bean '{}' has its own exception override: Once does not install its"

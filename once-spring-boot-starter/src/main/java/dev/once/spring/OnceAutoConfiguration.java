@@ -98,11 +98,12 @@ public class OnceAutoConfiguration {
   }
 
   /**
-   * HikariCP pools close connections that a failover left read-only, when HikariCP is present: see
-   * {@link FailoverEviction}.
+   * HikariCP pools close connections that a failover left read-only, when HikariCP is present and
+   * {@code once.datasource.failover-eviction} is not false: see {@link FailoverEviction}.
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(name = "com.zaxxer.hikari.HikariDataSource")
+  @ConditionalOnBooleanProperty(name = "once.datasource.failover-eviction", matchIfMissing = true)
   static class HikariConfiguration {
     @Bean
     static BeanPostProcessor onceFailoverEviction() {

@@ -358,48 +358,49 @@ public record OnceProperties(
   public record Relay(
       @DefaultValue("true") boolean enabled,
       @DefaultValue("true") boolean autoStart,
-      @IntRange(min = RelayLimits.MIN_WORKERS, max = RelayLimits.MAX_WORKERS) @DefaultValue("8")
+      @IntRange(min = RelayLimits.MIN_WORKERS, max = RelayLimits.MAX_WORKERS)
+          @DefaultValue("" + RelayLimits.DEFAULT_WORKERS)
           int workers,
       @IntRange(min = RelayLimits.MIN_BATCH_SIZE, max = RelayLimits.MAX_BATCH_SIZE)
-          @DefaultValue("100")
+          @DefaultValue("" + RelayLimits.DEFAULT_BATCH_SIZE)
           int batchSize,
       @IntRange(min = RelayLimits.MIN_BATCH_SIZE, max = RelayLimits.MAX_BATCH_SIZE)
-          @DefaultValue("50")
+          @DefaultValue("" + RelayLimits.DEFAULT_HANDLER_BATCH_SIZE)
           int handlerBatchSize,
       @IntRange(min = 0, max = 100) @DefaultValue("" + DEFAULT_POOL_SIZE) int poolSize,
       @DurationRange(
               minMillis = RelayLimits.MIN_LEASE_MILLIS,
               maxMillis = RelayLimits.MAX_LEASE_MILLIS)
-          @DefaultValue("10s")
+          @DefaultValue(RelayLimits.DEFAULT_LEASE)
           Duration lease,
       @DurationRange(
               minMillis = RelayLimits.MIN_HANDLER_TIMEOUT_MILLIS,
               maxMillis = RelayLimits.MAX_HANDLER_TIMEOUT_MILLIS)
-          @DefaultValue("30s")
+          @DefaultValue(RelayLimits.DEFAULT_HANDLER_TIMEOUT)
           Duration handlerTimeout,
       @DurationRange(
               minMillis = RelayLimits.MIN_CLAIM_COALESCING_MILLIS,
               maxMillis = RelayLimits.MAX_CLAIM_COALESCING_MILLIS)
-          @DefaultValue("5ms")
+          @DefaultValue(RelayLimits.DEFAULT_CLAIM_COALESCING)
           Duration claimCoalescing,
       @DefaultValue("false") boolean asyncCompletions,
       @DurationRange(
               minMillis = RelayLimits.MIN_POLL_INTERVAL_MILLIS,
               maxMillis = RelayLimits.MAX_POLL_INTERVAL_MILLIS)
-          @DefaultValue("1s")
+          @DefaultValue(RelayLimits.DEFAULT_POLL_INTERVAL)
           Duration pollInterval,
       @DurationRange(
               minMillis = RelayLimits.MIN_DELIVERED_RETENTION_MILLIS,
               maxMillis = RelayLimits.MAX_DELIVERED_RETENTION_MILLIS)
-          @DefaultValue("1m")
+          @DefaultValue(RelayLimits.DEFAULT_DELIVERED_RETENTION)
           Duration deliveredRetention,
       @IntRange(min = RelayLimits.MIN_PURGE_BATCH_SIZE, max = RelayLimits.MAX_PURGE_BATCH_SIZE)
-          @DefaultValue("1000")
+          @DefaultValue("" + RelayLimits.DEFAULT_PURGE_BATCH_SIZE)
           int purgeBatchSize,
       @DurationRange(
               minMillis = RelayLimits.MIN_SHUTDOWN_TIMEOUT_MILLIS,
               maxMillis = RelayLimits.MAX_SHUTDOWN_TIMEOUT_MILLIS)
-          @DefaultValue("10s")
+          @DefaultValue(RelayLimits.DEFAULT_SHUTDOWN_TIMEOUT)
           Duration shutdownTimeout,
       @DurationRange(minMillis = 1_000, maxMillis = 365 * 86_400_000L) @DefaultValue("1m")
           Duration healthMaxDueAge,

@@ -34,8 +34,8 @@ final class OncePropertiesFailureAnalyzer extends AbstractFailureAnalyzer<BindVa
     }
     return new FailureAnalysis(
         description.toString(),
-        "Correct the values above in your application's configuration; README.md's Configuration"
-            + " section lists every once.* property with its default and range.",
+        "Correct the values above in your application's configuration; docs/configuration.md"
+            + " lists every once.* property with its default and range.",
         cause);
   }
 

@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every {@code java -jar once-verify.jar …} that README.md, docs/*.md and bench/*.sh show still
- * parses: its subcommand exists, and each flag is known and takes the value given (parsing only:
- * the files and servers they name need not exist here).
+ * Every {@code java -jar once-verify.jar …} that README.md, shop/README.md, docs/*.md and
+ * bench/*.sh show still parses: its subcommand exists, and each flag is known and takes the value
+ * given (parsing only: the files and servers they name need not exist here).
  */
 class DocumentedCommandsTest {
   private static final Path ROOT = Path.of("..");
@@ -23,7 +23,9 @@ class DocumentedCommandsTest {
   @Test
   void everyDocumentedInvocationParses() throws IOException {
     List<String> invocations = invocations();
-    assertThat(invocations).as("README.md, docs and bench show once-verify").hasSizeGreaterThan(10);
+    assertThat(invocations)
+        .as("the READMEs, docs and bench show once-verify")
+        .hasSizeGreaterThan(10);
     for (String invocation : invocations) {
       String[] args = arguments(invocation);
       assertThatCode(() -> Main.commandLine().parseArgs(args))
@@ -34,7 +36,8 @@ class DocumentedCommandsTest {
 
   /** The invocations: code lines (no comments, no prose), continuation lines joined. */
   private static List<String> invocations() throws IOException {
-    List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+    List<Path> files =
+        new ArrayList<>(List.of(ROOT.resolve("README.md"), ROOT.resolve("shop/README.md")));
     try (Stream<Path> docs = Files.list(ROOT.resolve("docs"));
         Stream<Path> bench = Files.list(ROOT.resolve("bench"))) {
       docs.filter(p -> p.toString().endsWith(".md")).sorted().forEach(files::add);
