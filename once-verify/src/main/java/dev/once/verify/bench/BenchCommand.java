@@ -7,6 +7,11 @@ import static dev.once.verify.bench.Scenario.REPLAY;
 import static dev.once.verify.bench.Scenario.SQL_ONCE;
 import static dev.once.verify.bench.Scenario.SQL_PLAIN;
 
+import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.OrderBodies;
+import dev.once.verify.harness.ShopApi;
+import dev.once.verify.harness.ShopProcess;
+import dev.once.verify.harness.ShutdownHook;
 import dev.once.verify.load.CpuClock;
 import dev.once.verify.load.LoadResult;
 import dev.once.verify.load.LoadRunner;
@@ -43,7 +48,7 @@ import java.util.Objects;
  * {@code bench}: in one run on one embedded PostgreSQL, the SQL floor of a payment with and without
  * Once, then the shop over HTTP with Once on (new payments, replays, an authenticated GET), then
  * the shop restarted with Once's filter off (new payments), then orders placed on a shop with the
- * relay on, in a database of their own ({@link OrderChecks}: time until reserved, deadlocks,
+ * relay on, in a database of their own ({@link OrderReadings}: time until reserved, deadlocks,
  * stock); on request, new payments on a shop without a tracer and on one with a tracer, in
  * alternation ({@link #tracing}). Writes results.md, results.json and chart.svg and prints the
  * table. Everything it started is stopped on exit, Ctrl-C included.
@@ -102,25 +107,18 @@ public final class BenchCommand {
       throw new IllegalArgumentException("no shop jar at " + options.shopJar());
     }
     Thread main = Thread.currentThread();
-    Thread hook =
-        new Thread(
+    try (ShutdownHook hook =
+        ShutdownHook.on(
+            "once-verify-stop",
             () -> {
               // Ctrl-C: stop the measurement first, so nothing reports the stopped servers.
               aborted = true;
               main.interrupt();
               stopAll();
-            },
-            "once-verify-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+            })) {
       return measure();
     } finally {
       stopAll();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // Ctrl-C: the JVM is already shutting down and the hook is running or has run.
-      }
     }
   }
 
@@ -410,8 +408,8 @@ public final class BenchCommand {
       skus.add("hot-" + i);
     }
     setUpOrders(skus);
-    OrderChecks checks = new OrderChecks(db, database);
-    long deadlocksBefore = checks.deadlocks();
+    OrderReadings readings = new OrderReadings(db, database);
+    long deadlocksBefore = readings.deadlocks();
     HttpScenarios http =
         new HttpScenarios(shop.port(), orderTenant.apiKey(), orderTenant.accounts());
     Instant runStart = Instant.now();
@@ -426,11 +424,12 @@ public final class BenchCommand {
     Instant windowStart = runStart.plus(options.warmup());
     Instant windowEnd = windowStart.plusNanos(load.windowNanos());
     progress("  waiting up to " + RESERVE_WAIT.toSeconds() + " s until no order is placed");
-    long drain = checks.awaitNonePlaced(RESERVE_WAIT, RESERVE_POLL, line -> progress("  " + line));
+    long drain =
+        readings.awaitNonePlaced(RESERVE_WAIT, RESERVE_POLL, line -> progress("  " + line));
     rememberMemory("orders, relay on, " + connections + " connections");
     shop.close();
     shop = null;
-    long deadlocksAfter = checks.deadlocks();
+    long deadlocksAfter = readings.deadlocks();
     long deadlocks =
         deadlocksBefore < 0 || deadlocksAfter < 0 ? -1 : deadlocksAfter - deadlocksBefore;
     String title =
@@ -439,7 +438,7 @@ public final class BenchCommand {
             + connections
             + " connections"
             + (options.rounds() == 1 ? "" : " [round " + round + "]");
-    OrdersResult r = checks.outcome(title, runStart, windowStart, windowEnd, drain, deadlocks);
+    OrdersResult r = readings.outcome(title, runStart, windowStart, windowEnd, drain, deadlocks);
     orders.add(r);
     progress(ordersLine(r, drain));
   }

@@ -10,6 +10,7 @@ import dev.once.json.JsonCanonicalizer;
 import dev.once.outbox.Outbox;
 import dev.once.outbox.OutboxMessage;
 import dev.once.postgres.PostgresStores;
+import dev.once.verify.harness.BenchDatabase;
 import dev.once.verify.load.Operation;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@
  * number of a run is measured in that one run (ratios within a run, since the machine is shared);
  * CPU time of the shop, of PostgreSQL and of every other process is read at the window's edges, so
  * a report says how much of the machine the measure had. Also the shop's processes and logins that
- * {@code chaos} reuses ({@link dev.once.verify.bench.ShopProcess}, {@link
- * dev.once.verify.bench.BenchDatabase}).
+ * {@code chaos} reuses ({@link dev.once.verify.harness.ShopProcess}, {@link
+ * dev.once.verify.harness.BenchDatabase}).
  */
 package dev.once.verify.bench;

@@ -1,6 +1,7 @@
 package dev.once.verify.chaos;
 
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.harness.ShutdownHook;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -66,7 +67,7 @@ public final class ChaosCommand {
     final Instant started = Instant.now();
     ChaosDatabase db;
     Processes processes;
-    Thread cleanup;
+    ShutdownHook cleanup;
     String adminToken;
     Http shop;
     Http psp;
@@ -336,11 +337,7 @@ public final class ChaosCommand {
       r.db.close();
     }
     if (r.cleanup != null) {
-      try {
-        Runtime.getRuntime().removeShutdownHook(r.cleanup);
-      } catch (IllegalStateException e) {
-        // shutting down already
-      }
+      r.cleanup.close();
     }
   }
 
@@ -369,16 +366,13 @@ public final class ChaosCommand {
   }
 
   /** Stops the processes and the database if the JVM is interrupted (Ctrl-C). */
-  private static Thread cleanupHook(Processes processes, ChaosDatabase db) {
-    Thread cleanup =
-        new Thread(
-            () -> {
-              processes.close();
-              db.close();
-            },
-            "chaos-cleanup");
-    Runtime.getRuntime().addShutdownHook(cleanup);
-    return cleanup;
+  private static ShutdownHook cleanupHook(Processes processes, ChaosDatabase db) {
+    return ShutdownHook.on(
+        "chaos-cleanup",
+        () -> {
+          processes.close();
+          db.close();
+        });
   }
 
   /**

@@ -1,7 +1,7 @@
 package dev.once.verify.chaos;
 
-import dev.once.verify.bench.BenchDatabase;
-import dev.once.verify.bench.ShopLogin;
+import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.ShopLogin;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.DriverManager;

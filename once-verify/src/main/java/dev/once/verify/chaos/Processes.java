@@ -1,7 +1,7 @@
 package dev.once.verify.chaos;
 
-import dev.once.verify.bench.ShopProcess;
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.harness.ShopProcess;
 import dev.once.verify.system.StartFailure;
 import java.io.IOException;
 import java.net.URI;

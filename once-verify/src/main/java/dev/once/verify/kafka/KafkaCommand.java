@@ -1,6 +1,7 @@
 package dev.once.verify.kafka;
 
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.harness.ShutdownHook;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,17 +59,16 @@ public final class KafkaCommand {
         System.getProperty(
             "org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", "error"));
     Broker broker = start();
-    Thread stop =
-        new Thread(
-            () -> {
-              out.println("Kafka broker stopping");
-              out.flush();
-              broker.close();
-              out.println("Kafka broker stopped (data " + options.data() + ")");
-              out.flush();
-            },
-            "kafka-stop");
-    Runtime.getRuntime().addShutdownHook(stop);
+    // Runs until SIGTERM or Ctrl-C, which stop the broker cleanly: the hook is never withdrawn.
+    ShutdownHook.on(
+        "kafka-stop",
+        () -> {
+          out.println("Kafka broker stopping");
+          out.flush();
+          broker.close();
+          out.println("Kafka broker stopped (data " + options.data() + ")");
+          out.flush();
+        });
     out.println(READY + options.bootstrap() + " (data " + options.data() + ")");
     out.flush();
     broker.server.awaitShutdown();

@@ -1,6 +1,6 @@
 package dev.once.verify.relay;
 
-import dev.once.verify.bench.OrderBodies;
+import dev.once.verify.harness.OrderBodies;
 import dev.once.verify.http.HttpConnection;
 import dev.once.verify.http.HttpRequest;
 import dev.once.verify.http.HttpResponse;

@@ -3,7 +3,7 @@ package dev.once.verify.relay;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.inbox.InboxStore;
 import dev.once.postgres.PostgresStores;
-import dev.once.verify.bench.ShopLogin;
+import dev.once.verify.harness.ShopLogin;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;

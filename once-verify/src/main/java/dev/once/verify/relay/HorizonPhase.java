@@ -2,7 +2,8 @@ package dev.once.verify.relay;
 
 import static dev.once.verify.relay.RelayTable.f;
 
-import dev.once.verify.bench.BenchDatabase;
+import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.stats.Percentiles;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -107,7 +108,7 @@ final class HorizonPhase {
               settled / seconds,
               counts.get(i).created() / seconds,
               maxBacklog.get(i),
-              Numbers.percentile(latency, 0.99) * 1000));
+              Percentiles.of(latency, 0.99) * 1000));
     }
     if (deadTuples >= 0) {
       value.append(f("; once.outbox n_dead_tup at the end of the hold: %,d", deadTuples));

@@ -2,6 +2,7 @@ package dev.once.verify.relay;
 
 import static dev.once.verify.relay.RelayTable.f;
 
+import dev.once.verify.stats.Percentiles;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -123,8 +124,8 @@ final class HttpPhase {
         ">= 0.80",
         ratio >= 0.80);
     Collections.sort(settled);
-    double p50 = Numbers.percentile(settled, 0.50) * 1000;
-    double p99 = Numbers.percentile(settled, 0.99) * 1000;
+    double p50 = Percentiles.of(settled, 0.50) * 1000;
+    double p99 = Percentiles.of(settled, 0.99) * 1000;
     run.table.goal(
         "commit-to-settled under full HTTP load, p99 (p50)",
         f(

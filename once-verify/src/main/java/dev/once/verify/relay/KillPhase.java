@@ -6,7 +6,7 @@ import static dev.once.verify.relay.Prefill.RELEASE;
 import static dev.once.verify.relay.Prefill.like;
 import static dev.once.verify.relay.RelayTable.f;
 
-import dev.once.verify.bench.ShopProcess;
+import dev.once.verify.harness.ShopProcess;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;

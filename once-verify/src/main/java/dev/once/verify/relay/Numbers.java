@@ -1,27 +1,20 @@
 package dev.once.verify.relay;
 
+import dev.once.verify.stats.Percentiles;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Medians and percentiles of the few values a phase collects. */
+/** Medians of the few values a phase collects, and how rates print. */
 final class Numbers {
   private Numbers() {}
 
   static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);
     Collections.sort(sorted);
-    return percentile(sorted, 0.5);
-  }
-
-  /** Of sorted values (nearest rank); NaN if none. */
-  static double percentile(List<Double> sorted, double p) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    return sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * p)));
+    return Percentiles.of(sorted, 0.5);
   }
 
   /** "812, 790": rates without decimals. */

@@ -2,6 +2,7 @@ package dev.once.verify.relay;
 
 import static dev.once.verify.relay.RelayTable.f;
 
+import dev.once.verify.stats.Percentiles;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,8 +48,8 @@ final class OrdersPhase {
         run.sql.number(
             "SELECT count(*) FROM orders WHERE created_at >= ? AND status = 'rejected'",
             Timestamp.from(start));
-    double p50 = Numbers.percentile(reserved, 0.50);
-    double p99 = Numbers.percentile(reserved, 0.99);
+    double p50 = Percentiles.of(reserved, 0.50);
+    double p99 = Percentiles.of(reserved, 0.99);
     run.table.goal(
         f("orders at %d connections: place -> reserved p99 (p50)", connections),
         f(

@@ -2,7 +2,8 @@ package dev.once.verify.relay;
 
 import static dev.once.verify.relay.RelayTable.f;
 
-import dev.once.verify.bench.BenchDatabase;
+import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.ShutdownHook;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,18 +35,11 @@ public final class RelayCommand {
     if (!Files.isRegularFile(options.shopJar())) {
       throw new IOException("no shop jar at " + options.shopJar());
     }
-    Thread hook = new Thread(this::stopAll, "once-verify-relay-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    try (ShutdownHook hook = ShutdownHook.on("once-verify-relay-stop", this::stopAll)) {
       measure();
       return 0;
     } finally {
       stopAll();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException e) {
-        // Ctrl-C: the JVM is already shutting down and the hook is running or has run.
-      }
     }
   }
 

@@ -4,10 +4,10 @@ import static dev.once.verify.relay.RelayTable.f;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.postgres.PostgresStores;
-import dev.once.verify.bench.BenchDatabase;
-import dev.once.verify.bench.ShopApi;
-import dev.once.verify.bench.ShopLogin;
-import dev.once.verify.bench.ShopProcess;
+import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.ShopApi;
+import dev.once.verify.harness.ShopLogin;
+import dev.once.verify.harness.ShopProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.once.verify.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.once.verify.bench.ShopLogin;
+import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -24,6 +24,21 @@ class PercentilesTest {
   }
 
   @Test
+  void doublesTakeTheSameRanks() {
+    List<Double> hundred = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      hundred.add(i + 1.0);
+    }
+    assertThat(Percentiles.of(hundred, 0.50)).isEqualTo(50.0);
+    assertThat(Percentiles.of(hundred, 0.99)).isEqualTo(99.0);
+    assertThat(Percentiles.of(hundred, 1.0)).isEqualTo(100.0);
+    assertThat(Percentiles.of(List.of(1.0, 2.0), 0.5)).isEqualTo(1.0);
+    assertThat(Percentiles.of(List.<Double>of(), 0.99)).isNaN();
+    assertThatExceptionOfType(IllegalArgumentException.class)
+        .isThrownBy(() -> Percentiles.of(List.of(1.0), 0));
+  }
+
+  @Test
   void refusesNoSamplesAndBadQuantiles() {
     assertThatExceptionOfType(IllegalArgumentException.class)
         .isThrownBy(() -> Percentiles.of(new long[0], 0.5));

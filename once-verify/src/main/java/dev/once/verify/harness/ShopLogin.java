@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 /**
  * How a shop process logs in to its PostgreSQL: the JDBC URL, the application's role (what the shop

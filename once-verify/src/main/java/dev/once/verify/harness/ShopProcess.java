@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 import dev.once.verify.http.HttpConnection;
 import dev.once.verify.http.HttpRequest;

@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 import dev.once.verify.http.RequestBytes;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 import dev.once.verify.http.HttpConnection;
 import dev.once.verify.http.HttpRequest;
@@ -55,7 +55,7 @@ public final class ShopApi implements AutoCloseable {
   }
 
   /** Sends one payment with {@code key}; the answer must be 201. */
-  void pay(String apiKey, String key, String body) throws IOException {
+  public void pay(String apiKey, String key, String body) throws IOException {
     expect(post("/v1/payments", "Bearer " + apiKey, key, body), 201, "pay");
   }
 

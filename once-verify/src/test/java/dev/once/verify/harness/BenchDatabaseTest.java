@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

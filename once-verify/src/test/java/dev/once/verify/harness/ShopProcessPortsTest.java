@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.once.verify.bench;
+package dev.once.verify.harness;
 
 import dev.once.embedded.EmbeddedDatabase;
 import dev.once.embedded.EmbeddedPostgresServer;
@@ -26,7 +26,7 @@ public final class BenchDatabase implements AutoCloseable {
   /** The database the shop runs on. */
   public static final String DATABASE = "shop";
 
-  static final String ORDERS_DATABASE = "shop_orders";
+  public static final String ORDERS_DATABASE = "shop_orders";
 
   private final Path folder;
   private final EmbeddedDatabase database;
