@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -51,7 +52,12 @@ import org.springframework.transaction.PlatformTransactionManager;
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
-@Import(OnceAutoConfiguration.PackageConfigurations.class)
+// Spring Boot's ordering of database initialization (OnceSchemaInitialization): Once's stores after
+// Once's migration and the application's own, whichever auto-configurations are present.
+@Import({
+  OnceAutoConfiguration.PackageConfigurations.class,
+  DatabaseInitializationDependencyConfigurer.class
+})
 public class OnceAutoConfiguration {
 
   @Bean
@@ -62,12 +68,7 @@ public class OnceAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  IdempotencyEngine onceIdempotencyEngine(
-      OnceProperties properties,
-      IdempotencyStore store,
-      ObjectProvider<OnceSchemaMigration> migration) {
-    // The tables must exist before the engine is used.
-    migration.ifAvailable(m -> {});
+  IdempotencyEngine onceIdempotencyEngine(OnceProperties properties, IdempotencyStore store) {
     return IdempotencyEngine.builder(store)
         .retention(properties.idempotency().retention())
         .retryAfter(properties.idempotency().retryAfter())

@@ -7,7 +7,6 @@ import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxStore;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
-import dev.once.spring.OnceSchemaMigration;
 import dev.once.spring.events.PublishedEventTypes;
 import dev.once.spring.internal.EventsPublished;
 import dev.once.spring.internal.OnceThreads;
@@ -38,8 +37,7 @@ class InboxConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  InboxStore onceInboxStore(DataSource dataSource, ObjectProvider<OnceSchemaMigration> migration) {
-    migration.ifAvailable(m -> {});
+  InboxStore onceInboxStore(DataSource dataSource) {
     return PostgresStores.inboxStore(dataSource);
   }
 

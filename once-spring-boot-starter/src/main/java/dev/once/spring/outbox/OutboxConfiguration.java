@@ -10,7 +10,6 @@ import dev.once.outbox.OutboxStore;
 import dev.once.postgres.OutboxArchive;
 import dev.once.postgres.PostgresStores;
 import dev.once.spring.OnceProperties;
-import dev.once.spring.OnceSchemaMigration;
 import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.OnceTracing;
 import java.util.Set;
@@ -32,14 +31,12 @@ import org.springframework.util.function.SingletonSupplier;
 @Configuration(proxyBeanMethods = false)
 class OutboxConfiguration {
 
-  /** The outbox's storage; its tables are migrated first. */
+  /**
+   * The outbox's storage; made after Once's migration (dev.once.spring.OnceSchemaInitialization).
+   */
   @Bean
   @ConditionalOnMissingBean
-  OutboxStore onceOutboxStore(
-      DataSource dataSource,
-      ObjectProvider<OnceSchemaMigration> migration,
-      OnceProperties properties) {
-    migration.ifAvailable(m -> {});
+  OutboxStore onceOutboxStore(DataSource dataSource, OnceProperties properties) {
     return store(dataSource, properties.outbox().archive());
   }
 
