@@ -9,9 +9,9 @@ import java.util.stream.Collectors;
 /**
  * The violation query of one invariant: the file {@code <id>.sql} of the shop's {@code
  * src/test/resources/invariants}, which the build puts on once-verify's class path as {@code
- * shop/invariants} and which the shop's own tests run after every test (those that hold between
- * two tests). One file per invariant is its one definition: a query returns one row per violation,
- * the violating id in its only column.
+ * shop/invariants} and which the shop's own tests run after every test (those that hold between two
+ * tests). One file per invariant is its one definition: a query returns one row per violation, the
+ * violating id in its only column.
  */
 public final class InvariantSql {
   private static final String FOLDER = "/shop/invariants/";
