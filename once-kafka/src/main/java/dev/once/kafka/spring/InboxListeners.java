@@ -157,6 +157,9 @@ final class InboxListeners implements SmartLifecycle {
       properties.setAckMode(ContainerProperties.AckMode.TIME);
       properties.setAckTime(commitInterval.toMillis());
     }
+    // Acknowledgements are the container's, in order (spring.kafka.listener.async-acks is for
+    // manual acks, which Once never uses).
+    properties.setAsyncAcks(false);
     // One call per partition of a poll: a partition's records are one batch, one transaction.
     properties.setSubBatchPerPartition(true);
     int lanes = settings.consumer().keyLanes();

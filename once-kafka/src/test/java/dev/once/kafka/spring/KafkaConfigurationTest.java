@@ -276,6 +276,7 @@ class KafkaConfigurationTest {
             "spring.kafka.listener.ack-mode=record",
             "spring.kafka.listener.concurrency=5",
             "spring.kafka.listener.type=single",
+            "spring.kafka.listener.async-acks=true",
             "once.kafka.consumer.concurrency=3",
             "once.kafka.consumer.commit-interval=250ms")
         .run(
@@ -291,6 +292,7 @@ class KafkaConfigurationTest {
 
               assertThat(properties.getAckMode()).isEqualTo(ContainerProperties.AckMode.TIME);
               assertThat(properties.getAckTime()).isEqualTo(250);
+              assertThat(properties.isAsyncAcks()).isFalse();
               assertThat(container.getConcurrency()).isEqualTo(3);
               assertThat(properties.getMessageListener()).isInstanceOf(PartitionBatches.class);
               assertThat(properties.isSubBatchPerPartition()).isTrue();

@@ -18,14 +18,11 @@ public final class Percentiles {
    * @throws IllegalArgumentException if there are no samples or {@code q} is out of range
    */
   public static long of(long[] sorted, double q) {
-    if (!(q > 0 && q <= 1)) {
-      throw new IllegalArgumentException("q must be in (0, 1], was " + q);
-    }
     if (sorted.length == 0) {
+      checked(q);
       throw new IllegalArgumentException("no samples");
     }
-    int rank = (int) Math.ceil(q * sorted.length);
-    return sorted[Math.max(rank, 1) - 1];
+    return sorted[index(sorted.length, q)];
   }
 
   /**
@@ -37,13 +34,22 @@ public final class Percentiles {
    * @throws IllegalArgumentException if {@code q} is out of range
    */
   public static double of(List<Double> sorted, double q) {
+    if (sorted.isEmpty()) {
+      checked(q);
+      return Double.NaN;
+    }
+    return sorted.get(index(sorted.size(), q));
+  }
+
+  /** The nearest rank's index among {@code size > 0} sorted samples. */
+  private static int index(int size, double q) {
+    return Math.max((int) Math.ceil(checked(q) * size), 1) - 1;
+  }
+
+  private static double checked(double q) {
     if (!(q > 0 && q <= 1)) {
       throw new IllegalArgumentException("q must be in (0, 1], was " + q);
     }
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    int rank = (int) Math.ceil(q * sorted.size());
-    return sorted.get(Math.max(rank, 1) - 1);
+    return q;
   }
 }
