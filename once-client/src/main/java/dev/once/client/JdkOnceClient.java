@@ -16,7 +16,7 @@ final class JdkOnceClient implements OnceClient {
   }
 
   @Override
-  public RetryPolicy policy() {
+  public CallRetryPolicy policy() {
     return retrier.policy();
   }
 

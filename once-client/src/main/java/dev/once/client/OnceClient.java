@@ -12,7 +12,7 @@ import java.util.random.RandomGenerator;
  *
  * <pre>{@code
  * OnceClient client = OnceClient.builder()
- *     .retry(RetryPolicy.builder().deadline(Duration.ofSeconds(10)).build())
+ *     .retry(CallRetryPolicy.builder().deadline(Duration.ofSeconds(10)).build())
  *     .build();
  * OnceResponse r = client.send(OnceRequest.post(uri).json(body).key("order-42-payment"));
  * }</pre>
@@ -30,7 +30,7 @@ public interface OnceClient {
   OnceResponse send(OnceRequest request);
 
   /** The retry policy of every call. */
-  RetryPolicy policy();
+  CallRetryPolicy policy();
 
   /** A builder with a new JDK client (HTTP/1.1 and 2, no redirects). */
   static Builder builder() {
@@ -51,8 +51,8 @@ public interface OnceClient {
       this.http = http;
     }
 
-    /** The retry policy; default {@link RetryPolicy#defaults()}. */
-    public Builder retry(RetryPolicy policy) {
+    /** The retry policy; default {@link CallRetryPolicy#defaults()}. */
+    public Builder retry(CallRetryPolicy policy) {
       retrier.policy(policy);
       return this;
     }

@@ -35,7 +35,7 @@ import java.util.random.RandomGenerator;
 public final class Retrier {
   private static final Set<String> SAFE = Set.of("GET", "HEAD");
 
-  private final RetryPolicy policy;
+  private final CallRetryPolicy policy;
   private final ClientListener listener;
   private final Clock clock;
   private final Sleeper sleeper;
@@ -57,7 +57,7 @@ public final class Retrier {
   }
 
   /** The policy. */
-  public RetryPolicy policy() {
+  public CallRetryPolicy policy() {
     return policy;
   }
 
@@ -253,7 +253,7 @@ public final class Retrier {
 
   /** Builds a {@link Retrier}; not thread-safe. */
   public static final class Builder {
-    private RetryPolicy policy = RetryPolicy.defaults();
+    private CallRetryPolicy policy = CallRetryPolicy.defaults();
     private ClientListener listener = ClientListener.NONE;
     private Clock clock = Clock.systemUTC();
     private Sleeper sleeper = Sleeper.SYSTEM;
@@ -261,7 +261,7 @@ public final class Retrier {
 
     private Builder() {}
 
-    public Builder policy(RetryPolicy policy) {
+    public Builder policy(CallRetryPolicy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
       return this;
     }

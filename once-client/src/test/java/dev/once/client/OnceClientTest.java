@@ -57,9 +57,9 @@ class OnceClientTest {
         }
       };
 
-  private RetryPolicy policy =
-      RetryPolicy.builder()
-          .baseDelay(Duration.ofMillis(100))
+  private CallRetryPolicy policy =
+      CallRetryPolicy.builder()
+          .initialDelay(Duration.ofMillis(100))
           .maxDelay(Duration.ofSeconds(2))
           .maxAttempts(10)
           .deadline(Duration.ofSeconds(10))

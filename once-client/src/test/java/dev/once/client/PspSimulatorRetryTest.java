@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
 class PspSimulatorRetryTest {
   private final PspSimulator psp = PspSimulator.start(PspSettings.defaults());
   private final FakeTime time = new FakeTime();
-  private RetryPolicy policy =
-      RetryPolicy.builder()
+  private CallRetryPolicy policy =
+      CallRetryPolicy.builder()
           .maxAttempts(Integer.MAX_VALUE)
           .attemptTimeout(Duration.ofSeconds(10))
           .deadline(Duration.ofSeconds(10))

@@ -3,7 +3,7 @@ package dev.once.spring.client;
 import dev.once.client.Exchange;
 import dev.once.client.ProblemType;
 import dev.once.client.Retrier;
-import dev.once.client.RetryPolicy;
+import dev.once.client.CallRetryPolicy;
 import java.io.IOException;
 import java.util.Objects;
 import org.springframework.http.HttpHeaders;
@@ -37,7 +37,7 @@ import org.springframework.util.StreamUtils;
  *
  * <pre>{@code
  * RestClient client = RestClient.builder()
- *     .requestInterceptor(OnceRetryInterceptor.of(RetryPolicy.builder()
+ *     .requestInterceptor(OnceRetryInterceptor.of(CallRetryPolicy.builder()
  *         .deadline(Duration.ofSeconds(10)).build()))
  *     .build();
  * }</pre>
@@ -56,7 +56,7 @@ public final class OnceRetryInterceptor implements ClientHttpRequestInterceptor 
   }
 
   /** An interceptor with {@code policy} and otherwise once-client's defaults. */
-  public static OnceRetryInterceptor of(RetryPolicy policy) {
+  public static OnceRetryInterceptor of(CallRetryPolicy policy) {
     return new OnceRetryInterceptor(Retrier.builder().policy(policy).build());
   }
 

@@ -7,7 +7,7 @@ import dev.once.client.ClientListener;
 import dev.once.client.GaveUpException;
 import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.Retrier;
-import dev.once.client.RetryPolicy;
+import dev.once.client.CallRetryPolicy;
 import dev.once.psp.Faults;
 import dev.once.psp.PspSettings;
 import dev.once.psp.PspSimulator;
@@ -37,8 +37,8 @@ class OnceRetryInterceptorTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
   private final List<Duration> waits = new CopyOnWriteArrayList<>();
   private final List<Integer> statuses = new CopyOnWriteArrayList<>();
-  private RetryPolicy policy =
-      RetryPolicy.builder().maxAttempts(10).deadline(Duration.ofSeconds(10)).build();
+  private CallRetryPolicy policy =
+      CallRetryPolicy.builder().maxAttempts(10).deadline(Duration.ofSeconds(10)).build();
   private Runnable whileWaiting = () -> {};
 
   @AfterEach

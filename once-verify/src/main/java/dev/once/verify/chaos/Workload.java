@@ -5,7 +5,7 @@ import dev.once.client.ClientListener;
 import dev.once.client.GaveUpException;
 import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.Retrier;
-import dev.once.client.RetryPolicy;
+import dev.once.client.CallRetryPolicy;
 import dev.once.verify.chaos.Amounts.Kind;
 import dev.once.verify.chaos.Observations.IntentRecord;
 import dev.once.verify.chaos.Observations.OrderAction;
@@ -244,8 +244,8 @@ final class Workload {
     Retrier retrier =
         Retrier.builder()
             .policy(
-                RetryPolicy.builder()
-                    .baseDelay(Duration.ofMillis(100))
+                CallRetryPolicy.builder()
+                    .initialDelay(Duration.ofMillis(100))
                     .maxDelay(Duration.ofSeconds(1))
                     .maxAttempts(Integer.MAX_VALUE)
                     .attemptTimeout(http.timeout())

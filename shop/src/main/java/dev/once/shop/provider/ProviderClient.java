@@ -6,7 +6,7 @@ import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.OnceClient;
 import dev.once.client.OnceRequest;
 import dev.once.client.OnceResponse;
-import dev.once.client.RetryPolicy;
+import dev.once.client.CallRetryPolicy;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.transport.RequestReplySenderContext;
@@ -81,11 +81,11 @@ public final class ProviderClient {
   static OnceClient client(HttpClient http, Duration readTimeout, Duration deadline) {
     return OnceClient.builder(http)
         .retry(
-            RetryPolicy.builder()
+            CallRetryPolicy.builder()
                 .attemptTimeout(readTimeout)
                 .deadline(deadline)
                 .maxAttempts(Integer.MAX_VALUE)
-                .baseDelay(Duration.ofMillis(100))
+                .initialDelay(Duration.ofMillis(100))
                 .maxDelay(Duration.ofSeconds(2))
                 .build())
         .build();

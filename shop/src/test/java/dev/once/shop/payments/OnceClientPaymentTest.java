@@ -8,7 +8,7 @@ import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.OnceClient;
 import dev.once.client.OnceRequest;
 import dev.once.client.OnceResponse;
-import dev.once.client.RetryPolicy;
+import dev.once.client.CallRetryPolicy;
 import dev.once.shop.support.BlockedBackends;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
@@ -48,7 +48,7 @@ class OnceClientPaymentTest extends ShopIntegrationTest {
   void setUp() {
     once =
         OnceClient.builder()
-            .retry(RetryPolicy.builder().deadline(Duration.ofSeconds(30)).build())
+            .retry(CallRetryPolicy.builder().deadline(Duration.ofSeconds(30)).build())
             .clock(clock)
             .sleeper(
                 d -> {

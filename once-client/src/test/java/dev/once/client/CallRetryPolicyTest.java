@@ -12,7 +12,7 @@ import java.util.function.LongUnaryOperator;
 import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.Test;
 
-class RetryPolicyTest {
+class CallRetryPolicyTest {
   /** Draws the top of the range: the jitter's ceiling. */
   private static final RandomGenerator HIGHEST = drawing(bound -> bound - 1);
 
@@ -34,9 +34,9 @@ class RetryPolicyTest {
     };
   }
 
-  private final RetryPolicy policy =
-      RetryPolicy.builder()
-          .baseDelay(Duration.ofMillis(100))
+  private final CallRetryPolicy policy =
+      CallRetryPolicy.builder()
+          .initialDelay(Duration.ofMillis(100))
           .maxDelay(Duration.ofSeconds(1))
           .build();
 
@@ -56,27 +56,27 @@ class RetryPolicyTest {
 
   @Test
   void badValuesAreRefusedByName() {
-    assertThatThrownBy(() -> RetryPolicy.builder().maxAttempts(0).build())
+    assertThatThrownBy(() -> CallRetryPolicy.builder().maxAttempts(0).build())
         .hasMessage("maxAttempts must be at least 1, but was 0");
-    assertThatThrownBy(() -> RetryPolicy.builder().deadline(Duration.ZERO).build())
+    assertThatThrownBy(() -> CallRetryPolicy.builder().deadline(Duration.ZERO).build())
         .hasMessage("deadline must be positive, but was PT0S");
-    assertThatThrownBy(() -> RetryPolicy.builder().attemptTimeout(null).build())
+    assertThatThrownBy(() -> CallRetryPolicy.builder().attemptTimeout(null).build())
         .hasMessage("attemptTimeout must be positive, but was null");
-    assertThatThrownBy(() -> RetryPolicy.builder().baseDelay(Duration.ofSeconds(-1)).build())
-        .hasMessage("baseDelay must be positive, but was PT-1S");
+    assertThatThrownBy(() -> CallRetryPolicy.builder().initialDelay(Duration.ofSeconds(-1)).build())
+        .hasMessage("initialDelay must be positive, but was PT-1S");
     assertThatThrownBy(
             () ->
-                RetryPolicy.builder()
-                    .baseDelay(Duration.ofSeconds(2))
+                CallRetryPolicy.builder()
+                    .initialDelay(Duration.ofSeconds(2))
                     .maxDelay(Duration.ofSeconds(1))
                     .build())
-        .hasMessage("maxDelay must be at least baseDelay (PT2S), but was PT1S");
+        .hasMessage("maxDelay must be at least initialDelay (PT2S), but was PT1S");
   }
 
   @Test
   void aPolicyIsAValue() {
     assertThat(policy.toBuilder().build()).isEqualTo(policy).hasSameHashCodeAs(policy);
-    assertThat(RetryPolicy.defaults().deadline()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(CallRetryPolicy.defaults().deadline()).isEqualTo(Duration.ofSeconds(30));
   }
 
   @Test

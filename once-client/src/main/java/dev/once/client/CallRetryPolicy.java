@@ -5,31 +5,34 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * How a call retries: at most {@link #maxAttempts()} attempts within a total {@link #deadline()},
- * each attempt cut off after {@link #attemptTimeout()} (or what is left of the deadline, if less),
- * and between attempts a wait of full jitter — uniformly random in {@code [0, min(maxDelay,
- * baseDelay × 2^retry)]} — unless the answer's {@code Retry-After} says how long. Immutable and
- * thread-safe; every value is validated when built, with a message naming it.
+ * How a call to another service retries (the client's policy; an outbox row's retries are {@code
+ * dev.once.outbox.RetryPolicy}, with the same words: {@code initialDelay}, {@code maxDelay}, {@code
+ * maxAttempts}): at most {@link #maxAttempts()} attempts within a total {@link #deadline()}, each
+ * attempt cut off after {@link #attemptTimeout()} (or what is left of the deadline, if less), and
+ * between attempts a wait of full jitter — uniformly random in {@code [0, min(maxDelay,
+ * initialDelay × 2^(retry-1))]} for the {@code retry}-th wait — unless the answer's {@code
+ * Retry-After} says how long. Immutable and thread-safe; every value is validated when built, with
+ * a message naming it.
  *
- * <p>Defaults: base delay 100 ms, max delay 5 s, 5 attempts, attempt time-out 10 s, deadline 30 s.
+ * <p>Defaults: 5 attempts, 100 ms initial delay, 5 s max delay, 10 s per attempt, 30 s deadline.
  */
-public final class RetryPolicy {
-  private static final RetryPolicy DEFAULTS = builder().build();
+public final class CallRetryPolicy {
+  private static final CallRetryPolicy DEFAULTS = builder().build();
 
-  private final Duration baseDelay;
+  private final Duration initialDelay;
   private final Duration maxDelay;
   private final int maxAttempts;
   private final Duration attemptTimeout;
   private final Duration deadline;
 
-  private RetryPolicy(Builder b) {
-    this.baseDelay = positive("baseDelay", b.baseDelay);
+  private CallRetryPolicy(Builder b) {
+    this.initialDelay = positive("initialDelay", b.initialDelay);
     this.maxDelay = positive("maxDelay", b.maxDelay);
     this.attemptTimeout = positive("attemptTimeout", b.attemptTimeout);
     this.deadline = positive("deadline", b.deadline);
-    if (maxDelay.compareTo(baseDelay) < 0) {
+    if (maxDelay.compareTo(initialDelay) < 0) {
       throw new IllegalArgumentException(
-          "maxDelay must be at least baseDelay (" + baseDelay + "), but was " + maxDelay);
+          "maxDelay must be at least initialDelay (" + initialDelay + "), but was " + maxDelay);
     }
     if (b.maxAttempts < 1) {
       throw new IllegalArgumentException(
@@ -46,7 +49,7 @@ public final class RetryPolicy {
   }
 
   /** The defaults (see the class comment). */
-  public static RetryPolicy defaults() {
+  public static CallRetryPolicy defaults() {
     return DEFAULTS;
   }
 
@@ -58,15 +61,15 @@ public final class RetryPolicy {
   /** A builder starting from this policy's values. */
   public Builder toBuilder() {
     return new Builder()
-        .baseDelay(baseDelay)
+        .initialDelay(initialDelay)
         .maxDelay(maxDelay)
         .maxAttempts(maxAttempts)
         .attemptTimeout(attemptTimeout)
         .deadline(deadline);
   }
 
-  public Duration baseDelay() {
-    return baseDelay;
+  public Duration initialDelay() {
+    return initialDelay;
   }
 
   public Duration maxDelay() {
@@ -89,11 +92,11 @@ public final class RetryPolicy {
 
   /**
    * The full-jitter wait before retry {@code retry} (1 for the wait after the first attempt):
-   * uniformly random in {@code [0, min(maxDelay, baseDelay × 2^(retry-1))]}, drawn from {@code
+   * uniformly random in {@code [0, min(maxDelay, initialDelay × 2^(retry-1))]}, drawn from {@code
    * random}.
    */
   public Duration backoff(int retry, RandomGenerator random) {
-    long base = baseDelay.toNanos();
+    long base = initialDelay.toNanos();
     long cap = maxDelay.toNanos();
     int shift = Math.max(0, retry - 1);
     long ceiling = shift >= 62 || base > (cap >> Math.min(shift, 62)) ? cap : base << shift;
@@ -102,8 +105,8 @@ public final class RetryPolicy {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RetryPolicy p
-        && baseDelay.equals(p.baseDelay)
+    return o instanceof CallRetryPolicy p
+        && initialDelay.equals(p.initialDelay)
         && maxDelay.equals(p.maxDelay)
         && maxAttempts == p.maxAttempts
         && attemptTimeout.equals(p.attemptTimeout)
@@ -112,13 +115,13 @@ public final class RetryPolicy {
 
   @Override
   public int hashCode() {
-    return Objects.hash(baseDelay, maxDelay, maxAttempts, attemptTimeout, deadline);
+    return Objects.hash(initialDelay, maxDelay, maxAttempts, attemptTimeout, deadline);
   }
 
   @Override
   public String toString() {
-    return "RetryPolicy[baseDelay="
-        + baseDelay
+    return "CallRetryPolicy[initialDelay="
+        + initialDelay
         + ", maxDelay="
         + maxDelay
         + ", maxAttempts="
@@ -130,9 +133,9 @@ public final class RetryPolicy {
         + "]";
   }
 
-  /** Builds a {@link RetryPolicy}; not thread-safe. {@link #build()} validates. */
+  /** Builds a {@link CallRetryPolicy}; not thread-safe. {@link #build()} validates. */
   public static final class Builder {
-    private Duration baseDelay = Duration.ofMillis(100);
+    private Duration initialDelay = Duration.ofMillis(100);
     private Duration maxDelay = Duration.ofSeconds(5);
     private int maxAttempts = 5;
     private Duration attemptTimeout = Duration.ofSeconds(10);
@@ -141,8 +144,8 @@ public final class RetryPolicy {
     private Builder() {}
 
     /** The first backoff's ceiling; doubles per retry up to {@link #maxDelay}. */
-    public Builder baseDelay(Duration baseDelay) {
-      this.baseDelay = baseDelay;
+    public Builder initialDelay(Duration initialDelay) {
+      this.initialDelay = initialDelay;
       return this;
     }
 
@@ -174,10 +177,10 @@ public final class RetryPolicy {
      * The policy.
      *
      * @throws IllegalArgumentException naming the value if one is null, zero or negative, if
-     *     maxDelay is below baseDelay, or maxAttempts below 1
+     *     maxDelay is below initialDelay, or maxAttempts below 1
      */
-    public RetryPolicy build() {
-      return new RetryPolicy(this);
+    public CallRetryPolicy build() {
+      return new CallRetryPolicy(this);
     }
   }
 }
