@@ -88,7 +88,7 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
       StoredResponse response,
       Duration retention,
       boolean commit) {
-    IdempotencyEngine.checkRetention(retention);
+    IdempotencyLimits.checkRetention(retention);
     if (!isStorable(response.status())) {
       throw new IllegalArgumentException(
           "status " + response.status() + " is not stored; roll the transaction back instead");
@@ -128,12 +128,13 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
 
   @Override
   public int purgeExpired(Connection connection, int batchSize) {
-    if (batchSize < MIN_PURGE_BATCH_SIZE || batchSize > MAX_PURGE_BATCH_SIZE) {
+    if (batchSize < IdempotencyLimits.MIN_PURGE_BATCH_SIZE
+        || batchSize > IdempotencyLimits.MAX_PURGE_BATCH_SIZE) {
       throw new IllegalArgumentException(
           "batchSize must be "
-              + MIN_PURGE_BATCH_SIZE
+              + IdempotencyLimits.MIN_PURGE_BATCH_SIZE
               + " to "
-              + MAX_PURGE_BATCH_SIZE
+              + IdempotencyLimits.MAX_PURGE_BATCH_SIZE
               + ", was "
               + batchSize);
     }

@@ -55,54 +55,6 @@ import javax.sql.DataSource;
  */
 public interface IdempotencyEngine {
 
-  /** Default time a completed key is kept: 24 hours. */
-  Duration DEFAULT_RETENTION = Duration.ofHours(24);
-
-  /**
-   * Default lease of a claimed key: the longest its transaction may last from the claim (PostgreSQL
-   * 17 and later), sit idle between statements, or run one statement, before the database ends it
-   * (or cancels the statement) and frees the key.
-   */
-  Duration DEFAULT_LEASE = Duration.ofSeconds(60);
-
-  /** Shortest retention, retry-after and lease the builder accepts, in seconds. */
-  long MIN_SECONDS = 1;
-
-  /** Longest lease PostgreSQL can enforce (its timeouts are int milliseconds), in seconds. */
-  long MAX_LEASE_SECONDS = 24 * 86_400L;
-
-  /** Longest lease PostgreSQL can enforce (its timeouts are int milliseconds): 24 days. */
-  Duration MAX_LEASE = Duration.ofSeconds(MAX_LEASE_SECONDS);
-
-  /** Fewest keys one {@link #purgeExpired} statement may delete. */
-  int MIN_PURGE_BATCH_SIZE = 1;
-
-  /** Most keys one {@link #purgeExpired} statement may delete. */
-  int MAX_PURGE_BATCH_SIZE = 100_000;
-
-  /** Default {@code Retry-After} suggested to a duplicate that arrives while the key is in use. */
-  Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
-
-  /** Default largest answer body {@link #execute} stores with a key: 64 KiB. */
-  int DEFAULT_MAX_ANSWER_BYTES = 64 * 1024;
-
-  /** Shortest retention of a key, for the engine's default and for one request's alike. */
-  Duration MIN_RETENTION = Duration.ofSeconds(1);
-
-  /**
-   * The one rule for a retention, the engine's ({@link Builder#retention}) and one request's
-   * ({@link IdempotentRequest#retention()}) alike: at least {@link #MIN_RETENTION}.
-   *
-   * @return {@code retention}
-   * @throws IllegalArgumentException if it is {@code null} or shorter than one second
-   */
-  static Duration checkRetention(Duration retention) {
-    if (retention == null || retention.compareTo(MIN_RETENTION) < 0) {
-      throw new IllegalArgumentException("retention must be at least 1 second, was " + retention);
-    }
-    return retention;
-  }
-
   /**
    * Runs one idempotent request: the loop of the HTTP idempotency contract, with every rule in one
    * place.
@@ -256,7 +208,10 @@ public interface IdempotencyEngine {
   /** The wait suggested to a request that finds its key in use. */
   Duration retryAfter();
 
-  /** A builder with the defaults: 24 h retention, 1 s retry-after, 60 s lease. */
+  /**
+   * A builder with the defaults: 24 h retention, 1 s retry-after, 60 s lease ({@link
+   * IdempotencyLimits}).
+   */
   static Builder builder(IdempotencyStore store) {
     return new Builder(store);
   }
@@ -264,9 +219,9 @@ public interface IdempotencyEngine {
   /** Builds an {@link IdempotencyEngine}; validates every setting when {@link #build()} runs. */
   final class Builder {
     private final IdempotencyStore store;
-    private Duration retention = DEFAULT_RETENTION;
-    private Duration retryAfter = DEFAULT_RETRY_AFTER;
-    private Duration lease = DEFAULT_LEASE;
+    private Duration retention = IdempotencyLimits.DEFAULT_RETENTION;
+    private Duration retryAfter = IdempotencyLimits.DEFAULT_RETRY_AFTER;
+    private Duration lease = IdempotencyLimits.DEFAULT_LEASE;
 
     private Builder(IdempotencyStore store) {
       if (store == null) {
@@ -315,18 +270,19 @@ public interface IdempotencyEngine {
     }
 
     public IdempotencyEngine build() {
-      checkRetention(retention);
+      IdempotencyLimits.checkRetention(retention);
       requireAtLeastOneSecond("retryAfter", retryAfter);
       requireAtLeastOneSecond("lease", lease);
-      if (lease.compareTo(MAX_LEASE) > 0) {
+      if (lease.compareTo(IdempotencyLimits.MAX_LEASE) > 0) {
         // PostgreSQL's timeouts are int milliseconds.
-        throw new IllegalArgumentException("lease must be at most " + MAX_LEASE + ", was " + lease);
+        throw new IllegalArgumentException(
+            "lease must be at most " + IdempotencyLimits.MAX_LEASE + ", was " + lease);
       }
       return new DefaultIdempotencyEngine(store, retention, retryAfter, lease);
     }
 
     private static void requireAtLeastOneSecond(String name, Duration value) {
-      if (value == null || value.compareTo(Duration.ofSeconds(MIN_SECONDS)) < 0) {
+      if (value == null || value.compareTo(Duration.ofSeconds(IdempotencyLimits.MIN_SECONDS)) < 0) {
         throw new IllegalArgumentException(name + " must be at least 1 second, was " + value);
       }
     }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param fingerprint what the request is; a retry must have the same one to be replayed
  * @param retention how long the key's answer is kept after it is stored, or {@code null} for the
  *     engine's {@link IdempotencyEngine#retention()}; at least one second ({@link
- *     IdempotencyEngine#checkRetention})
+ *     IdempotencyLimits#checkRetention})
  * @param maxAnswerBytes the largest answer body stored with the key, at least 1: a larger success
  *     is rolled back ({@link IdempotentOutcome.TooLarge}), a larger refusal is passed through
  *     unstored ({@link IdempotentOutcome.NotStored})
@@ -22,7 +22,7 @@ public record IdempotentRequest(
     Objects.requireNonNull(scope, "scope");
     Objects.requireNonNull(fingerprint, "fingerprint");
     if (retention != null) {
-      IdempotencyEngine.checkRetention(retention);
+      IdempotencyLimits.checkRetention(retention);
     }
     if (maxAnswerBytes < 1) {
       throw new IllegalArgumentException(
@@ -31,11 +31,11 @@ public record IdempotentRequest(
   }
 
   /**
-   * A request with the engine's retention and {@link IdempotencyEngine#DEFAULT_MAX_ANSWER_BYTES}.
+   * A request with the engine's retention and {@link IdempotencyLimits#DEFAULT_MAX_ANSWER_BYTES}.
    */
   public static IdempotentRequest of(IdempotencyScope scope, Fingerprint fingerprint) {
     return new IdempotentRequest(
-        scope, fingerprint, null, IdempotencyEngine.DEFAULT_MAX_ANSWER_BYTES);
+        scope, fingerprint, null, IdempotencyLimits.DEFAULT_MAX_ANSWER_BYTES);
   }
 
   /** This request with its own retention ({@code null}: the engine's). */

@@ -8,6 +8,7 @@ import dev.once.idempotency.ClaimResult;
 import dev.once.idempotency.Fingerprint;
 import dev.once.idempotency.IdempotencyEngine;
 import dev.once.idempotency.IdempotencyKey;
+import dev.once.idempotency.IdempotencyLimits;
 import dev.once.idempotency.IdempotencyScope;
 import dev.once.idempotency.KeyTakenException;
 import dev.once.idempotency.StoredResponse;
@@ -147,7 +148,7 @@ class PostgresIdempotencyEngineTest {
       }
       ClaimResult duplicate = engine.claim(second, scope("k5"), fingerprint("{}"));
       assertThat(duplicate)
-          .isEqualTo(new ClaimResult.InUse(scope("k5"), IdempotencyEngine.DEFAULT_RETRY_AFTER));
+          .isEqualTo(new ClaimResult.InUse(scope("k5"), IdempotencyLimits.DEFAULT_RETRY_AFTER));
       second.rollback();
       first.rollback();
     }

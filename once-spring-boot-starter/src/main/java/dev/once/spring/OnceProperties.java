@@ -1,9 +1,9 @@
 package dev.once.spring;
 
-import static dev.once.idempotency.IdempotencyEngine.MAX_LEASE_SECONDS;
-import static dev.once.idempotency.IdempotencyEngine.MAX_PURGE_BATCH_SIZE;
-import static dev.once.idempotency.IdempotencyEngine.MIN_PURGE_BATCH_SIZE;
-import static dev.once.idempotency.IdempotencyEngine.MIN_SECONDS;
+import static dev.once.idempotency.IdempotencyLimits.MAX_LEASE_SECONDS;
+import static dev.once.idempotency.IdempotencyLimits.MAX_PURGE_BATCH_SIZE;
+import static dev.once.idempotency.IdempotencyLimits.MIN_PURGE_BATCH_SIZE;
+import static dev.once.idempotency.IdempotencyLimits.MIN_SECONDS;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.RelayLimits;

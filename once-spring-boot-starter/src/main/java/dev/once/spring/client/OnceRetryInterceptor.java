@@ -1,9 +1,9 @@
 package dev.once.spring.client;
 
+import dev.once.client.CallRetryPolicy;
 import dev.once.client.Exchange;
 import dev.once.client.ProblemType;
 import dev.once.client.Retrier;
-import dev.once.client.CallRetryPolicy;
 import java.io.IOException;
 import java.util.Objects;
 import org.springframework.http.HttpHeaders;

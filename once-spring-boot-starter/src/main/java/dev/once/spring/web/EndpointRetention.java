@@ -1,6 +1,6 @@
 package dev.once.spring.web;
 
-import dev.once.idempotency.IdempotencyEngine;
+import dev.once.idempotency.IdempotencyLimits;
 import java.time.Duration;
 import org.springframework.boot.convert.DurationStyle;
 
@@ -20,7 +20,7 @@ final class EndpointRetention {
       return null;
     }
     try {
-      return IdempotencyEngine.checkRetention(DurationStyle.detectAndParse(value));
+      return IdempotencyLimits.checkRetention(DurationStyle.detectAndParse(value));
     } catch (IllegalArgumentException e) {
       throw new IllegalStateException(
           "@Idempotent(retention = \""

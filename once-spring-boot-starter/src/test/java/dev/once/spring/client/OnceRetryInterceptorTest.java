@@ -3,11 +3,11 @@ package dev.once.spring.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.client.CallRetryPolicy;
 import dev.once.client.ClientListener;
 import dev.once.client.GaveUpException;
 import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.Retrier;
-import dev.once.client.CallRetryPolicy;
 import dev.once.psp.Faults;
 import dev.once.psp.PspSettings;
 import dev.once.psp.PspSimulator;

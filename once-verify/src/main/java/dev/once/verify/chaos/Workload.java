@@ -1,11 +1,11 @@
 package dev.once.verify.chaos;
 
 import dev.once.client.CallInterruptedException;
+import dev.once.client.CallRetryPolicy;
 import dev.once.client.ClientListener;
 import dev.once.client.GaveUpException;
 import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.Retrier;
-import dev.once.client.CallRetryPolicy;
 import dev.once.verify.chaos.Amounts.Kind;
 import dev.once.verify.chaos.Observations.IntentRecord;
 import dev.once.verify.chaos.Observations.OrderAction;

@@ -1,12 +1,12 @@
 package dev.once.shop.provider;
 
 import dev.once.client.CallInterruptedException;
+import dev.once.client.CallRetryPolicy;
 import dev.once.client.GaveUpException;
 import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.OnceClient;
 import dev.once.client.OnceRequest;
 import dev.once.client.OnceResponse;
-import dev.once.client.CallRetryPolicy;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.transport.RequestReplySenderContext;

@@ -3,12 +3,12 @@ package dev.once.shop.payments;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.once.client.CallRetryPolicy;
 import dev.once.client.ClientListener;
 import dev.once.client.IdempotencyKeyReusedException;
 import dev.once.client.OnceClient;
 import dev.once.client.OnceRequest;
 import dev.once.client.OnceResponse;
-import dev.once.client.CallRetryPolicy;
 import dev.once.shop.support.BlockedBackends;
 import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.TestClient;
