@@ -23,42 +23,36 @@ import org.springframework.boot.sql.init.dependency.DatabaseInitializationDepend
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.springframework.context.annotation.ImportSelector;
 import org.springframework.core.env.Environment;
-import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * Auto-configuration of Once on the application's {@link DataSource} and transaction manager: the
- * idempotency engine and its PostgreSQL store, the {@code Idempotency-Key} servlet filter, the
- * transactional outbox and its relay (running every {@code OutboxHandler} bean and delivering
- * events to every {@code InboxConsumer} bean through the inbox), the purges of expired keys and old
- * inbox records, their metrics, and the migration of Once's tables; with Jackson 3, typed events
- * ({@code dev.once.spring.events.EventsConfiguration}); with a Micrometer Tracing tracer, the trace
- * context through the outbox ({@code dev.once.spring.tracing.TracingConfiguration}).
+ * Auto-configuration of Once's core on the application's {@link DataSource}: the idempotency engine
+ * and its PostgreSQL store, the purge of expired keys, Once's threads, the migration of Once's
+ * tables, the eviction of connections a failover left read-only from HikariCP pools, the
+ * application role's placeholder for Boot's Flyway, and the check that the transaction manager of
+ * the idempotency filter manages that DataSource. It binds {@link OnceProperties}.
+ *
+ * <p>Each capability has an auto-configuration of its own in its package, ordered after this one
+ * (they use its beans and properties): {@code OnceTracingAutoConfiguration}, {@code
+ * OnceOutboxAutoConfiguration}, {@code OnceEventsAutoConfiguration}, {@code
+ * OnceMetricsAutoConfiguration}, {@code OnceInboxAutoConfiguration}, {@code
+ * OnceRelayAutoConfiguration}, {@code OnceRelayMetricsAutoConfiguration}, {@code
+ * OnceWebAutoConfiguration} and {@code OnceActuateAutoConfiguration}; all are listed in {@code
+ * META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports}, and
+ * docs/architecture.md gives their order and why.
  */
 @AutoConfiguration(
     after = {
       DataSourceAutoConfiguration.class,
       DataSourceTransactionManagerAutoConfiguration.class
-    },
-    // Their Tracer and Propagator beans decide dev.once.spring.tracing's condition.
-    afterName = {
-      "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration",
-      "org.springframework.boot.micrometer.tracing.autoconfigure.NoopTracerAutoConfiguration",
-      "org.springframework.boot.micrometer.tracing.opentelemetry.autoconfigure"
-          + ".OpenTelemetryTracingAutoConfiguration",
-      "org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration"
     })
 @ConditionalOnBean(DataSource.class)
 @EnableConfigurationProperties(OnceProperties.class)
 // Spring Boot's ordering of database initialization (OnceSchemaInitialization): Once's stores after
 // Once's migration and the application's own, whichever auto-configurations are present.
-@Import({
-  OnceAutoConfiguration.PackageConfigurations.class,
-  DatabaseInitializationDependencyConfigurer.class
-})
-public class OnceAutoConfiguration {
+@Import(DatabaseInitializationDependencyConfigurer.class)
+public final class OnceAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
@@ -145,9 +139,10 @@ public class OnceAutoConfiguration {
   }
 
   /**
-   * Under the conditions of the idempotency filter ({@code dev.once.spring.web.WebConfiguration}),
-   * the transaction manager must manage the DataSource of the idempotency store, so that the key
-   * claim and the handler's writes share one transaction.
+   * Under the conditions of the idempotency filter ({@code
+   * dev.once.spring.web.OnceWebAutoConfiguration}), the transaction manager must manage the
+   * DataSource of the idempotency store, so that the key claim and the handler's writes share one
+   * transaction.
    */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -163,30 +158,6 @@ public class OnceAutoConfiguration {
           "the idempotency store, so that the key claim and the handler's writes share one"
               + " transaction");
       return () -> {};
-    }
-  }
-
-  /**
-   * The configurations of the capability packages, by name: they are package-private there, so that
-   * their beans' types need not be public. The events first: their listener consumers must exist
-   * for the others' conditions.
-   */
-  static class PackageConfigurations implements ImportSelector {
-    @Override
-    public String[] selectImports(AnnotationMetadata metadata) {
-      return new String[] {
-        "dev.once.spring.tracing.TracingConfiguration",
-        "dev.once.spring.outbox.OutboxConfiguration",
-        "dev.once.spring.events.EventsConfiguration",
-        "dev.once.spring.metrics.MetricsConfiguration",
-        "dev.once.spring.inbox.InboxConfiguration",
-        "dev.once.spring.outbox.RelayConfiguration",
-        // After the relay's: it is there if the relay's bean is.
-        "dev.once.spring.metrics.RelayMetricsConfiguration",
-        "dev.once.spring.web.OutboxOverloadedConfiguration",
-        "dev.once.spring.web.WebConfiguration",
-        "dev.once.spring.actuate.ActuateConfiguration"
-      };
     }
   }
 }

@@ -9,7 +9,6 @@ import dev.once.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
@@ -20,10 +19,9 @@ class OnceAutoConfigurationTest {
   private final WebApplicationContextRunner runner =
       new WebApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
+              OnceAutoConfigurations.with(
                   DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
+                  DataSourceTransactionManagerAutoConfiguration.class))
           .withPropertyValues(
               "spring.datasource.url=" + TestDatabase.jdbcUrl(),
               "spring.datasource.username=postgres",
@@ -83,7 +81,7 @@ class OnceAutoConfigurationTest {
   @Test
   void withoutADataSourceNothingIsRegistered() {
     new WebApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(OnceAutoConfiguration.class))
+        .withConfiguration(OnceAutoConfigurations.with())
         .run(context -> assertThat(context).doesNotHaveBean(IdempotencyEngine.class));
   }
 }

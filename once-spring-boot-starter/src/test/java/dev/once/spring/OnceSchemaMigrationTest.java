@@ -164,10 +164,9 @@ class OnceSchemaMigrationTest {
   private static WebApplicationContextRunner application(Class<?>... more) {
     return new WebApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(
+            OnceAutoConfigurations.with(
                 DataSourceAutoConfiguration.class,
-                DataSourceTransactionManagerAutoConfiguration.class,
-                OnceAutoConfiguration.class))
+                DataSourceTransactionManagerAutoConfiguration.class))
         .withConfiguration(AutoConfigurations.of(more))
         .withPropertyValues(
             "spring.datasource.url=" + url(),

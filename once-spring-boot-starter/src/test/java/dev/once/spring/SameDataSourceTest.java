@@ -14,7 +14,6 @@ import java.util.Set;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -38,11 +37,10 @@ class SameDataSourceTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
+              OnceAutoConfigurations.with(
                   DataSourceAutoConfiguration.class,
                   HibernateJpaAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
+                  DataSourceTransactionManagerAutoConfiguration.class))
           .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
           .withPropertyValues(
               "spring.datasource.url=" + TestDatabase.jdbcUrl(),

@@ -8,6 +8,7 @@ import dev.once.postgres.WalFlush;
 import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.events.PublishedEventTypes;
+import dev.once.spring.inbox.OnceInboxAutoConfiguration;
 import dev.once.spring.internal.EventsPublished;
 import dev.once.spring.internal.OnceThreads;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,7 +41,13 @@ import org.springframework.core.env.Environment;
  * InboxConsumer} bean reads its types from Kafka as a consumer group ({@link InboxListeners}),
  * through the inbox. Without a broker configured, the starter's in-process transport stays.
  */
-@AutoConfiguration(before = OnceAutoConfiguration.class, after = KafkaAutoConfiguration.class)
+@AutoConfiguration(
+    // Before every Once auto-configuration (they are all ordered after OnceAutoConfiguration), and
+    // explicitly before the inbox's: its in-process transport steps aside for this one's publisher
+    // (@ConditionalOnMissingBean(EventTransport.class)). No other condition of Once's reads a bean
+    // of this configuration.
+    before = {OnceAutoConfiguration.class, OnceInboxAutoConfiguration.class},
+    after = KafkaAutoConfiguration.class)
 @ConditionalOnClass(name = "org.springframework.kafka.listener.ConcurrentMessageListenerContainer")
 @Conditional(KafkaTransportEnabled.class)
 @EnableConfigurationProperties({OnceKafkaProperties.class, KafkaProperties.class})

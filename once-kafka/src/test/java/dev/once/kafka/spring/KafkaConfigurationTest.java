@@ -7,7 +7,6 @@ import dev.once.events.InProcessEventTransport;
 import dev.once.kafka.EventTopics;
 import dev.once.kafka.KafkaEventPublisher;
 import dev.once.kafka.TestBroker;
-import dev.once.spring.OnceAutoConfiguration;
 import dev.once.testing.TestDatabase;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -15,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -48,13 +46,11 @@ class KafkaConfigurationTest {
   private static ApplicationContextRunner withoutServers(String run) {
     return new ApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(
+            OnceAutoConfigurations.with(
                 DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class,
                 TransactionAutoConfiguration.class,
-                KafkaAutoConfiguration.class,
-                OnceKafkaAutoConfiguration.class,
-                OnceAutoConfiguration.class))
+                KafkaAutoConfiguration.class))
         .withUserConfiguration(KafkaTestApplication.class)
         .withPropertyValues(
             "spring.datasource.url=" + TestDatabase.jdbcUrl(),

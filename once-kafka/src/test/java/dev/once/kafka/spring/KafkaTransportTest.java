@@ -9,7 +9,6 @@ import dev.once.kafka.KafkaEventPublisher;
 import dev.once.kafka.OnceHeaders;
 import dev.once.kafka.TestBroker;
 import dev.once.outbox.OutboxEntry;
-import dev.once.spring.OnceAutoConfiguration;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +21,6 @@ import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
@@ -35,13 +33,11 @@ class KafkaTransportTest {
   static ApplicationContextRunner app(String run) {
     return new ApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(
+            OnceAutoConfigurations.with(
                 DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class,
                 TransactionAutoConfiguration.class,
-                KafkaAutoConfiguration.class,
-                OnceKafkaAutoConfiguration.class,
-                OnceAutoConfiguration.class))
+                KafkaAutoConfiguration.class))
         .withUserConfiguration(KafkaTestApplication.class)
         .withPropertyValues(
             "spring.datasource.url=" + TestDatabase.jdbcUrl(),

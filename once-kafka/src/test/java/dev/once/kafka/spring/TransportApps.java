@@ -2,6 +2,15 @@ package dev.once.kafka.spring;
 
 import dev.once.kafka.TestBroker;
 import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.actuate.OnceActuateAutoConfiguration;
+import dev.once.spring.events.OnceEventsAutoConfiguration;
+import dev.once.spring.inbox.OnceInboxAutoConfiguration;
+import dev.once.spring.metrics.OnceMetricsAutoConfiguration;
+import dev.once.spring.metrics.OnceRelayMetricsAutoConfiguration;
+import dev.once.spring.outbox.OnceOutboxAutoConfiguration;
+import dev.once.spring.outbox.OnceRelayAutoConfiguration;
+import dev.once.spring.tracing.OnceTracingAutoConfiguration;
+import dev.once.spring.web.OnceWebAutoConfiguration;
 import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
@@ -32,7 +41,11 @@ import org.springframework.context.annotation.Import;
 final class TransportApps {
   private TransportApps() {}
 
-  /** The auto-configurations of {@code KafkaTransportTest}, and the test application. */
+  /**
+   * The auto-configurations of {@code KafkaTransportTest}, and the test application. An annotation
+   * cannot take {@link OnceAutoConfigurations#ALL}: Once's are listed by hand, and {@code
+   * KafkaWiringTest} holds the list to it.
+   */
   @Configuration(proxyBeanMethods = false)
   @ImportAutoConfiguration({
     DataSourceAutoConfiguration.class,
@@ -40,7 +53,16 @@ final class TransportApps {
     TransactionAutoConfiguration.class,
     KafkaAutoConfiguration.class,
     OnceKafkaAutoConfiguration.class,
-    OnceAutoConfiguration.class
+    OnceAutoConfiguration.class,
+    OnceActuateAutoConfiguration.class,
+    OnceEventsAutoConfiguration.class,
+    OnceInboxAutoConfiguration.class,
+    OnceMetricsAutoConfiguration.class,
+    OnceRelayMetricsAutoConfiguration.class,
+    OnceOutboxAutoConfiguration.class,
+    OnceRelayAutoConfiguration.class,
+    OnceTracingAutoConfiguration.class,
+    OnceWebAutoConfiguration.class
   })
   @Import(KafkaTestApplication.class)
   static class App {

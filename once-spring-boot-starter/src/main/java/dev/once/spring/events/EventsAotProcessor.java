@@ -108,7 +108,7 @@ final class EventsAotProcessor implements BeanRegistrationAotProcessor {
       return false;
     }
     Executable factory = bean.resolveInstantiationDescriptor().executable();
-    return factory.getDeclaringClass() == EventsConfiguration.class;
+    return factory.getDeclaringClass() == OnceEventsAutoConfiguration.class;
   }
 
   /** The scan of the starter's {@link PublishedEventTypes} bean, at build time. */

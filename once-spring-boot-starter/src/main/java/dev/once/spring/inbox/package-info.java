@@ -1,7 +1,7 @@
 /**
- * The inbox in Spring, configured by {@code InboxConfiguration} (imported by the auto-configuration
- * by name). Public: {@link dev.once.spring.inbox.InboxDuplicates}, the sink of skipped redeliveries
- * an application may replace; the rest is package-private. {@link
+ * The inbox in Spring, configured by {@link dev.once.spring.inbox.OnceInboxAutoConfiguration}.
+ * Public: {@link dev.once.spring.inbox.InboxDuplicates}, the sink of skipped redeliveries an
+ * application may replace; the rest is package-private. {@link
  * dev.once.spring.inbox.SpringTransactions} runs each delivery in a new transaction of the
  * application's transaction manager, {@link dev.once.spring.inbox.ObservedInbox} reports every
  * redelivery it skipped to an {@link dev.once.spring.inbox.InboxDuplicates} (metrics), and {@link

@@ -3,8 +3,8 @@
  * {@link dev.once.spring.web.Idempotent}, {@link dev.once.spring.web.IdempotencyClientResolver},
  * {@link dev.once.spring.web.IdempotentHandlers} and {@link dev.once.spring.web.ClientCaps} (each
  * may be a bean of the application's), and {@link dev.once.spring.web.OnceProblem}; the rest is
- * package-private, its beans defined by {@code WebConfiguration} and {@code
- * OutboxOverloadedConfiguration}, which the auto-configuration imports by name.
+ * package-private, its beans defined by the auto-configuration {@link
+ * dev.once.spring.web.OnceWebAutoConfiguration}.
  *
  * <p>{@code IdempotencyFilter} takes the requests that {@code IdempotentEndpoints} marks (by
  * method, and by the {@link dev.once.spring.web.Idempotent} annotation of their handler, which
@@ -32,8 +32,8 @@
  *
  * <p>Depends on {@code dev.once.idempotency}, {@code dev.once.json}, {@code dev.once.outbox} (the
  * overload exception), {@code dev.once.failures}, {@code dev.once.log}, {@code
- * dev.once.spring.metrics} and {@code dev.once.spring} (its configurations read {@code
- * OnceProperties}); applications use it, and the auto-configuration imports its configurations by
- * name. Details: docs/idempotency.md.
+ * dev.once.spring.metrics} and {@code dev.once.spring} (its auto-configuration reads {@code
+ * OnceProperties} and is ordered after {@code OnceAutoConfiguration} and the metrics');
+ * applications use it. Details: docs/idempotency.md.
  */
 package dev.once.spring.web;

@@ -152,7 +152,8 @@ class OnceEndpointTest {
   @Test
   void aNativeImageCanWriteTheEndpointsAnswers() {
     RuntimeHints hints = new RuntimeHints();
-    new ActuateConfiguration.EndpointHints().registerHints(hints, getClass().getClassLoader());
+    new OnceActuateAutoConfiguration.EndpointHints()
+        .registerHints(hints, getClass().getClassLoader());
     for (Class<?> answer :
         List.of(
             OnceEndpoint.OutboxReport.class,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.once.inbox.BatchInboxConsumer;
 import dev.once.inbox.InboxMessage;
+import dev.once.spring.OnceProperties;
 import dev.once.spring.codec.PriceSet;
 import dev.once.spring.events.TypedEventsApplication.ItemAdded;
 import dev.once.spring.events.TypedEventsApplication.ItemRemoved;
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.AnnotationConfigUtils;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.javapoet.ClassName;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -116,8 +118,16 @@ class EventsAotTest {
           context, TypedEventsApplication.class.getPackageName(), PriceSet.class.getPackageName());
       context.registerBeanDefinition("stock", new RootBeanDefinition(Stock.class));
       context.registerBeanDefinition("batches", new RootBeanDefinition(OwnBatches.class));
+      // The auto-configuration's condition: the application's DataSource and Once's properties
+      // (which the core auto-configuration registers).
       context.registerBeanDefinition(
-          EventsConfiguration.class.getName(), new RootBeanDefinition(EventsConfiguration.class));
+          "dataSource", new RootBeanDefinition(DriverManagerDataSource.class));
+      RootBeanDefinition properties = new RootBeanDefinition(OnceProperties.class);
+      properties.setFactoryMethodName("defaults");
+      context.registerBeanDefinition("onceProperties", properties);
+      context.registerBeanDefinition(
+          OnceEventsAutoConfiguration.class.getName(),
+          new RootBeanDefinition(OnceEventsAutoConfiguration.class));
       new ApplicationContextAotGenerator().processAheadOfTime(context, generation);
     }
   }

@@ -14,7 +14,7 @@ import dev.once.outbox.Delivery;
 import dev.once.outbox.NotBefore;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxRecord;
-import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceAutoConfigurations;
 import dev.once.spring.events.TypedEventsApplication.Call;
 import dev.once.spring.events.TypedEventsApplication.ItemAdded;
 import dev.once.spring.events.TypedEventsApplication.ItemRemoved;
@@ -37,7 +37,6 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
@@ -57,11 +56,10 @@ class TypedEventsTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
+              OnceAutoConfigurations.with(
                   DataSourceAutoConfiguration.class,
                   DataSourceTransactionManagerAutoConfiguration.class,
-                  JacksonAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
+                  JacksonAutoConfiguration.class))
           .withUserConfiguration(TypedEventsApplication.class)
           .withPropertyValues(
               "spring.datasource.url=" + TestDatabase.jdbcUrl(),

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
-import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceAutoConfigurations;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,7 +17,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -31,10 +30,9 @@ class SpringInboxTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
+              OnceAutoConfigurations.with(
                   DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
+                  DataSourceTransactionManagerAutoConfiguration.class))
           .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
           .withPropertyValues(
               "spring.datasource.url=" + TestDatabase.jdbcUrl(),

@@ -6,7 +6,7 @@ import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
 import dev.once.outbox.OutboxRecord;
-import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceAutoConfigurations;
 import dev.once.testing.EffectTable;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
@@ -15,7 +15,6 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -45,11 +44,10 @@ public class OutboxTestApplication {
   public static ApplicationContextRunner runner(String url) {
     return new ApplicationContextRunner()
         .withConfiguration(
-            AutoConfigurations.of(
+            OnceAutoConfigurations.with(
                 DataSourceAutoConfiguration.class,
                 DataSourceTransactionManagerAutoConfiguration.class,
-                TransactionAutoConfiguration.class,
-                OnceAutoConfiguration.class))
+                TransactionAutoConfiguration.class))
         .withUserConfiguration(OutboxTestApplication.class)
         .withPropertyValues(
             "spring.datasource.url=" + url,

@@ -10,7 +10,7 @@ import dev.once.outbox.Delivery;
 import dev.once.outbox.OutboxRecord;
 import dev.once.outbox.OutboxRelay;
 import dev.once.spring.BoundProperties;
-import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceAutoConfigurations;
 import dev.once.spring.OnceProperties;
 import dev.once.testing.TestDatabase;
 import java.sql.Connection;
@@ -20,7 +20,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,10 +29,9 @@ class RelayWiringTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
+              OnceAutoConfigurations.with(
                   DataSourceAutoConfiguration.class,
-                  DataSourceTransactionManagerAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
+                  DataSourceTransactionManagerAutoConfiguration.class))
           .withPropertyValues(
               "spring.datasource.url=" + TestDatabase.jdbcUrl(),
               "spring.datasource.username=postgres",

@@ -3,13 +3,15 @@ package dev.once.spring.tracing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.outbox.OutboxEntry;
-import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceAutoConfigurations;
 import dev.once.spring.internal.OnceTracing;
 import dev.once.spring.tracing.TracingTestApplication.Orders;
 import dev.once.testing.TestDatabase;
 import dev.once.tracing.TraceContext;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,13 +52,12 @@ class BootTracingTest {
 
   /** Once's first, then the data source and transactions, then {@code tracing}. */
   private ApplicationContextRunner with(Class<?>... tracing) {
-    Class<?>[] all = new Class<?>[tracing.length + 4];
-    all[0] = OnceAutoConfiguration.class;
-    all[1] = DataSourceAutoConfiguration.class;
-    all[2] = DataSourceTransactionManagerAutoConfiguration.class;
-    all[3] = TransactionAutoConfiguration.class;
-    System.arraycopy(tracing, 0, all, 4, tracing.length);
-    return runner.withConfiguration(AutoConfigurations.of(all));
+    List<Class<?>> all = new ArrayList<>(OnceAutoConfigurations.ALL);
+    all.add(DataSourceAutoConfiguration.class);
+    all.add(DataSourceTransactionManagerAutoConfiguration.class);
+    all.add(TransactionAutoConfiguration.class);
+    all.addAll(List.of(tracing));
+    return runner.withConfiguration(AutoConfigurations.of(all.toArray(Class<?>[]::new)));
   }
 
   @Test

@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.once.outbox.OutboxEntry;
 import dev.once.outbox.OutboxMessage;
-import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceAutoConfigurations;
 import dev.once.spring.internal.OnceTracing;
 import dev.once.spring.tracing.TracingTestApplication.Orders;
 import dev.once.testing.TestDatabase;
@@ -29,7 +29,6 @@ import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -51,11 +50,10 @@ class OutboxTracingTest {
   private final ApplicationContextRunner runner =
       new ApplicationContextRunner()
           .withConfiguration(
-              AutoConfigurations.of(
+              OnceAutoConfigurations.with(
                   DataSourceAutoConfiguration.class,
                   DataSourceTransactionManagerAutoConfiguration.class,
-                  TransactionAutoConfiguration.class,
-                  OnceAutoConfiguration.class))
+                  TransactionAutoConfiguration.class))
           .withUserConfiguration(TracingTestApplication.class)
           .withPropertyValues(
               "spring.datasource.url=" + TestDatabase.jdbcUrl(),

@@ -1,31 +1,38 @@
 package dev.once.spring.events;
 
+import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceProperties;
 import dev.once.spring.outbox.TransactionalOutbox;
 import java.util.List;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Typed events, when Jackson 3 is present: the {@link OnceEvents} publisher, the {@link EventCodec}
- * on the application's {@link JsonMapper} bean (a default one without it) and the {@link
- * EventUpcaster} beans, the {@link OnceListener} consumers ({@link OnceListenerRegistrar}), and the
- * {@link PublishedEventTypes} found in the application's packages. Imported by the starter's
- * auto-configuration before its inbox and relay, whose conditions must see the listeners.
+ * Auto-configuration of typed events, when Jackson 3 is present: the {@link OnceEvents} publisher,
+ * the {@code EventCodec} on the application's {@link JsonMapper} bean (a default one without it)
+ * and the {@link EventUpcaster} beans, the {@link OnceListener} consumers ({@code
+ * OnceListenerRegistrar}), and the {@link PublishedEventTypes} found in the application's packages.
+ * Ordered before the inbox's and the relay's auto-configurations ({@code
+ * OnceInboxAutoConfiguration}, {@code OnceRelayAutoConfiguration}), whose conditions must see the
+ * listeners' consumers.
  */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration(after = OnceAutoConfiguration.class)
 @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
+@ConditionalOnBean({DataSource.class, OnceProperties.class})
 @Import(OnceListenerRegistrar.class)
-class EventsConfiguration {
+public final class OnceEventsAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean

@@ -6,7 +6,9 @@ import dev.once.inbox.Inbox;
 import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxStore;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
+import dev.once.spring.events.OnceEventsAutoConfiguration;
 import dev.once.spring.events.PublishedEventTypes;
 import dev.once.spring.internal.EventsPublished;
 import dev.once.spring.internal.OnceThreads;
@@ -16,24 +18,27 @@ import java.util.Set;
 import java.util.TreeSet;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * The inbox, with consumers' transactions on the application's transaction manager, the in-process
- * event transport over every {@link InboxConsumer} bean (unless another {@link EventTransport} bean
- * takes the events, as {@code once-kafka}'s does), and the purge of old records.
+ * Auto-configuration of the inbox, with consumers' transactions on the application's transaction
+ * manager, the in-process event transport over every {@link InboxConsumer} bean (unless another
+ * {@link EventTransport} bean takes the events, as {@code once-kafka}'s does), and the purge of old
+ * records. Ordered after the typed events' auto-configuration, whose {@code @OnceListener}
+ * consumers count for the transport's condition; {@code once-kafka}'s auto-configuration, whose
+ * transport this one's steps aside for, is ordered before it.
  */
-@Configuration(proxyBeanMethods = false)
-@ConditionalOnBean(PlatformTransactionManager.class)
-class InboxConfiguration {
+@AutoConfiguration(after = {OnceAutoConfiguration.class, OnceEventsAutoConfiguration.class})
+@ConditionalOnBean({DataSource.class, PlatformTransactionManager.class, OnceProperties.class})
+public final class OnceInboxAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean

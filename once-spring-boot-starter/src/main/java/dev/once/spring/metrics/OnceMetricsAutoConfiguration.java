@@ -1,19 +1,27 @@
 package dev.once.spring.metrics;
 
+import dev.once.spring.OnceAutoConfiguration;
+import dev.once.spring.OnceProperties;
 import dev.once.spring.inbox.InboxDuplicates;
 import io.micrometer.core.instrument.MeterRegistry;
+import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /**
- * Outcome counters in Micrometer, when it is present and the application has a registry. Imported
- * by name by {@code OnceAutoConfiguration}; not annotated {@code @Configuration}, so that a
- * component scan of this package does not take it up as the application's own configuration.
+ * Auto-configuration of the outcome counters in Micrometer, when it is present: on the
+ * application's registry, or none without one. Ordered before the web auto-configuration ({@code
+ * OnceWebAutoConfiguration}), whose "no metrics" {@link IdempotencyMetrics} steps aside for this
+ * one's.
  */
+@AutoConfiguration(after = OnceAutoConfiguration.class)
 @ConditionalOnClass(name = "io.micrometer.core.instrument.MeterRegistry")
-class MetricsConfiguration {
+@ConditionalOnBean({DataSource.class, OnceProperties.class})
+public final class OnceMetricsAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   IdempotencyMetrics onceIdempotencyMetrics(ObjectProvider<MeterRegistry> registry) {

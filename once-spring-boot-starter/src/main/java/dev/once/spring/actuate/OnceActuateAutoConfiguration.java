@@ -3,29 +3,34 @@ package dev.once.spring.actuate;
 import dev.once.inbox.InboxConsumer;
 import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
+import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
+import dev.once.spring.outbox.OnceOutboxAutoConfiguration;
 import java.time.Clock;
 import java.util.stream.Collectors;
+import javax.sql.DataSource;
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
- * The Actuator endpoint {@code once} ({@link OnceEndpoint}), when the application has Spring Boot
- * Actuator. The bean always exists then; Actuator decides whether it is reachable (exposure) and
- * who may call its write operation (access, security). Imported by the auto-configuration by name.
+ * Auto-configuration of the Actuator endpoint {@code once} ({@link OnceEndpoint}), when the
+ * application has Spring Boot Actuator. The bean always exists then (it needs the outbox's admin,
+ * which {@link OnceOutboxAutoConfiguration}, ordered before this, makes); Actuator decides whether
+ * it is reachable (exposure) and who may call its write operation (access, security).
  */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration(after = {OnceAutoConfiguration.class, OnceOutboxAutoConfiguration.class})
 @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.annotation.Endpoint")
-@ImportRuntimeHints(ActuateConfiguration.EndpointHints.class)
-class ActuateConfiguration {
+@ConditionalOnBean({DataSource.class, OnceProperties.class})
+@ImportRuntimeHints(OnceActuateAutoConfiguration.EndpointHints.class)
+public final class OnceActuateAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   @ConditionalOnBean(OutboxAdmin.class)

@@ -6,6 +6,7 @@ import dev.once.outbox.OutboxAdmin;
 import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.outbox.RelayListener;
+import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.internal.EventsPublished;
 import dev.once.spring.internal.OnceThreads;
@@ -15,6 +16,7 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -28,15 +30,21 @@ import org.springframework.context.annotation.ConfigurationCondition;
 import org.springframework.core.env.Environment;
 
 /**
- * The outbox relay, when the application has at least one {@link OutboxHandler} or {@link
- * InboxConsumer} bean and {@code once.outbox.relay.enabled} is not false; started with the context
- * unless {@code once.outbox.relay.auto-start} is false (tests then tick it with {@link
- * OutboxRelay#runOnce()}). Every {@link RelayListener} bean hears the relay, each on its own.
+ * Auto-configuration of the outbox relay, when the application has at least one {@link
+ * OutboxHandler} or {@link InboxConsumer} bean (or publishes event types) and {@code
+ * once.outbox.relay.enabled} is not false; started with the context unless {@code
+ * once.outbox.relay.auto-start} is false (tests then tick it with {@link OutboxRelay#runOnce()}).
+ * Every {@link RelayListener} bean hears the relay, each on its own. Ordered after the typed
+ * events' auto-configuration, whose {@code @OnceListener} consumers count for its condition.
  */
-@Configuration(proxyBeanMethods = false)
-@Conditional(RelayConfiguration.RelayNeeded.class)
+@AutoConfiguration(
+    after = OnceAutoConfiguration.class,
+    // By name: dev.once.spring.events uses this package (TransactionalOutbox), not the reverse.
+    afterName = "dev.once.spring.events.OnceEventsAutoConfiguration")
+@ConditionalOnBean({DataSource.class, OnceProperties.class})
+@Conditional(OnceRelayAutoConfiguration.RelayNeeded.class)
 @ConditionalOnBooleanProperty(name = "once.outbox.relay.enabled", matchIfMissing = true)
-class RelayConfiguration {
+public final class OnceRelayAutoConfiguration {
 
   @Bean
   RelayPool onceRelayPool(DataSource dataSource, OnceProperties properties) {
@@ -76,7 +84,8 @@ class RelayConfiguration {
         properties.outbox().relay(),
         () ->
             pool.own()
-                ? OutboxConfiguration.store(pool.dataSource(), properties.outbox().archive())
+                ? OnceOutboxAutoConfiguration.store(
+                    pool.dataSource(), properties.outbox().archive())
                 : store.getObject(),
         beans.getBeansOfType(OutboxHandler.class),
         events,

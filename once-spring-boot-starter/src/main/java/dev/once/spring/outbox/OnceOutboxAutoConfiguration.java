@@ -9,6 +9,7 @@ import dev.once.outbox.OutboxRelay;
 import dev.once.outbox.OutboxStore;
 import dev.once.postgres.OutboxArchive;
 import dev.once.postgres.PostgresStores;
+import dev.once.spring.OnceAutoConfiguration;
 import dev.once.spring.OnceProperties;
 import dev.once.spring.internal.OnceThreads;
 import dev.once.spring.internal.OnceTracing;
@@ -18,18 +19,22 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The outbox: its store and admin, the {@link TransactionalOutbox} applications inject, the relay's
- * wake-up after commit and load shedding. Imported by the auto-configuration by name; the relay
- * itself is {@link RelayConfiguration}'s.
+ * Auto-configuration of the outbox: its store and admin, the {@link TransactionalOutbox}
+ * applications inject, the relay's wake-up after commit and load shedding. The relay itself is
+ * {@link OnceRelayAutoConfiguration}'s. The consumers and transports that decide which event types
+ * are written are read on first use, when every bean exists, so this needs no order among Once's
+ * other auto-configurations.
  */
-@Configuration(proxyBeanMethods = false)
-class OutboxConfiguration {
+@AutoConfiguration(after = OnceAutoConfiguration.class)
+@ConditionalOnBean({DataSource.class, OnceProperties.class})
+public final class OnceOutboxAutoConfiguration {
 
   /**
    * The outbox's storage; made after Once's migration (dev.once.spring.OnceSchemaInitialization).
