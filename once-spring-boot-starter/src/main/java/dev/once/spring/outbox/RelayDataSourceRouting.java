@@ -22,8 +22,10 @@ final class RelayDataSourceRouting implements BeanPostProcessor {
         && !(bean instanceof RelayRoutingDataSource)) {
       log.info(
           "Once wrapped the bean '{}' so that the outbox relay's threads take their connections"
-              + " from the relay's own pool and every other thread from '{}' as before."
+              + " from a pool of the relay's own (made when '{}' is a Hikari pool; otherwise they"
+              + " share it) and every other thread from '{}' as before."
               + " once.outbox.relay.pool-size=0 leaves the bean as it is",
+          beanName,
           beanName,
           beanName);
       return new RelayRoutingDataSource(dataSource);

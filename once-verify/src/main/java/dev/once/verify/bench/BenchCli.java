@@ -1,39 +1,26 @@
 package dev.once.verify.bench;
 
 import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code bench}'s command line: its flags and their defaults. A flag given twice is refused. */
 @Command(
     name = "bench",
-    sortOptions = false,
-    abbreviateSynopsis = true,
-    usageHelpWidth = 100,
     description = {
       "Performance of the shop's payment path with and without Once, and its SQL floor; orders"
           + " placed with the relay on."
     })
-public final class BenchCli implements Callable<Integer>, Cli.Footer {
-  @Spec CommandSpec spec;
-
-  @Mixin Cli.Help help;
-
+public final class BenchCli extends Subcommand<BenchOptions> implements Cli.Footer {
   @Option(
       names = "--shop-jar",
       paramLabel = "<file>",
@@ -110,15 +97,8 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
   String out;
 
   @Override
-  public Integer call() throws Exception {
-    return new BenchCommand(options()).run();
-  }
-
-  /** The options these flags give, or a usage error naming the flag and its value. */
   public BenchOptions options() throws UsageException {
-    if (shopJar == null) {
-      throw new UsageException("--shop-jar is required");
-    }
+    Cli.required("--shop-jar", shopJar);
     int connectionCount = positive("--connections", connections);
     return new BenchOptions(
         Path.of(shopJar),
@@ -131,8 +111,8 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
         positive("--rounds", rounds),
         jvmOptions(shopJvm),
         scenarios(scenarios),
-        Path.of(out == null ? defaultOut() : out),
-        spec == null ? List.of() : Cli.flags(spec));
+        out == null ? Cli.utcFolder("bench-results", "yyyyMMdd'T'HHmmss'Z'") : Path.of(out),
+        flags());
   }
 
   /** Each scenario's id and title, and the exit codes. */
@@ -147,27 +127,14 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
     return lines.toArray(String[]::new);
   }
 
-  private static String defaultOut() {
-    return "bench-results/"
-        + DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
-            .format(ZonedDateTime.now(ZoneOffset.UTC));
-  }
-
   /** The measured window must be positive; a warm-up may be zero. */
   private static Duration duration(String flag, String text) throws UsageException {
     return Cli.duration(flag, text, !flag.equals("--duration"));
   }
 
   private static int positive(String flag, String text) throws UsageException {
-    try {
-      int n = Integer.parseInt(text);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // Reported below.
-    }
-    throw new UsageException(flag + " must be a positive integer, was " + text);
+    return Cli.integer(
+        text, 1, Integer.MAX_VALUE, flag + " must be a positive integer, was " + text);
   }
 
   private static List<Integer> positives(String flag, String text) throws UsageException {
@@ -210,5 +177,10 @@ public final class BenchCli implements Callable<Integer>, Cli.Footer {
       }
     }
     return options;
+  }
+
+  @Override
+  protected int run(BenchOptions options) throws Exception {
+    return new BenchCommand(options).run();
   }
 }

@@ -52,7 +52,7 @@ final class HttpScenarios {
             int account = (int) ((index + seq) % paymentBodies.length);
             out.append(head).append(keyHeader).appendDecimal(index).appendAscii("-");
             out.appendDecimal(seq).crlf();
-            body(out, paymentBodies[account]);
+            out.body(paymentBodies[account]);
           }
 
           @Override
@@ -79,7 +79,7 @@ final class HttpScenarios {
           void write(RequestBytes out, long seq) {
             int key = (int) ((index + seq * workers) % keyCount);
             out.append(head).append(keyHeaders[key]);
-            body(out, paymentBodies[key % paymentBodies.length]);
+            out.body(paymentBodies[key % paymentBodies.length]);
           }
 
           @Override
@@ -157,10 +157,6 @@ final class HttpScenarios {
         host,
         "Authorization: Bearer " + apiKey,
         "Content-Type: application/json");
-  }
-
-  private static void body(RequestBytes out, byte[] body) {
-    out.appendAscii("Content-Length: ").appendDecimal(body.length).crlf().crlf().append(body);
   }
 
   private static byte[] ascii(String s) {

@@ -2,6 +2,7 @@ package dev.once.verify.bench;
 
 import dev.once.verify.check.InvariantSql;
 import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.Sql;
 import dev.once.verify.report.OrdersResult;
 import dev.once.verify.stats.Percentiles;
 import java.sql.Connection;
@@ -70,12 +71,8 @@ final class OrderReadings {
    * commits, goes idle or ends, so read it after the shop has stopped.
    */
   long deadlocks() throws SQLException {
-    try (Connection c = db.connectAsOwner(database);
-        PreparedStatement s = c.prepareStatement(DEADLOCKS)) {
-      s.setString(1, database);
-      try (ResultSet rs = s.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : -1;
-      }
+    try (Sql sql = new Sql(db.connectAsOwner(database))) {
+      return sql.rows(DEADLOCKS, rs -> rs.getLong(1), database).stream().findFirst().orElse(-1L);
     }
   }
 
@@ -88,14 +85,9 @@ final class OrderReadings {
       throws SQLException, InterruptedException {
     long start = System.nanoTime();
     long nextReport = start + Duration.ofSeconds(5).toNanos();
-    try (Connection c = db.connectAsOwner(database);
-        Statement s = c.createStatement()) {
+    try (Sql sql = new Sql(db.connectAsOwner(database))) {
       while (true) {
-        long placed;
-        try (ResultSet rs = s.executeQuery(PLACED)) {
-          rs.next();
-          placed = rs.getLong(1);
-        }
+        long placed = sql.number(PLACED);
         long now = System.nanoTime();
         if (placed == 0) {
           return (now - start) / 1_000_000;

@@ -6,29 +6,20 @@ import dev.once.verify.chaos.ChaosOptions.Attach;
 import dev.once.verify.chaos.ChaosOptions.ExternalDatabase;
 import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.SecretFile;
+import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code chaos}'s command line: its flags, their defaults and how they go together. */
 @Command(
     name = "chaos",
-    sortOptions = false,
-    abbreviateSynopsis = true,
-    usageHelpWidth = 100,
     description = {
       "Kills the shops and the provider and faults the provider under a seeded workload, then"
           + " checks that every effect happened exactly once."
@@ -37,11 +28,7 @@ import picocli.CommandLine.Spec;
       "Self-test of the Kafka checks: --kafka --broken-mode commit-offset-before-transaction",
       "Exit: 0 every check passes, 1 a violation or an incomplete run, 2 wrong flags."
     })
-public final class ChaosCli implements Callable<Integer> {
-  @Spec CommandSpec spec;
-
-  @Mixin Cli.Help help;
-
+public final class ChaosCli extends Subcommand<ChaosOptions> {
   @Option(
       names = "--shop-jar",
       paramLabel = "PATH",
@@ -190,12 +177,8 @@ public final class ChaosCli implements Callable<Integer> {
       description = "the shops' admin token, first line of F")
   Path adminTokenFile;
 
-  @Override
-  public Integer call() throws Exception {
-    return new ChaosCommand(options(), System.out).run();
-  }
-
   /** The options these flags give, or a usage error when they do not go together. */
+  @Override
   public ChaosOptions options() throws UsageException {
     Optional<ExternalDatabase> database = database();
     if (brokerKills != null && !kafka) {
@@ -219,24 +202,17 @@ public final class ChaosCli implements Callable<Integer> {
         within("--accounts", accounts, 1, 100),
         seed == null ? ThreadLocalRandom.current().nextLong(1, 1_000_000_000L) : seed,
         duration("--quiet-timeout", quietTimeout),
-        out == null ? defaultOut() : out,
+        out == null ? Cli.utcFolder("chaos-results", "yyyy-MM-dd'T'HH-mm-ss'Z'") : out,
         Optional.ofNullable(brokenMode(brokenMode)),
         kafka,
         kafka ? count("--broker-kills", brokerKills, 1) : 0,
         database,
         attached,
-        spec == null ? List.of() : Cli.flags(spec));
+        flags());
   }
 
   private static int count(String flag, Integer value, int otherwise) throws UsageException {
     return value == null ? otherwise : within(flag, value, 0, 10_000);
-  }
-
-  private static Path defaultOut() {
-    return Path.of(
-        "chaos-results",
-        ZonedDateTime.now(ZoneOffset.UTC)
-            .format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'")));
   }
 
   private Optional<Attach> attached(Optional<ExternalDatabase> database) throws UsageException {
@@ -281,9 +257,7 @@ public final class ChaosCli implements Callable<Integer> {
       }
       return Optional.empty();
     }
-    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-      throw new UsageException("--jdbc-url must start with jdbc:postgresql: " + jdbcUrl);
-    }
+    Cli.jdbcUrl(jdbcUrl);
     if (dbUser == null || password == null) {
       throw new UsageException("--jdbc-url needs --db-user and --db-password-file");
     }
@@ -319,5 +293,10 @@ public final class ChaosCli implements Callable<Integer> {
 
   private static Duration duration(String name, String value) throws UsageException {
     return Cli.duration(name, value, false);
+  }
+
+  @Override
+  protected int run(ChaosOptions options) throws Exception {
+    return new ChaosCommand(options, System.out).run();
   }
 }

@@ -2,13 +2,11 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.harness.BenchDatabase;
 import dev.once.verify.harness.ShopLogin;
+import dev.once.verify.harness.Sql;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Properties;
+import java.util.List;
 
 /**
  * The one PostgreSQL every shop of a run shares: either one chaos starts in its own JVM (gone with
@@ -53,24 +51,31 @@ final class ChaosDatabase implements AutoCloseable {
 
   /** A new connection as the schema owner, who may read every table of the shop and of Once. */
   Connection connect() throws SQLException {
-    Properties p = new Properties();
-    p.setProperty("user", login.ownerUser());
-    p.setProperty("password", login.ownerPassword());
-    return DriverManager.getConnection(login.jdbcUrl(), p);
+    return login.connectAsOwner();
+  }
+
+  /**
+   * Every row of {@code sql} as {@code row} reads it, as the schema owner; a {@code String[]}
+   * parameter goes in as a {@code text[]}.
+   */
+  <T> List<T> rows(String sql, Sql.Row<T> row, Object... params) throws SQLException {
+    try (Sql owner = new Sql(connect())) {
+      return owner.rows(sql, row, params);
+    }
   }
 
   /** The one row of {@code sql}, a query of whole numbers, as the schema owner. */
   long[] row(String sql) throws SQLException {
-    try (Connection c = connect();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery(sql)) {
-      rs.next();
-      long[] values = new long[rs.getMetaData().getColumnCount()];
-      for (int i = 0; i < values.length; i++) {
-        values[i] = rs.getLong(i + 1);
-      }
-      return values;
-    }
+    return rows(
+            sql,
+            rs -> {
+              long[] values = new long[rs.getMetaData().getColumnCount()];
+              for (int i = 0; i < values.length; i++) {
+                values[i] = rs.getLong(i + 1);
+              }
+              return values;
+            })
+        .get(0);
   }
 
   /**
@@ -78,19 +83,10 @@ final class ChaosDatabase implements AutoCloseable {
    * everything in the database, so it must start from an empty one.
    */
   long clients() throws SQLException {
-    try (Connection c = connect();
-        Statement s = c.createStatement()) {
-      try (ResultSet rs = s.executeQuery("SELECT to_regclass('client') IS NOT NULL")) {
-        rs.next();
-        if (!rs.getBoolean(1)) {
-          return 0;
-        }
-      }
-      try (ResultSet rs = s.executeQuery("SELECT count(*) FROM client")) {
-        rs.next();
-        return rs.getLong(1);
-      }
+    if (!rows("SELECT to_regclass('client') IS NOT NULL", rs -> rs.getBoolean(1)).get(0)) {
+      return 0;
     }
+    return row("SELECT count(*) FROM client")[0];
   }
 
   @Override

@@ -2,12 +2,16 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.check.CheckReport;
 import dev.once.verify.report.JsonWriter;
+import dev.once.verify.report.MarkdownTable;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,9 +24,68 @@ final class ChaosReport {
     return CheckReport.table(verdicts);
   }
 
+  /** The report's facts: the settings, what the run did, and what it saw. */
+  static Map<String, Object> facts(ChaosRun r) {
+    ChaosOptions options = r.options;
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("seed", options.seed());
+    facts.put("duration", options.duration().toString());
+    facts.put("shops", options.shops());
+    facts.put(
+        "database",
+        options.database().map(d -> "external " + d.jdbcUrl()).orElse("PostgreSQL in chaos"));
+    facts.put("attached", options.attach().map(Object::toString).orElse("no"));
+    facts.put("broken mode", options.brokenMode().orElse("none"));
+    facts.put("kills planned", r.plan.size());
+    facts.put("shop kills done", r.counters.kills.get());
+    facts.put("psp-simulator kills done", r.simulatorKills.get());
+    facts.put("kafka", options.kafka());
+    if (r.kafka != null) {
+      facts.put("broker kills done", r.brokerKills.get());
+      facts.putAll(r.kafka.facts());
+    }
+    facts.put("kills", r.plan.stream().map(k -> k.at().toMillis() + " ms " + k.victim()).toList());
+    facts.put("provider faults percent", options.providerFaults());
+    facts.put("clients", options.clients());
+    facts.put("accounts", r.workload.accounts.size());
+    facts.putAll(loadFacts(r.counters, r.observations));
+    facts.put("provider stats", Observer.providerStats(r.psp));
+    facts.put("seconds to quiet", r.quietSeconds);
+    facts.put("started", r.started.toString());
+    facts.put("seconds", Duration.between(r.started, Instant.now()).toSeconds());
+    facts.put("problems", r.problems());
+    facts.put("flags", options.flags());
+    return facts;
+  }
+
+  /** The facts of the load and of the end state, in the report's order. */
+  private static Map<String, Object> loadFacts(Counters counters, Observations o) {
+    Map<String, Object> facts = new LinkedHashMap<>();
+    facts.put("requests", counters.requests.get());
+    facts.put("intents (key-reuse probes included)", o.intents().size());
+    facts.put("acknowledged", o.intents().stream().filter(i -> !i.timedOut()).count());
+    facts.put("timed out", o.intents().stream().filter(i -> i.timedOut()).count());
+    facts.put("longest wait for an answer ms", counters.longestWaitMillis.get());
+    facts.put("connection errors", counters.connectionErrors.get());
+    facts.put("409 in use", counters.inUse.get());
+    facts.put("429 limited", counters.limited.get());
+    facts.put("5xx", counters.serverErrors.get());
+    facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
+    facts.put("replays compared", o.replays().size());
+    facts.putAll(orderFacts(o.orders()));
+    facts.put("key reuses", o.reuses().size());
+    facts.put("journal rows", o.accounts().stream().mapToInt(a -> a.journal().size()).sum());
+    facts.put(
+        "longest journal", o.accounts().stream().mapToInt(a -> a.journal().size()).max().orElse(0));
+    facts.put("payments", o.payments().size());
+    facts.put("refunds", o.refunds().size());
+    facts.put("provider effects", o.providerTotalEffects());
+    return facts;
+  }
+
   /** The orders' counts for the report's facts. */
   static Map<String, Object> orderFacts(Observations.OrderObservations o) {
-    Map<String, Object> facts = new java.util.LinkedHashMap<>();
+    Map<String, Object> facts = new LinkedHashMap<>();
     facts.put("products", o.products().size());
     facts.put("order intents (key-reuse probes included)", o.placed().size());
     facts.put("orders acknowledged", o.placed().stream().filter(i -> !i.timedOut()).count());
@@ -83,17 +146,14 @@ final class ChaosReport {
     md.append(
         "\n| invariant | verdict | checked | violations | examples |\n|---|---|---:|---:|---|\n");
     for (Verdict v : verdicts) {
-      md.append("| ")
-          .append(v.id())
-          .append(" | ")
-          .append(v.pass() ? v.status().name() : "**FAIL**")
-          .append(" | ")
-          .append(v.checked())
-          .append(" | ")
-          .append(v.violations())
-          .append(" | ")
-          .append(String.join(", ", v.examples()).replace("|", "\\|"))
-          .append(" |\n");
+      md.append(
+              MarkdownTable.row(
+                  v.id(),
+                  v.pass() ? v.status().name() : "**FAIL**",
+                  v.checked(),
+                  v.violations(),
+                  String.join(", ", v.examples())))
+          .append('\n');
     }
     Files.writeString(folder.resolve("summary.md"), md);
   }

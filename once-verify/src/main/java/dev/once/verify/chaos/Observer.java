@@ -9,9 +9,7 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,19 +25,48 @@ final class Observer {
   private Observer() {}
 
   private static List<String> ids(ChaosDatabase db, String table) throws SQLException {
-    List<String> ids = new ArrayList<>();
-    try (Connection c = db.connect();
-        Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT id FROM " + table + " ORDER BY id")) {
-      while (rs.next()) {
-        ids.add(rs.getString(1));
-      }
-    }
-    return ids;
+    return db.rows("SELECT id FROM " + table + " ORDER BY id", rs -> rs.getString(1));
   }
 
   static Observations observe(Workload w, Http shop, Http psp, ChaosDatabase db, long[] quiet)
       throws IOException, InterruptedException, SQLException {
+    List<String> payments = ids(db, "payment");
+    List<String> refunds = ids(db, "refund");
+    Map<String, Long> effects = new HashMap<>();
+    List<String> references = new ArrayList<>(payments);
+    references.addAll(refunds);
+    for (String reference : references) {
+      Http.Answer r =
+          psp.get(
+              "/v1/stats/references/" + URLEncoder.encode(reference, StandardCharsets.UTF_8), null);
+      effects.put(reference, Long.parseLong(Http.number(r.body(), "effects")));
+    }
+    long[] keys =
+        db.row(
+            "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
+                + " FROM once.idempotency_key");
+    Http.Answer stats = psp.get("/v1/stats", null);
+    long total = Long.parseLong(Http.number(stats.body(), "effects"));
+    return new Observations(
+        List.copyOf(w.intents),
+        List.copyOf(w.replays),
+        List.copyOf(w.reuses),
+        accounts(w, shop),
+        payments,
+        refunds,
+        Math.max(0, quiet[1]),
+        Math.max(0, quiet[0]),
+        Math.max(0, quiet[2]),
+        effects,
+        total,
+        keys[0],
+        keys[1],
+        OrderObserver.observe(w, shop, db));
+  }
+
+  /** Each account's balance and journal, through the API as its client sees them. */
+  private static List<AccountState> accounts(Workload w, Http shop)
+      throws IOException, InterruptedException {
     List<AccountState> accounts = new ArrayList<>();
     for (String account : w.accounts) {
       String apiKey = w.owners.get(account);
@@ -71,38 +98,7 @@ final class Observer {
       } while (after != null);
       accounts.add(new AccountState(account, balance, journal));
     }
-    List<String> payments = ids(db, "payment");
-    List<String> refunds = ids(db, "refund");
-    Map<String, Long> effects = new HashMap<>();
-    List<String> references = new ArrayList<>(payments);
-    references.addAll(refunds);
-    for (String reference : references) {
-      Http.Answer r =
-          psp.get(
-              "/v1/stats/references/" + URLEncoder.encode(reference, StandardCharsets.UTF_8), null);
-      effects.put(reference, Long.parseLong(Http.number(r.body(), "effects")));
-    }
-    long[] keys =
-        db.row(
-            "SELECT count(*), count(*) FILTER (WHERE state = 'in_progress')"
-                + " FROM once.idempotency_key");
-    Http.Answer stats = psp.get("/v1/stats", null);
-    long total = Long.parseLong(Http.number(stats.body(), "effects"));
-    return new Observations(
-        List.copyOf(w.intents),
-        List.copyOf(w.replays),
-        List.copyOf(w.reuses),
-        accounts,
-        payments,
-        refunds,
-        Math.max(0, quiet[1]),
-        Math.max(0, quiet[0]),
-        Math.max(0, quiet[2]),
-        effects,
-        total,
-        keys[0],
-        keys[1],
-        OrderObserver.observe(w, shop, db));
+    return accounts;
   }
 
   /**

@@ -6,10 +6,6 @@ import dev.once.verify.chaos.Observations.OrderState;
 import dev.once.verify.chaos.Observations.ProductState;
 import dev.once.verify.chaos.Observations.ReservationRow;
 import java.io.IOException;
-import java.sql.Array;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,11 +21,6 @@ import java.util.TreeMap;
 final class OrderObserver {
   private OrderObserver() {}
 
-  /** One row of a result set as a value. */
-  private interface Row<T> {
-    T read(ResultSet rs) throws SQLException;
-  }
-
   static OrderObservations observe(Workload w, Http shop, ChaosDatabase db)
       throws IOException, InterruptedException, SQLException {
     List<ProductState> products = new ArrayList<>();
@@ -44,73 +35,52 @@ final class OrderObserver {
               Long.parseLong(Http.number(a.body(), "stock")),
               Long.parseLong(Http.number(a.body(), "reserved"))));
     }
-    try (Connection c = db.connect()) {
-      // Only the run's own accounts: an attached run may share the database with earlier ones.
-      Array accounts = c.createArrayOf("text", w.accounts.toArray(new String[0]));
-      Map<String, Map<String, Long>> items = new HashMap<>();
-      rows(
-          c,
-          "SELECT i.order_id, i.sku, i.quantity FROM order_item i JOIN orders o ON o.id ="
-              + " i.order_id WHERE o.account_id = ANY (?)",
-          accounts,
-          rs ->
-              items
-                  .computeIfAbsent(rs.getString(1), k -> new TreeMap<>())
-                  .put(rs.getString(2), rs.getLong(3)));
-      List<OrderState> orders =
-          rows(
-              c,
-              "SELECT id, account_id, status, total, payment_id, refund_id FROM orders"
-                  + " WHERE account_id = ANY (?) ORDER BY id",
-              accounts,
-              rs ->
-                  new OrderState(
-                      rs.getString(1),
-                      rs.getString(2),
-                      rs.getString(3),
-                      items.getOrDefault(rs.getString(1), Map.of()),
-                      rs.getBigDecimal(4).toPlainString(),
-                      rs.getString(5),
-                      rs.getString(6)));
-      List<ReservationRow> reservations =
-          rows(
-              c,
-              "SELECT r.order_id, r.sku, r.quantity, r.state FROM reservation r JOIN orders o ON"
-                  + " o.id = r.order_id WHERE o.account_id = ANY (?)",
-              accounts,
-              rs ->
-                  new ReservationRow(
-                      rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)));
-      List<OrderPayment> payments =
-          rows(
-              c,
-              "SELECT id, substr(description, 7), status FROM payment"
-                  + " WHERE account_id = ANY (?) AND description LIKE 'Order %' ORDER BY id",
-              accounts,
-              rs -> new OrderPayment(rs.getString(1), rs.getString(2), rs.getString(3)));
-      return new OrderObservations(
-          List.copyOf(w.placed),
-          List.copyOf(w.orderActions),
-          List.copyOf(w.restocks),
-          Map.copyOf(w.initialStock),
-          products,
-          orders,
-          reservations,
-          payments);
-    }
-  }
-
-  private static <T> List<T> rows(Connection c, String sql, Array accounts, Row<T> row)
-      throws SQLException {
-    List<T> values = new ArrayList<>();
-    try (PreparedStatement s = c.prepareStatement(sql)) {
-      s.setArray(1, accounts);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          values.add(row.read(rs));
-        }
-      }
-    }
-    return values;
+    // Only the run's own accounts: an attached run may share the database with earlier ones.
+    Object accounts = w.accounts.toArray(new String[0]);
+    Map<String, Map<String, Long>> items = new HashMap<>();
+    db.rows(
+        "SELECT i.order_id, i.sku, i.quantity FROM order_item i JOIN orders o ON o.id ="
+            + " i.order_id WHERE o.account_id = ANY (?)",
+        rs ->
+            items
+                .computeIfAbsent(rs.getString(1), k -> new TreeMap<>())
+                .put(rs.getString(2), rs.getLong(3)),
+        accounts);
+    List<OrderState> orders =
+        db.rows(
+            "SELECT id, account_id, status, total, payment_id, refund_id FROM orders"
+                + " WHERE account_id = ANY (?) ORDER BY id",
+            rs ->
+                new OrderState(
+                    rs.getString(1),
+                    rs.getString(2),
+                    rs.getString(3),
+                    items.getOrDefault(rs.getString(1), Map.of()),
+                    rs.getBigDecimal(4).toPlainString(),
+                    rs.getString(5),
+                    rs.getString(6)),
+            accounts);
+    List<ReservationRow> reservations =
+        db.rows(
+            "SELECT r.order_id, r.sku, r.quantity, r.state FROM reservation r JOIN orders o ON"
+                + " o.id = r.order_id WHERE o.account_id = ANY (?)",
+            rs ->
+                new ReservationRow(
+                    rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4)),
+            accounts);
+    List<OrderPayment> payments =
+        db.rows(
+            "SELECT id, substr(description, 7), status FROM payment"
+                + " WHERE account_id = ANY (?) AND description LIKE 'Order %' ORDER BY id",
+            rs -> new OrderPayment(rs.getString(1), rs.getString(2), rs.getString(3)), accounts);
+    return new OrderObservations(
+        List.copyOf(w.placed),
+        List.copyOf(w.orderActions),
+        List.copyOf(w.restocks),
+        Map.copyOf(w.initialStock),
+        products,
+        orders,
+        reservations,
+        payments);
   }
 }

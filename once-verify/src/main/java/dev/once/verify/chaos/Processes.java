@@ -1,21 +1,16 @@
 package dev.once.verify.chaos;
 
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.harness.ChildProcess;
 import dev.once.verify.harness.ShopProcess;
-import dev.once.verify.system.StartFailure;
+import dev.once.verify.kafka.KafkaCommand;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The processes of a run: psp-simulator, whose journal file keeps what it applied across its own
@@ -23,8 +18,6 @@ import java.util.concurrent.TimeUnit;
  * own port. Every start appends a banner and the process's output to a log file of its own.
  */
 final class Processes implements AutoCloseable {
-  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
-
   /** The file name of the shop's broken modes, next to its jar. */
   static final String BROKEN_MODES_JAR = "shop-broken-modes.jar";
 
@@ -36,42 +29,23 @@ final class Processes implements AutoCloseable {
   private final Path logs;
   private final long seed;
   private final List<String> shopArgs;
-  private final int[] shopPorts;
-  private final ShopProcess[] shops;
-  private final int[] shopStarts;
+  private final List<Slot> slots = new ArrayList<>();
   private final int clientShops;
-  // One lock per shop slot: a slow start of one shop holds up no kill or start of another.
-  private final Object[] slotLocks;
   private final Object brokerLock = new Object();
   private final int simulatorPort;
-  private Process simulator;
+  private ChildProcess simulator;
   private int simulatorStarts;
   // With Kafka: the broker, and one further shop slot (the last) that only joins for a while.
   private final boolean kafka;
   private final int brokerPort;
   private final int controllerPort;
   private final Path brokerData;
-  private Process broker;
+  private ChildProcess broker;
   private int brokerStarts;
 
   /**
    * @param shops how many shop processes
    * @param brokenMode {@code shop.testing.broken-mode} of every shop, or null
-   */
-  Processes(
-      Path shopJar,
-      Path simulatorJar,
-      ChaosDatabase db,
-      String adminToken,
-      Path logs,
-      long seed,
-      int shops,
-      String brokenMode)
-      throws IOException, UsageException {
-    this(shopJar, simulatorJar, db, adminToken, logs, seed, shops, brokenMode, false);
-  }
-
-  /**
    * @param kafka whether the shops publish and consume their events through a Kafka broker that
    *     these processes include ({@link #startBroker}); then a further shop slot exists too
    */
@@ -87,27 +61,22 @@ final class Processes implements AutoCloseable {
       boolean kafka)
       throws IOException, UsageException {
     this.kafka = kafka;
-    int slots = kafka ? shops + 1 : shops;
+    int count = kafka ? shops + 1 : shops;
     this.shopJar = shopJar;
     this.simulatorJar = simulatorJar;
     this.db = db;
     this.adminToken = adminToken;
     this.logs = logs;
     this.seed = seed;
-    this.shopPorts = new int[slots];
-    this.shops = new ShopProcess[slots];
-    this.shopStarts = new int[slots];
     this.clientShops = shops;
-    this.slotLocks = new Object[slots];
-    for (int i = 0; i < slots; i++) {
-      slotLocks[i] = new Object();
-    }
     // One call, so that no two of the run's processes are given the same port.
-    int[] ports = ShopProcess.freePorts(slots + 3);
-    System.arraycopy(ports, 0, shopPorts, 0, slots);
-    this.simulatorPort = ports[slots];
-    this.brokerPort = kafka ? ports[slots + 1] : 0;
-    this.controllerPort = kafka ? ports[slots + 2] : 0;
+    int[] ports = ShopProcess.freePorts(count + 3);
+    for (int i = 0; i < count; i++) {
+      slots.add(new Slot(i, ports[i]));
+    }
+    this.simulatorPort = ports[count];
+    this.brokerPort = kafka ? ports[count + 1] : 0;
+    this.controllerPort = kafka ? ports[count + 2] : 0;
     this.brokerData = logs.resolveSibling("kafka-data");
     List<String> args = new ArrayList<>();
     if (kafka) {
@@ -149,7 +118,7 @@ final class Processes implements AutoCloseable {
   List<String> shopUrls() {
     List<String> urls = new ArrayList<>();
     for (int i = 0; i < clientShops; i++) {
-      urls.add("http://127.0.0.1:" + shopPorts[i]);
+      urls.add("http://127.0.0.1:" + slots.get(i).port);
     }
     return urls;
   }
@@ -179,53 +148,43 @@ final class Processes implements AutoCloseable {
       brokerStarts++;
       Path log = banner("kafka.log", brokerStarts);
       long from = Files.size(log);
-      List<String> command = new ArrayList<>();
-      command.add(java());
-      command.add("-Xmx384m");
-      command.add("-XX:TieredStopAtLevel=1");
-      command.add("-cp");
-      command.add(System.getProperty("java.class.path"));
-      command.add("dev.once.verify.Main");
-      command.add("kafka");
-      command.add("--port");
-      command.add(Integer.toString(brokerPort));
-      command.add("--controller-port");
-      command.add(Integer.toString(controllerPort));
-      command.add("--data");
-      command.add(brokerData.toString());
       broker =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
-      long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-      while (true) {
-        String text = Files.readString(log);
-        if (text.length() > from
-            && text.substring((int) Math.min(from, text.length()))
-                .contains(dev.once.verify.kafka.KafkaCommand.READY)) {
-          return;
-        }
-        if (!broker.isAlive()) {
-          throw StartFailure.exited("the Kafka broker", broker.exitValue(), log);
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IOException("the Kafka broker was not ready in " + START_TIMEOUT);
-        }
-        Thread.sleep(200); // polling a starting process's log
-      }
+          ChildProcess.start(
+              "the Kafka broker",
+              List.of(
+                  ChildProcess.java(),
+                  "-Xmx384m",
+                  "-XX:TieredStopAtLevel=1",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  "dev.once.verify.Main",
+                  "kafka",
+                  "--port",
+                  Integer.toString(brokerPort),
+                  "--controller-port",
+                  Integer.toString(controllerPort),
+                  "--data",
+                  brokerData.toString()),
+              Map.of(),
+              log);
+      // Its ready line, in what this start appended to the log.
+      broker.awaitReady(
+          () -> {
+            String text = Files.readString(log);
+            return text.length() > from
+                && text.substring((int) Math.min(from, text.length())).contains(KafkaCommand.READY);
+          });
     }
   }
 
   /** SIGKILL of the Kafka broker; waits until it is gone. */
   void killBroker() throws InterruptedException {
-    Process p;
+    ChildProcess p;
     synchronized (brokerLock) {
       p = broker;
     }
-    if (p != null && p.isAlive()) {
-      p.destroyForcibly();
-      p.waitFor(30, TimeUnit.SECONDS);
+    if (p != null) {
+      p.kill();
     }
   }
 
@@ -241,31 +200,30 @@ final class Processes implements AutoCloseable {
     }
     simulatorStarts++;
     Path log = banner("simulator.log", simulatorStarts);
-    List<String> command = new ArrayList<>();
-    command.add(java());
-    command.add("-Xmx128m");
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-jar");
-    command.add(simulatorJar.toString());
-    command.add("--port");
-    command.add(Integer.toString(simulatorPort));
-    command.add("--seed");
-    command.add(Long.toString(seed + simulatorStarts));
-    command.add("--journal");
-    command.add(logs.resolve("simulator.journal").toString());
     simulator =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .start();
-    awaitHealthy(simulator, simulatorPort, "psp-simulator", log);
+        ChildProcess.start(
+            "psp-simulator",
+            List.of(
+                ChildProcess.java(),
+                "-Xmx128m",
+                "-XX:TieredStopAtLevel=1",
+                "-jar",
+                simulatorJar.toString(),
+                "--port",
+                Integer.toString(simulatorPort),
+                "--seed",
+                Long.toString(seed + simulatorStarts),
+                "--journal",
+                logs.resolve("simulator.journal").toString()),
+            Map.of(),
+            log);
+    simulator.awaitHttpOk("127.0.0.1", simulatorPort, "/health");
   }
 
   /** SIGKILL of psp-simulator; waits until it is gone. */
   synchronized void killSimulator() throws InterruptedException {
-    if (simulator != null && simulator.isAlive()) {
-      simulator.destroyForcibly();
-      simulator.waitFor(30, TimeUnit.SECONDS);
+    if (simulator != null) {
+      simulator.kill();
     }
   }
 
@@ -278,51 +236,72 @@ final class Processes implements AutoCloseable {
 
   /** Starts shop {@code i} (again) on its port and waits until it is healthy. */
   void startShop(int i) throws IOException, InterruptedException {
-    synchronized (slotLocks[i]) {
-      if (shops[i] != null && shops[i].isAlive()) {
-        return;
-      }
-      shopStarts[i]++;
-      Path log = banner("shop-" + (i + 1) + ".log", shopStarts[i]);
-      shops[i] =
-          ShopProcess.start(
-              shopJar,
-              db.login(),
-              true,
-              shopPorts[i],
-              adminToken,
-              log,
-              shopJvmOptions,
-              shopArgs,
-              kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap()) : Map.of());
-    }
+    slots.get(i).start();
   }
 
   /** SIGKILL of shop {@code i}; waits until it is gone. */
   void killShop(int i) throws InterruptedException {
-    synchronized (slotLocks[i]) {
-      ShopProcess p = shops[i];
-      if (p != null && p.isAlive()) {
-        p.kill();
+    slots.get(i).kill();
+  }
+
+  /**
+   * One shop instance: its port, its process while it runs, how often it started. Its own lock: a
+   * slow start of one shop holds up no kill or start of another.
+   */
+  private final class Slot {
+    final int index;
+    final int port;
+    volatile ShopProcess shop;
+    int starts;
+
+    Slot(int index, int port) {
+      this.index = index;
+      this.port = port;
+    }
+
+    synchronized void start() throws IOException, InterruptedException {
+      if (shop != null && shop.isAlive()) {
+        return;
+      }
+      starts++;
+      shop =
+          ShopProcess.start(
+              shopJar,
+              db.login(),
+              true,
+              port,
+              adminToken,
+              banner("shop-" + (index + 1) + ".log", starts),
+              shopJvmOptions,
+              shopArgs,
+              kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap()) : Map.of());
+    }
+
+    synchronized void kill() throws InterruptedException {
+      if (shop != null && shop.isAlive()) {
+        shop.kill();
       }
     }
   }
 
+  /** Stops every process that still runs: the shops, psp-simulator, the broker. */
   @Override
   public void close() {
-    synchronized (shops) {
-      for (ShopProcess p : shops) {
+    List<AutoCloseable> all = new ArrayList<>();
+    slots.forEach(slot -> all.add(slot.shop));
+    all.add(simulator);
+    all.add(broker);
+    for (AutoCloseable p : all) {
+      try {
         if (p != null) {
-          try {
-            p.close();
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
+          p.close();
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the next ones are killed at once
+      } catch (Exception e) {
+        System.err.println("could not stop a process: " + e);
       }
     }
-    stop(simulator);
-    stop(broker);
   }
 
   private Path banner(String file, int start) throws IOException {
@@ -330,49 +309,5 @@ final class Processes implements AutoCloseable {
     Files.writeString(
         log, "=== start " + start + " ===\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     return log;
-  }
-
-  private static void stop(Process p) {
-    if (p == null || !p.isAlive()) {
-      return;
-    }
-    p.destroy();
-    try {
-      if (!p.waitFor(20, TimeUnit.SECONDS)) {
-        p.destroyForcibly();
-        p.waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static void awaitHealthy(Process p, int port, String what, Path log)
-      throws IOException, InterruptedException {
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health"))
-            .timeout(Duration.ofSeconds(5))
-            .build();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!p.isAlive()) {
-        throw StartFailure.exited(what, p.exitValue(), log);
-      }
-      try {
-        if (client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(200); // polling a starting process
-    }
-    throw new IOException(what + " did not become healthy in " + START_TIMEOUT);
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 }

@@ -2,26 +2,20 @@ package dev.once.verify.check;
 
 import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.SecretFile;
+import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code check}'s command line: the shop's database, how to log in, where to write the report. */
 @Command(
     name = "check",
-    sortOptions = false,
-    abbreviateSynopsis = true,
-    usageHelpWidth = 100,
     description = "Evaluates the shop's invariants on its PostgreSQL database (read-only).",
     footer = "Exit: 0 every invariant holds, 1 a violation (or no connection), 2 wrong flags.")
-public final class CheckCli implements Callable<Integer> {
-  @Mixin Cli.Help help;
-
+public final class CheckCli extends Subcommand<CheckOptions> {
   @Option(
       names = "--jdbc-url",
       paramLabel = "URL",
@@ -60,8 +54,7 @@ public final class CheckCli implements Callable<Integer> {
 
   /** A database that cannot be reached or read is exit 1, with the driver's message. */
   @Override
-  public Integer call() throws Exception {
-    CheckOptions options = options();
+  protected int run(CheckOptions options) throws Exception {
     try {
       return new CheckCommand(options).run();
     } catch (SQLException e) {
@@ -70,18 +63,12 @@ public final class CheckCli implements Callable<Integer> {
     }
   }
 
-  /** The options these flags give, or a usage error naming the flag and its value. */
+  @Override
   public CheckOptions options() throws UsageException {
     String secret =
         passwordFile == null ? password : SecretFile.read("check: --password-file", passwordFile);
-    if (jdbcUrl == null) {
-      throw new UsageException("--jdbc-url is required");
-    }
-    if (!jdbcUrl.startsWith("jdbc:postgresql:")) {
-      throw new UsageException("--jdbc-url must start with jdbc:postgresql: " + jdbcUrl);
-    }
     return new CheckOptions(
-        jdbcUrl,
+        Cli.jdbcUrl(Cli.required("--jdbc-url", jdbcUrl)),
         Optional.ofNullable(user),
         Optional.ofNullable(secret),
         Optional.ofNullable(report),

@@ -10,4 +10,10 @@ package dev.once.verify.check;
  * @param allowed whether violations are only a warning
  */
 record Invariant(
-    String id, String description, String checkedSql, String violationsSql, boolean allowed) {}
+    String id, String description, String checkedSql, String violationsSql, boolean allowed) {
+
+  /** An invariant whose violations are a failure, its query the file named by its id. */
+  static Invariant of(String id, String description, String checkedSql) {
+    return new Invariant(id, description, checkedSql, InvariantSql.violations(id), false);
+  }
+}

@@ -29,52 +29,38 @@ public final class Invariants {
 
   /** 1a. The query is {@code invariants/account-balance.sql}, which says what it guards. */
   static final Invariant ACCOUNT_BALANCE =
-      new Invariant(
+      Invariant.of(
           "account-balance",
           "balance = sum of the account's journal, and >= 0",
-          "SELECT count(*) FROM account",
-          InvariantSql.violations("account-balance"),
-          false);
+          "SELECT count(*) FROM account");
 
   /** 1b. The query is {@code invariants/journal-running-balance.sql}, which says what it guards. */
   static final Invariant JOURNAL_RUNNING_BALANCE =
-      new Invariant(
+      Invariant.of(
           "journal-running-balance",
           "each journal row's balance_after = running sum in seq order, and >= 0",
-          "SELECT count(*) FROM operation",
-          InvariantSql.violations("journal-running-balance"),
-          false);
+          "SELECT count(*) FROM operation");
 
   /** 2. The query is {@code invariants/reversals.sql}, which says what it guards. */
   static final Invariant REVERSALS =
-      new Invariant(
+      Invariant.of(
           "reversals",
           "each reversal undoes one charge/refund of its account exactly, none reversed twice",
-          "SELECT count(*) FROM operation WHERE kind = 'reversal'",
-          InvariantSql.violations("reversals"),
-          false);
+          "SELECT count(*) FROM operation WHERE kind = 'reversal'");
 
   /** 3. The query is {@code invariants/refunds-within-payment.sql}, which says what it guards. */
   static final Invariant REFUNDS =
-      new Invariant(
+      Invariant.of(
           "refunds-within-payment",
           "refunds per payment = payment.refunded <= amount; credited iff confirmed",
-          """
-          SELECT (SELECT count(*) FROM payment)
-               + (SELECT count(*) FROM operation o WHERE o.kind = 'refund' AND NOT EXISTS (
-                      SELECT 1 FROM refund f WHERE f.operation_id = o.id))
-          """,
-          InvariantSql.violations("refunds-within-payment"),
-          false);
+          paymentsAndOrphans("refund", "refund", "operation_id"));
 
   /** 4a. The query is {@code invariants/outbox-drained.sql}, which says what it guards. */
   static final Invariant OUTBOX_PENDING =
-      new Invariant(
+      Invariant.of(
           "outbox-drained",
           "no outbox row still pending (the backlog)",
-          "SELECT count(*) FROM once.outbox",
-          InvariantSql.violations("outbox-drained"),
-          false);
+          "SELECT count(*) FROM once.outbox");
 
   /**
    * 4b. The query is {@code invariants/outbox-no-dead.sql}; a dead row is only a warning under
@@ -91,61 +77,55 @@ public final class Invariants {
 
   /** 5. The query is {@code invariants/keys-settled.sql}, which says what it guards. */
   static final Invariant KEYS_SETTLED =
-      new Invariant(
+      Invariant.of(
           "keys-settled",
           "no idempotency key left in progress",
-          "SELECT count(*) FROM once.idempotency_key",
-          InvariantSql.violations("keys-settled"),
-          false);
+          "SELECT count(*) FROM once.idempotency_key");
 
   /** 6. The query is {@code invariants/stock.sql}, which says what it guards. */
   static final Invariant STOCK =
-      new Invariant(
+      Invariant.of(
           "stock",
           "available + reserved = initial + restocked, both >= 0, reserved = sum of held",
-          "SELECT count(*) FROM product",
-          InvariantSql.violations("stock"),
-          false);
+          "SELECT count(*) FROM product");
 
   /** 7a. The query is {@code invariants/order-status.sql}, which says what it guards. */
   static final Invariant ORDER_STATUS =
-      new Invariant(
+      Invariant.of(
           "order-status",
           "reserved/paid orders hold every line; rejected hold none and have no payment",
-          "SELECT count(*) FROM orders",
-          InvariantSql.violations("order-status"),
-          false);
+          "SELECT count(*) FROM orders");
 
   /** 7b. The query is {@code invariants/reservation-states.sql}, which says what it guards. */
   static final Invariant RESERVATION_STATES =
-      new Invariant(
+      Invariant.of(
           "reservation-states",
           "one row per order line; released/void only if cancelled; held only if live",
-          "SELECT count(*) FROM reservation",
-          InvariantSql.violations("reservation-states"),
-          false);
+          "SELECT count(*) FROM reservation");
 
   /** 8a. The query is {@code invariants/paid-orders.sql}, which says what it guards. */
   static final Invariant PAID_ORDERS =
-      new Invariant(
+      Invariant.of(
           "paid-orders",
           "each paid order has a succeeded payment of its total from its account",
-          "SELECT count(*) FROM orders WHERE status = 'paid'",
-          InvariantSql.violations("paid-orders"),
-          false);
+          "SELECT count(*) FROM orders WHERE status = 'paid'");
 
   /** 8b. The query is {@code invariants/payment-charges.sql}, which says what it guards. */
   static final Invariant PAYMENT_CHARGES =
-      new Invariant(
+      Invariant.of(
           "payment-charges",
           "each payment has one charge of its amount, reversed iff failed; no orphan charge",
-          """
-          SELECT (SELECT count(*) FROM payment)
-               + (SELECT count(*) FROM operation c WHERE c.kind = 'charge' AND NOT EXISTS (
-                      SELECT 1 FROM payment p WHERE p.charge_operation_id = c.id))
-          """,
-          InvariantSql.violations("payment-charges"),
-          false);
+          paymentsAndOrphans("charge", "payment", "charge_operation_id"));
+
+  /**
+   * What the two payment invariants are about: every payment, and every operation of {@code kind}
+   * that no row of {@code table} names in {@code column} (an orphan, which they report too).
+   */
+  private static String paymentsAndOrphans(String kind, String table, String column) {
+    return "SELECT (SELECT count(*) FROM payment) + (SELECT count(*) FROM operation o"
+        + (" WHERE o.kind = '" + kind + "' AND NOT EXISTS (SELECT 1 FROM " + table + " t")
+        + (" WHERE t." + column + " = o.id))");
+  }
 
   private final List<Invariant> invariants;
 

@@ -1,6 +1,10 @@
 package dev.once.verify.cli;
 
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
@@ -81,6 +85,14 @@ public final class Cli {
    */
   public static CommandLine configure(CommandLine commandLine) {
     commandLine.setOverwrittenOptionsAllowed(!commandLine.getCommandName().equals("bench"));
+    if (commandLine.getCommand() instanceof Subcommand) {
+      commandLine
+          .getCommandSpec()
+          .usageMessage()
+          .sortOptions(false)
+          .abbreviateSynopsis(true)
+          .width(100);
+    }
     if (commandLine.getCommand() instanceof Footer footer) {
       commandLine.getCommandSpec().usageMessage().footer(footer.footer());
     }
@@ -99,6 +111,44 @@ public final class Cli {
     List<String> args = result.originalArgs();
     int at = spec.parent() == null ? -1 : args.indexOf(spec.name());
     return List.copyOf(args.subList(at + 1, args.size()));
+  }
+
+  /**
+   * {@code text} as a whole number from {@code min} to {@code max}, or a usage error saying {@code
+   * error} (the flag, what it takes, the text given).
+   */
+  public static int integer(String text, int min, int max, String error) throws UsageException {
+    try {
+      int n = Integer.parseInt(text);
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // Refused below.
+    }
+    throw new UsageException(error);
+  }
+
+  /** The default results folder: {@code parent}/the UTC time now as {@code pattern} says. */
+  public static Path utcFolder(String parent, String pattern) {
+    return Path.of(
+        parent, ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern(pattern)));
+  }
+
+  /** The value of a required flag, or the usage error {@code <flag> is required}. */
+  public static <T> T required(String flag, T value) throws UsageException {
+    if (value == null) {
+      throw new UsageException(flag + " is required");
+    }
+    return value;
+  }
+
+  /** A {@code --jdbc-url} of PostgreSQL, or a usage error. */
+  public static String jdbcUrl(String url) throws UsageException {
+    if (!url.startsWith("jdbc:postgresql:")) {
+      throw new UsageException("--jdbc-url must start with jdbc:postgresql: " + url);
+    }
+    return url;
   }
 
   /** An int flag's value within {@code min} to {@code max}, or a usage error naming both. */

@@ -2,21 +2,17 @@ package dev.once.verify.fingerprint;
 
 import dev.once.json.JsonCanonicalizer;
 import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code fingerprint}'s command line: one request, maybe a second body, and flags. */
 @Command(
     name = "fingerprint",
-    sortOptions = false,
-    abbreviateSynopsis = true,
-    usageHelpWidth = 100,
     description = {
       "A request's canonical body and fingerprint, as Once computes them; given a second body,"
           + " whether a retry with it under the same key is replayed or refused with 422, and where"
@@ -26,10 +22,8 @@ import picocli.CommandLine.Parameters;
       "Exit: 0 printed (two requests: same fingerprint), 1 different fingerprints or a body Once"
           + " refuses, 2 wrong arguments."
     })
-public final class FingerprintCli implements Callable<Integer> {
+public final class FingerprintCli extends Subcommand<FingerprintOptions> {
   private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
-
-  @Mixin Cli.Help help;
 
   @Parameters(index = "0", paramLabel = "METHOD", description = "the request's method, e.g. POST")
   String method;
@@ -80,12 +74,8 @@ public final class FingerprintCli implements Callable<Integer> {
               + ", once.idempotency.http.max-json-depth)")
   String maxDepth = Integer.toString(JsonCanonicalizer.DEFAULT_MAX_DEPTH);
 
-  @Override
-  public Integer call() throws Exception {
-    return new FingerprintCommand(options(), System.out, System.in).run();
-  }
-
   /** The options these arguments give, or a usage error naming the bad one. */
+  @Override
   public FingerprintOptions options() throws UsageException {
     return new FingerprintOptions(
         method(method),
@@ -114,14 +104,12 @@ public final class FingerprintCli implements Callable<Integer> {
   }
 
   private static int depth(String value) throws UsageException {
-    try {
-      int depth = Integer.parseInt(value);
-      if (depth >= 1 && depth <= 10_000) {
-        return depth;
-      }
-    } catch (NumberFormatException e) {
-      // refused below
-    }
-    throw new UsageException("--max-depth must be a whole number from 1 to 10000: " + value);
+    return Cli.integer(
+        value, 1, 10_000, "--max-depth must be a whole number from 1 to 10000: " + value);
+  }
+
+  @Override
+  protected int run(FingerprintOptions options) throws Exception {
+    return new FingerprintCommand(options, System.out, System.in).run();
   }
 }

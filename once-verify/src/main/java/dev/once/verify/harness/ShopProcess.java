@@ -1,21 +1,17 @@
 package dev.once.verify.harness;
 
-import dev.once.verify.http.HttpConnection;
-import dev.once.verify.http.HttpRequest;
-import dev.once.verify.http.RequestBytes;
 import dev.once.verify.load.CpuClock;
 import dev.once.verify.system.ProcessCpu;
 import dev.once.verify.system.ProcessMemory;
-import dev.once.verify.system.StartFailure;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The shop as a child process: {@code java -Xmx256m -jar shop.jar} on a free port, connected to the
@@ -33,75 +29,24 @@ public final class ShopProcess implements AutoCloseable {
    */
   public static final String LOADER_PATH = "-Dloader.path=";
 
-  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
-
-  private final Process process;
+  private final ChildProcess process;
   private final int port;
-  private final Path log;
 
-  private ShopProcess(Process process, int port, Path log) {
+  private ShopProcess(ChildProcess process, int port) {
     this.process = process;
     this.port = port;
-    this.log = log;
   }
 
   /**
-   * Starts the shop on database {@code shop} with the relay off and waits until {@code
-   * /actuator/health/readiness} answers 200.
-   *
-   * @param jvmOptions further JVM options, after {@code -Xmx256m}
-   * @param extraArgs further {@code --name=value} arguments, e.g. to switch Once's filter off
-   */
-  public static ShopProcess start(
-      Path jar,
-      BenchDatabase db,
-      String adminToken,
-      Path log,
-      List<String> jvmOptions,
-      List<String> extraArgs)
-      throws IOException, InterruptedException {
-    return start(jar, db, BenchDatabase.DATABASE, false, adminToken, log, jvmOptions, extraArgs);
-  }
-
-  /**
-   * Starts the shop on {@code database}, its relay on or off, and waits until {@code
-   * /actuator/health/readiness} answers 200.
+   * Starts the shop on the PostgreSQL that {@code login} reaches, on {@code port} (a shop restarted
+   * after a kill answers where its clients already send), its relay on or off, and waits until
+   * {@code /actuator/health/readiness} answers 200.
    *
    * @param relay whether the outbox relay (and with it the inbox consumers) runs
+   * @param jvmOptions further JVM options, after {@code -Xmx256m}
+   * @param extraArgs further {@code --name=value} arguments, e.g. to switch Once's filter off
+   * @param environment further environment variables (e.g. SHOP_KAFKA_BOOTSTRAP)
    */
-  public static ShopProcess start(
-      Path jar,
-      BenchDatabase db,
-      String database,
-      boolean relay,
-      String adminToken,
-      Path log,
-      List<String> jvmOptions,
-      List<String> extraArgs)
-      throws IOException, InterruptedException {
-    return start(
-        jar, db.login(database), relay, freePort(), adminToken, log, jvmOptions, extraArgs);
-  }
-
-  /**
-   * Starts the shop on any PostgreSQL it can log in to, on {@code port} (a shop restarted after a
-   * kill answers where its clients already send), its relay on or off, and waits until {@code
-   * /actuator/health/readiness} answers 200.
-   */
-  public static ShopProcess start(
-      Path jar,
-      ShopLogin login,
-      boolean relay,
-      int port,
-      String adminToken,
-      Path log,
-      List<String> jvmOptions,
-      List<String> extraArgs)
-      throws IOException, InterruptedException {
-    return start(jar, login, relay, port, adminToken, log, jvmOptions, extraArgs, Map.of());
-  }
-
-  /** As above, with further environment variables for the shop (e.g. SHOP_KAFKA_BOOTSTRAP). */
   public static ShopProcess start(
       Path jar,
       ShopLogin login,
@@ -114,7 +59,7 @@ public final class ShopProcess implements AutoCloseable {
       Map<String, String> environment)
       throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add(ChildProcess.java());
     command.add("-Xmx256m");
     command.addAll(jvmOptions);
     if (jvmOptions.stream().anyMatch(option -> option.startsWith(LOADER_PATH))) {
@@ -141,23 +86,20 @@ public final class ShopProcess implements AutoCloseable {
     addUnlessGiven(command, extraArgs, "--once.idempotency.limits.new-keys-per-minute=0");
     addUnlessGiven(command, extraArgs, "--logging.level.root=WARN");
     command.addAll(extraArgs);
-    Files.createDirectories(log.getParent());
-    ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    builder.environment().put("SPRING_DATASOURCE_PASSWORD", login.appPassword());
-    builder.environment().put("SPRING_FLYWAY_PASSWORD", login.ownerPassword());
-    builder.environment().put("SHOP_ADMIN_TOKEN", adminToken);
-    builder.environment().putAll(environment);
-    ShopProcess shop = new ShopProcess(builder.start(), port, log);
-    try {
-      shop.awaitHealthy();
-    } catch (IOException | RuntimeException | InterruptedException e) {
-      shop.close();
-      throw e;
-    }
-    return shop;
+    Map<String, String> env = new HashMap<>(environment);
+    env.put("SPRING_DATASOURCE_PASSWORD", login.appPassword());
+    env.put("SPRING_FLYWAY_PASSWORD", login.ownerPassword());
+    env.put("SHOP_ADMIN_TOKEN", adminToken);
+    ChildProcess process = ChildProcess.start("the shop", command, env, log);
+    process.awaitHttpOk("localhost", port, "/actuator/health/readiness");
+    return new ShopProcess(process, port);
+  }
+
+  /** A fresh random admin token for the shops a run starts (it reaches them by environment). */
+  public static String newAdminToken() {
+    byte[] bytes = new byte[24];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   /**
@@ -198,44 +140,13 @@ public final class ShopProcess implements AutoCloseable {
 
   /** Kills the shop with SIGKILL, as a crash would, and waits until it is gone. */
   public void kill() throws InterruptedException {
-    process.destroyForcibly();
-    process.waitFor(30, TimeUnit.SECONDS);
+    process.kill();
   }
 
   /** Stops the shop (SIGTERM, then SIGKILL after 20 s) and waits for it. Safe to repeat. */
   @Override
   public void close() throws InterruptedException {
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    if (!process.waitFor(20, TimeUnit.SECONDS)) {
-      process.destroyForcibly();
-      process.waitFor();
-    }
-  }
-
-  private void awaitHealthy() throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    byte[] head = HttpRequest.head("GET", "/actuator/health/readiness", "localhost:" + port);
-    RequestBytes request = HttpRequest.write(new RequestBytes(), head, null);
-    try (HttpConnection http = new HttpConnection("localhost", port, 5_000)) {
-      while (System.nanoTime() < deadline) {
-        if (!process.isAlive()) {
-          throw StartFailure.exited("the shop", process.exitValue(), log);
-        }
-        try {
-          if (http.exchange(request).status() == 200) {
-            return;
-          }
-        } catch (IOException e) {
-          // Not listening yet.
-        }
-        Thread.sleep(200); // polling a starting process; not a test
-      }
-    }
-    throw new IOException(
-        "the shop did not become healthy within " + START_TIMEOUT + "; see " + log);
+    process.close();
   }
 
   /** A port that is free now. */

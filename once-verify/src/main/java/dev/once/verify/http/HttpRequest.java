@@ -30,8 +30,7 @@ public final class HttpRequest {
   public static RequestBytes write(RequestBytes out, byte[] head, String body) {
     out.reset().append(head);
     if (body != null) {
-      byte[] utf8 = body.getBytes(StandardCharsets.UTF_8);
-      out.appendAscii("Content-Length: ").appendDecimal(utf8.length).crlf().crlf().append(utf8);
+      out.body(body.getBytes(StandardCharsets.UTF_8));
     } else {
       out.crlf();
     }

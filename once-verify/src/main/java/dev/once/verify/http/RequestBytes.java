@@ -57,6 +57,11 @@ public final class RequestBytes {
     return append(digits, i, digits.length - i);
   }
 
+  /** {@code Content-Length}, the blank line that ends the head, and {@code body}. */
+  public RequestBytes body(byte[] body) {
+    return appendAscii("Content-Length: ").appendDecimal(body.length).crlf().crlf().append(body);
+  }
+
   public RequestBytes crlf() {
     return append(CRLF);
   }

@@ -1,19 +1,15 @@
 package dev.once.verify.kafka;
 
 import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code kafka}'s command line: a single-node broker's storage, host and ports. */
 @Command(
     name = "kafka",
-    sortOptions = false,
-    abbreviateSynopsis = true,
-    usageHelpWidth = 100,
     description = {
       "A single-node Kafka broker (Kafka's own KRaft server, broker and controller in one) for the"
           + " shop's SHOP_KAFKA_BOOTSTRAP and for chaos --kafka; its data survives restarts."
@@ -22,9 +18,7 @@ import picocli.CommandLine.Option;
       "Ready when it prints \"Kafka broker ready on HOST:PORT\"; stop it with Ctrl-C or SIGTERM.",
       "Topics are created on first use with 6 partitions; replication factor 1."
     })
-public final class KafkaCli implements Callable<Integer> {
-  @Mixin Cli.Help help;
-
+public final class KafkaCli extends Subcommand<KafkaOptions> {
   @Option(
       names = "--data",
       paramLabel = "DIR",
@@ -50,11 +44,6 @@ public final class KafkaCli implements Callable<Integer> {
   String host = "127.0.0.1";
 
   @Override
-  public Integer call() throws Exception {
-    return new KafkaCommand(options(), System.out).run();
-  }
-
-  /** The options these flags give, or a usage error naming the flag and its value. */
   public KafkaOptions options() throws UsageException {
     if (!host.matches("[A-Za-z0-9.:\\-]{1,253}")) {
       throw new UsageException("--host: not a host name or address: " + host);
@@ -82,14 +71,17 @@ public final class KafkaCli implements Callable<Integer> {
   }
 
   private static int port(String name, String value) throws UsageException {
-    try {
-      int n = Integer.parseInt(value);
-      if (n < 1 || n > 65535) {
-        throw new UsageException(name + ": must be 1 to 65535: " + value);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new UsageException(name + ": not a port number: " + value);
+    int n =
+        Cli.integer(
+            value, Integer.MIN_VALUE, Integer.MAX_VALUE, name + ": not a port number: " + value);
+    if (n < 1 || n > 65535) {
+      throw new UsageException(name + ": must be 1 to 65535: " + value);
     }
+    return n;
+  }
+
+  @Override
+  protected int run(KafkaOptions options) throws Exception {
+    return new KafkaCommand(options, System.out).run();
   }
 }

@@ -6,6 +6,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -131,12 +132,30 @@ public final class KafkaCommand {
   }
 
   /** Kafka's settings for one combined broker and controller on this machine. */
-  Properties properties() {
+  Properties properties() throws IOException {
     String host = options.host();
     String listenHost = host.contains(":") ? "[" + host + "]" : host;
     Properties p = new Properties();
-    p.put("process.roles", "broker,controller");
-    p.put("node.id", "1");
+    p.load(
+        new StringReader(
+            """
+            process.roles=broker,controller
+            node.id=1
+            controller.listener.names=CONTROLLER
+            inter.broker.listener.name=PLAINTEXT
+            listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+            num.partitions=6
+            default.replication.factor=1
+            auto.create.topics.enable=true
+            offsets.topic.replication.factor=1
+            offsets.topic.num.partitions=6
+            transaction.state.log.replication.factor=1
+            transaction.state.log.min.isr=1
+            transaction.state.log.num.partitions=6
+            share.coordinator.state.topic.replication.factor=1
+            share.coordinator.state.topic.min.isr=1
+            group.initial.rebalance.delay.ms=0
+            """));
     p.put("controller.quorum.voters", "1@" + listenHost + ":" + options.controllerPort());
     p.put(
         "listeners",
@@ -149,21 +168,7 @@ public final class KafkaCommand {
             + ":"
             + options.controllerPort());
     p.put("advertised.listeners", "PLAINTEXT://" + options.bootstrap());
-    p.put("controller.listener.names", "CONTROLLER");
-    p.put("inter.broker.listener.name", "PLAINTEXT");
-    p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
     p.put("log.dirs", options.data().toString());
-    p.put("num.partitions", "6");
-    p.put("default.replication.factor", "1");
-    p.put("auto.create.topics.enable", "true");
-    p.put("offsets.topic.replication.factor", "1");
-    p.put("offsets.topic.num.partitions", "6");
-    p.put("transaction.state.log.replication.factor", "1");
-    p.put("transaction.state.log.min.isr", "1");
-    p.put("transaction.state.log.num.partitions", "6");
-    p.put("share.coordinator.state.topic.replication.factor", "1");
-    p.put("share.coordinator.state.topic.min.isr", "1");
-    p.put("group.initial.rebalance.delay.ms", "0");
     return p;
   }
 

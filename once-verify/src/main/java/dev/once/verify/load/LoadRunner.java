@@ -51,32 +51,26 @@ public final class LoadRunner {
     if (shared.firstProblem.get() != null && shared.errors.get() >= workers) {
       shared.running = false;
       join(all);
-      return result(id, title, workers, all, shared, 0, 0, -1, -1, -1);
+      return result(id, title, workers, all, shared, 0, 0, new long[] {-1, -1, -1});
     }
     Thread.sleep(warmup.toMillis());
-    long jvm0 = jvmCpu.cpuNanos();
-    long pg0 = postgresCpu.cpuNanos();
-    long others0 = othersCpu.cpuNanos();
+    long[] before = cpuNanos();
     long start = System.nanoTime();
     shared.windowStart = start;
     Thread.sleep(window.toMillis());
     long end = System.nanoTime();
-    long jvm1 = jvmCpu.cpuNanos();
-    long pg1 = postgresCpu.cpuNanos();
-    long others1 = othersCpu.cpuNanos();
+    long[] spent = cpuNanos();
     shared.running = false;
     join(all);
-    return result(
-        id,
-        title,
-        workers,
-        all,
-        shared,
-        start,
-        end,
-        jvm0 < 0 || jvm1 < 0 ? -1 : jvm1 - jvm0,
-        pg0 < 0 || pg1 < 0 ? -1 : pg1 - pg0,
-        others0 < 0 || others1 < 0 ? -1 : Math.max(0, others1 - others0));
+    for (int i = 0; i < spent.length; i++) {
+      spent[i] = before[i] < 0 || spent[i] < 0 ? -1 : Math.max(0, spent[i] - before[i]);
+    }
+    return result(id, title, workers, all, shared, start, end, spent);
+  }
+
+  /** The CPU time of the measured JVM, of PostgreSQL and of the other processes, in that order. */
+  private long[] cpuNanos() {
+    return new long[] {jvmCpu.cpuNanos(), postgresCpu.cpuNanos(), othersCpu.cpuNanos()};
   }
 
   private static void join(List<Worker> all) throws InterruptedException {
@@ -93,9 +87,7 @@ public final class LoadRunner {
       Shared shared,
       long start,
       long end,
-      long jvmCpu,
-      long pgCpu,
-      long othersCpu) {
+      long[] cpu) {
     List<Samples> latencies = new ArrayList<>();
     for (Worker worker : all) {
       // Keep only operations that also ended within the window.
@@ -121,11 +113,11 @@ public final class LoadRunner {
         shared.unexpected.get(),
         shared.errors.get(),
         shared.firstProblem.get(),
-        jvmCpu,
-        pgCpu,
-        othersCpu < 0 || end <= start
+        cpu[0],
+        cpu[1],
+        cpu[2] < 0 || end <= start
             ? Double.NaN
-            : othersCpu / ((double) (end - start) * Runtime.getRuntime().availableProcessors()));
+            : cpu[2] / ((double) (end - start) * Runtime.getRuntime().availableProcessors()));
   }
 
   /** State the coordinator and the workers share. */

@@ -73,10 +73,7 @@ final class BackgroundLoad implements AutoCloseable {
         "/v1/payments",
         apiKey,
         connections,
-        (out, random) -> {
-          byte[] body = bodies[random.nextInt(bodies.length)];
-          out.appendAscii("Content-Length: ").appendDecimal(body.length).crlf().crlf().append(body);
-        });
+        (out, random) -> out.body(bodies[random.nextInt(bodies.length)]));
   }
 
   /** Orders as the bench command's orders scenario writes them ({@link OrderBodies}). */

@@ -5,11 +5,9 @@ import dev.once.inbox.InboxStore;
 import dev.once.postgres.PostgresStores;
 import dev.once.verify.harness.ShopLogin;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.function.IntUnaryOperator;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * One run of each of the shop's purges, executed from once-verify with once-core's own purge
@@ -41,8 +39,7 @@ final class CorePurges {
   /** Deletes expired idempotency keys in one run; how many. */
   int keys() throws SQLException {
     IdempotencyEngine engine = IdempotencyEngine.builder(PostgresStores.idempotencyStore()).build();
-    try (Connection connection =
-        DriverManager.getConnection(login.jdbcUrl(), login.appUser(), login.appPassword())) {
+    try (Connection connection = login.appDataSource().getConnection()) {
       connection.setAutoCommit(true);
       return inBatches(KEY_BATCH, size -> engine.purgeExpired(connection, size));
     }
@@ -50,11 +47,7 @@ final class CorePurges {
 
   /** Deletes inbox records older than the shop's retention in one run; how many. */
   int inbox() {
-    PGSimpleDataSource app = new PGSimpleDataSource();
-    app.setUrl(login.jdbcUrl());
-    app.setUser(login.appUser());
-    app.setPassword(login.appPassword());
-    InboxStore store = PostgresStores.inboxStore(app);
+    InboxStore store = PostgresStores.inboxStore(login.appDataSource());
     return inBatches(INBOX_BATCH, size -> store.purge(INBOX_RETENTION, size));
   }
 

@@ -111,15 +111,15 @@ final class HttpPhase {
 
   private void report() {
     RelayOptions options = run.options;
-    double medianOn = Numbers.median(on);
-    double ratio = medianOn / Numbers.median(off);
+    double medianOn = Percentiles.median(on);
+    double ratio = medianOn / Percentiles.median(off);
     run.table.goal(
         "HTTP new payments, relay on / relay off (" + options.connections() + " connections)",
         f(
             "%.2f (on %s/s, off %s/s%s)",
             ratio,
-            Numbers.rates(on),
-            Numbers.rates(off),
+            RelayTable.rates(on),
+            RelayTable.rates(off),
             options.rounds() > 1 ? ", medians of " + options.rounds() + " rounds" : ""),
         ">= 0.80",
         ratio >= 0.80);

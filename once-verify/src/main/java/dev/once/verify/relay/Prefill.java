@@ -1,5 +1,6 @@
 package dev.once.verify.relay;
 
+import dev.once.verify.harness.Sql;
 import java.sql.SQLException;
 import java.util.List;
 

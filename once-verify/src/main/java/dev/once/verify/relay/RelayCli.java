@@ -1,6 +1,7 @@
 package dev.once.verify.relay;
 
 import dev.once.verify.cli.Cli;
+import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,9 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -20,9 +19,6 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "relay",
-    sortOptions = false,
-    abbreviateSynopsis = true,
-    usageHelpWidth = 100,
     description = {
       "The outbox relay's benchmark: the shop's jar as its own process, PostgreSQL and the load in"
           + " this JVM; a final table of each measure against its goal."
@@ -31,9 +27,7 @@ import picocli.CommandLine.Option;
       "Phases (--phases, in this order): http, relay, archive, hot, orders, horizon, kill, purge.",
       "Exit: 0 the run completed (a missed goal is a row of the table), 1 it failed, 2 wrong flags."
     })
-public final class RelayCli implements Callable<Integer> {
-  @Mixin Cli.Help help;
-
+public final class RelayCli extends Subcommand<RelayOptions> {
   @Option(names = "--shop-jar", paramLabel = "<file>", description = "the shop's jar (required)")
   String shopJar;
 
@@ -149,15 +143,8 @@ public final class RelayCli implements Callable<Integer> {
   String out = "target/bench";
 
   @Override
-  public Integer call() throws Exception {
-    return new RelayCommand(options()).run();
-  }
-
-  /** The options these flags give, or a usage error naming the flag and its value. */
   public RelayOptions options() throws UsageException {
-    if (shopJar == null) {
-      throw new UsageException("--shop-jar is required");
-    }
+    Cli.required("--shop-jar", shopJar);
     for (String arg : shopArgs) {
       if (!arg.startsWith("--") || arg.indexOf('=') < 3) {
         throw new UsageException("--shop-arg takes --name=value, was " + arg);
@@ -186,15 +173,11 @@ public final class RelayCli implements Callable<Integer> {
   }
 
   private static int count(String flag, String text, int min) throws UsageException {
-    try {
-      int n = Integer.parseInt(text.strip());
-      if (n >= min) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // Reported below.
-    }
-    throw new UsageException(flag + " must be an integer of at least " + min + ", was " + text);
+    return Cli.integer(
+        text.strip(),
+        min,
+        Integer.MAX_VALUE,
+        flag + " must be an integer of at least " + min + ", was " + text);
   }
 
   private static String retention(String text) throws UsageException {
@@ -226,5 +209,10 @@ public final class RelayCli implements Callable<Integer> {
       }
     }
     return phases;
+  }
+
+  @Override
+  protected int run(RelayOptions options) throws Exception {
+    return new RelayCommand(options).run();
   }
 }

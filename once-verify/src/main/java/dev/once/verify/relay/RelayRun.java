@@ -8,6 +8,7 @@ import dev.once.verify.harness.BenchDatabase;
 import dev.once.verify.harness.ShopApi;
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.ShopProcess;
+import dev.once.verify.harness.Sql;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,11 +17,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * What every phase of one {@code relay} run shares: the options, the embedded PostgreSQL, the shop
@@ -29,7 +29,7 @@ import org.postgresql.ds.PGSimpleDataSource;
  * the table.
  */
 final class RelayRun implements AutoCloseable {
-  static final String ADMIN = "bench-admin-token-" + UUID.randomUUID().toString().replace("-", "");
+  static final String ADMIN = ShopProcess.newAdminToken();
   static final int ACCOUNTS = 64;
   static final long HOT_STOCK = 1_000_000_000L;
   static final List<String> SKUS =
@@ -58,11 +58,7 @@ final class RelayRun implements AutoCloseable {
     this.login = db.login(BenchDatabase.DATABASE);
     this.port = ShopProcess.freePorts(1)[0];
     this.sql = new Sql(db.connectAsOwner(BenchDatabase.DATABASE));
-    PGSimpleDataSource owner = new PGSimpleDataSource();
-    owner.setUrl(login.jdbcUrl());
-    owner.setUser(login.ownerUser());
-    owner.setPassword(login.ownerPassword());
-    this.outbox = OutboxAdmin.of(PostgresStores.outboxStore(owner));
+    this.outbox = OutboxAdmin.of(PostgresStores.outboxStore(login.ownerDataSource()));
   }
 
   /**
@@ -113,7 +109,9 @@ final class RelayRun implements AutoCloseable {
     args.addAll(options.commonShopArgs());
     args.addAll(extra);
     Path log = logs.resolve("shop-" + ++starts + ".log");
-    shop = ShopProcess.start(options.shopJar(), login, relay, port, ADMIN, log, jvmOptions, args);
+    shop =
+        ShopProcess.start(
+            options.shopJar(), login, relay, port, ADMIN, log, jvmOptions, args, Map.of());
     relayOn = relay;
     if (apiKey != null) {
       firstRequest();

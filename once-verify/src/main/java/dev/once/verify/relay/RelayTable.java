@@ -1,5 +1,6 @@
 package dev.once.verify.relay;
 
+import dev.once.verify.report.MarkdownTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The final table of {@code relay}: a header of lines, then one row per measure with its value, its
@@ -46,11 +48,7 @@ final class RelayTable {
     out.add("| measure | value | goal | verdict |");
     out.add("| --- | --- | --- | --- |");
     for (String[] row : rows) {
-      StringBuilder line = new StringBuilder("|");
-      for (String cell : row) {
-        line.append(' ').append(cell.replace("|", "\\|")).append(" |");
-      }
-      out.add(line.toString());
+      out.add(MarkdownTable.row((Object[]) row));
     }
     return out;
   }
@@ -66,6 +64,11 @@ final class RelayTable {
     Files.write(file, lines);
     System.out.println("written to " + file.toAbsolutePath());
     return file;
+  }
+
+  /** "812, 790": rates without decimals. */
+  static String rates(List<Double> rates) {
+    return rates.stream().map(r -> f("%.0f", r)).collect(Collectors.joining(", "));
   }
 
   static String f(String format, Object... values) {

@@ -21,27 +21,18 @@ public final class TableWriter {
             + " PostgreSQL CPU/req | other processes |\n");
     b.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for (LoadResult r : report.results()) {
-      b.append("| ")
-          .append(escape(r.title()))
-          .append(" | ")
-          .append(r.workers())
-          .append(" | ")
-          .append(Format.perSecond(r.perSecond()))
-          .append(" | ")
-          .append(Format.millis(r.p50Nanos()))
-          .append(" | ")
-          .append(Format.millis(r.p99Nanos()))
-          .append(" | ")
-          .append(r.unexpected() == 0 ? "0" : "**" + r.unexpected() + "**")
-          .append(" | ")
-          .append(r.errors() == 0 ? "0" : "**" + r.errors() + "**")
-          .append(" | ")
-          .append(Format.micros(r.jvmCpuMicrosPerOp()))
-          .append(" | ")
-          .append(Format.micros(r.postgresCpuMicrosPerOp()))
-          .append(" | ")
-          .append(Format.percent(r.othersCpuShare()))
-          .append(" |\n");
+      line(
+          b,
+          r.title(),
+          r.workers(),
+          Format.perSecond(r.perSecond()),
+          Format.millis(r.p50Nanos()),
+          Format.millis(r.p99Nanos()),
+          r.unexpected() == 0 ? "0" : "**" + r.unexpected() + "**",
+          r.errors() == 0 ? "0" : "**" + r.errors() + "**",
+          Format.micros(r.jvmCpuMicrosPerOp()),
+          Format.micros(r.postgresCpuMicrosPerOp()),
+          Format.percent(r.othersCpuShare()));
     }
     if (!report.orders().isEmpty()) {
       b.append(
@@ -49,54 +40,30 @@ public final class TableWriter {
               + " rejected | still placed | deadlocks | stock |\n");
       b.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
       for (OrdersResult o : report.orders()) {
-        b.append("| ")
-            .append(escape(o.title()))
-            .append(" | ")
-            .append(Format.count(o.orders()))
-            .append(" | ")
-            .append(Format.count(o.measured()))
-            .append(" | ")
-            .append(o.p50Nanos() < 0 ? "n/a" : Format.millis(o.p50Nanos()))
-            .append(" | ")
-            .append(o.p99Nanos() < 0 ? "n/a" : Format.millis(o.p99Nanos()))
-            .append(" | ")
-            .append(o.drainMillis() < 0 ? "**never**" : Format.seconds(o.drainMillis()))
-            .append(" | ")
-            .append(loud(o.rejected()))
-            .append(" | ")
-            .append(loud(o.stillPlaced()))
-            .append(" | ")
-            .append(o.deadlocks() < 0 ? "**n/a**" : loud(o.deadlocks()))
-            .append(" | ")
-            .append(
-                o.stockProblems().isEmpty()
-                    ? o.products() + " products add up"
-                    : "**" + o.stockProblems().size() + " broken**")
-            .append(" |\n");
+        line(
+            b,
+            o.title(),
+            Format.count(o.orders()),
+            Format.count(o.measured()),
+            o.p50Nanos() < 0 ? "n/a" : Format.millis(o.p50Nanos()),
+            o.p99Nanos() < 0 ? "n/a" : Format.millis(o.p99Nanos()),
+            o.drainMillis() < 0 ? "**never**" : Format.seconds(o.drainMillis()),
+            loud(o.rejected()),
+            loud(o.stillPlaced()),
+            o.deadlocks() < 0 ? "**n/a**" : loud(o.deadlocks()),
+            o.stockProblems().isEmpty()
+                ? o.products() + " products add up"
+                : "**" + o.stockProblems().size() + " broken**");
       }
     }
     b.append("\n| goal | value | goal | verdict |\n| --- | ---: | ---: | --- |\n");
     for (Goal g : report.goals()) {
-      b.append("| ")
-          .append(escape(g.name()))
-          .append(" | ")
-          .append(g.valueText())
-          .append(" | ")
-          .append(g.goalText())
-          .append(" | ")
-          .append(verdict(g))
-          .append(" |\n");
+      line(b, g.name(), g.valueText(), g.goalText(), verdict(g));
     }
     if (!report.memory().isEmpty()) {
       b.append("\n| shop JVM (-Xmx256m) after load | VmRSS | VmHWM |\n| --- | ---: | ---: |\n");
       for (Map.Entry<String, double[]> e : report.memory().entrySet()) {
-        b.append("| ")
-            .append(escape(e.getKey()))
-            .append(" | ")
-            .append(Format.megabytes(e.getValue()[0]))
-            .append(" | ")
-            .append(Format.megabytes(e.getValue()[1]))
-            .append(" |\n");
+        line(b, e.getKey(), Format.megabytes(e.getValue()[0]), Format.megabytes(e.getValue()[1]));
       }
     }
     List<String> problems = problems(report);
@@ -151,7 +118,7 @@ public final class TableWriter {
     }
   }
 
-  private static String escape(String text) {
-    return text.replace("|", "\\|");
+  private static void line(StringBuilder b, Object... cells) {
+    b.append(MarkdownTable.row(cells)).append('\n');
   }
 }

@@ -1,5 +1,7 @@
 package dev.once.verify.stats;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -39,6 +41,15 @@ public final class Percentiles {
       return Double.NaN;
     }
     return sorted.get(index(sorted.size(), q));
+  }
+
+  /**
+   * The nearest-rank median of {@code values} in any order (the lower middle one of an even count).
+   */
+  public static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    Collections.sort(sorted);
+    return of(sorted, 0.5);
   }
 
   /** The nearest rank's index among {@code size > 0} sorted samples. */

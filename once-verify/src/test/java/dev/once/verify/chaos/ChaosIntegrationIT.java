@@ -98,7 +98,15 @@ class ChaosIntegrationIT {
     try (ChaosDatabase db = ChaosDatabase.start();
         Processes running =
             new Processes(
-                ChaosRuns.SHOP, ChaosRuns.SIMULATOR, db, token, dir.resolve("logs"), 5, 1, null)) {
+                ChaosRuns.SHOP,
+                ChaosRuns.SIMULATOR,
+                db,
+                token,
+                dir.resolve("logs"),
+                5,
+                1,
+                null,
+                false)) {
       running.startSimulator();
       running.startShops();
       ShopLogin login = db.login();

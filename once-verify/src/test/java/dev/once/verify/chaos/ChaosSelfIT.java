@@ -14,7 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The checker can fail: real runs against shops started with {@code shop.testing.broken-mode}, each
- * a guarantee switched off on purpose, must end FAIL with the violation in its own row.
+ * a guarantee switched off on purpose, must end FAIL with the violation in its own row. The Kafka
+ * path's self-test is {@link KafkaChaosSelfIT}, a class of its own so that it runs beside these
+ * (each integration-test JVM takes whole classes).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // a chaos run waits on processes and on the outbox
 class ChaosSelfIT {
@@ -40,37 +42,6 @@ class ChaosSelfIT {
             "--quiet-timeout",
             "20s");
     assertThat(text).as(text).contains("chaos: run incomplete: not quiet within");
-  }
-
-  @Test
-  void offsetsCommittedBeforeTheTransactionAreCaughtAsEventsNeverConsumed(@TempDir Path out)
-      throws Exception {
-    ChaosRuns.requireJars();
-    ChaosRuns.Run run =
-        ChaosRuns.run(
-            "--kafka",
-            "--broken-mode",
-            "commit-offset-before-transaction",
-            "--duration",
-            "60s",
-            "--kills",
-            "2",
-            "--simulator-kills",
-            "0",
-            "--broker-kills",
-            "0",
-            "--clients",
-            "4",
-            "--seed",
-            "5",
-            "--out",
-            out.toString());
-    String text = run.text();
-    assertThat(run.exit()).as(text).isEqualTo(1);
-    String row = ChaosRuns.row(text, "kafka: every event on the wire consumed by its consumer");
-    assertThat(row).as(text).isNotNull();
-    assertThat(row).as(row).contains("FAIL");
-    assertThat(text).as(text).contains("chaos: FAIL");
   }
 
   /**

@@ -1,4 +1,4 @@
-package dev.once.verify.relay;
+package dev.once.verify.harness;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -9,23 +9,29 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Plain JDBC on one auto-commit connection to the shop's database as its owner: what the in-process
- * benchmark asked of the shop's JdbcClient. Not thread-safe.
+ * Plain JDBC on one auto-commit connection (to the shop's database, as a rule as its owner): the
+ * queries of the relay benchmark's phases and of chaos's end-state readings. A {@code String[]}
+ * parameter goes in as a {@code text[]}, a null as a null. Not thread-safe.
  */
-final class Sql implements AutoCloseable {
+public final class Sql implements AutoCloseable {
   private final Connection connection;
 
-  Sql(Connection connection) throws SQLException {
+  /** One row of a result set as a value. */
+  public interface Row<T> {
+    T read(ResultSet rs) throws SQLException;
+  }
+
+  public Sql(Connection connection) throws SQLException {
     this.connection = connection;
     connection.setAutoCommit(true);
   }
 
-  Connection connection() {
+  public Connection connection() {
     return connection;
   }
 
   /** The first column of the first row as a long (a count). */
-  long number(String sql, Object... params) throws SQLException {
+  public long number(String sql, Object... params) throws SQLException {
     try (PreparedStatement s = prepare(sql, params);
         ResultSet rs = s.executeQuery()) {
       rs.next();
@@ -34,19 +40,24 @@ final class Sql implements AutoCloseable {
   }
 
   /** The first column of every row, as doubles. */
-  List<Double> doubles(String sql, Object... params) throws SQLException {
-    List<Double> values = new ArrayList<>();
+  public List<Double> doubles(String sql, Object... params) throws SQLException {
+    return rows(sql, rs -> rs.getDouble(1), params);
+  }
+
+  /** Every row, as {@code row} reads it. */
+  public <T> List<T> rows(String sql, Row<T> row, Object... params) throws SQLException {
+    List<T> values = new ArrayList<>();
     try (PreparedStatement s = prepare(sql, params);
         ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
-        values.add(rs.getDouble(1));
+        values.add(row.read(rs));
       }
     }
     return values;
   }
 
   /** The first column of the first row, as text. */
-  String text(String sql) throws SQLException {
+  public String text(String sql) throws SQLException {
     try (PreparedStatement s = prepare(sql);
         ResultSet rs = s.executeQuery()) {
       rs.next();
@@ -54,7 +65,7 @@ final class Sql implements AutoCloseable {
     }
   }
 
-  int update(String sql, Object... params) throws SQLException {
+  public int update(String sql, Object... params) throws SQLException {
     try (PreparedStatement s = prepare(sql, params)) {
       return s.executeUpdate();
     }

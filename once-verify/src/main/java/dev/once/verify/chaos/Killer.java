@@ -1,0 +1,215 @@
+package dev.once.verify.chaos;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The killer thread of a chaos run: the plan's kills at their times, each victim restarted; with
+ * Kafka a shop's restart runs in a thread of its own, so that the broker's kills still come when
+ * planned, and a further shop joins the consumer groups for a while.
+ */
+final class Killer implements Runnable {
+  /** How long the inbox stays locked before a shop is killed in the stall. */
+  static final Duration STALL = Duration.ofSeconds(3);
+
+  private final ChaosRun run;
+  private final PrintStream out;
+  private final boolean kafka;
+  private final long start;
+  private final long deadline;
+
+  /** The threads that restart shops, by shop. */
+  private final Map<Integer, Thread> restarts = new HashMap<>();
+
+  private int done;
+  private Thread extra;
+
+  Killer(ChaosRun run, long start, long deadline) {
+    this.run = run;
+    this.out = run.out;
+    this.kafka = run.options.kafka();
+    this.start = start;
+    this.deadline = deadline;
+  }
+
+  @Override
+  public void run() {
+    try {
+      for (KillPlan.Kill k : run.plan) {
+        long wait = start + k.at().toNanos() - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        if (System.nanoTime() >= deadline) {
+          break;
+        }
+        done++;
+        if (k.target() == KillPlan.EXTRA_SHOP_START) {
+          startExtraShop();
+        } else if (k.target() == KillPlan.EXTRA_SHOP_KILL) {
+          killExtraShop();
+        } else {
+          killVictim(k);
+          restartVictim(k);
+        }
+      }
+      for (Thread t : restarts.values()) {
+        t.join(TimeUnit.MINUTES.toMillis(3));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      run.problem("a process could not be restarted: " + e.getMessage());
+    }
+  }
+
+  private double seconds() {
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** With Kafka: a further shop joins the consumer groups, started in a thread of its own. */
+  private void startExtraShop() {
+    Processes processes = run.processes;
+    out.printf(
+        "  [%5.1fs] a further shop joins the consumer groups (a rebalance) (%d of %d)%n",
+        seconds(), done, run.plan.size());
+    long begun = System.nanoTime();
+    // In a thread of its own: a shop takes a while to start, and the plan goes on meanwhile.
+    extra =
+        inBackground(
+            "chaos-extra-shop",
+            "the further shop did not start: ",
+            () -> {
+              processes.startShop(processes.extraShop());
+              out.printf(
+                  "  [%5.1fs] the further shop is up after %.1fs%n",
+                  seconds(), (System.nanoTime() - begun) / 1e9);
+            });
+  }
+
+  /** The further shop dies in an inbox stall once it is up: the groups rebalance again. */
+  private void killExtraShop() throws InterruptedException {
+    if (extra != null) {
+      extra.join(TimeUnit.MINUTES.toMillis(3)); // kill it once it is up
+    }
+    killInAStall(run.processes.extraShop());
+    out.printf(
+        "  [%5.1fs] kill -9 of the further shop (%d of %d): the groups rebalance again%n",
+        seconds(), done, run.plan.size());
+  }
+
+  /** kill -9 of psp-simulator, the broker or a shop (with Kafka, a shop in an inbox stall). */
+  private void killVictim(KillPlan.Kill k) throws InterruptedException {
+    if (k.target() == KillPlan.SIMULATOR) {
+      run.processes.killSimulator();
+      run.simulatorKills.incrementAndGet();
+    } else if (k.target() == KillPlan.BROKER) {
+      run.processes.killBroker();
+      run.brokerKills.incrementAndGet();
+    } else if (kafka) {
+      Thread before = restarts.remove(k.target());
+      if (before != null) {
+        before.join(TimeUnit.MINUTES.toMillis(3)); // its last restart first
+      }
+      killInAStall(k.target());
+      run.counters.kills.incrementAndGet();
+    } else {
+      run.processes.killShop(k.target());
+      run.counters.kills.incrementAndGet();
+    }
+    out.printf(
+        "  [%5.1fs] kill -9 of %s%s (%d of %d); restarting%n",
+        seconds(),
+        k.victim(),
+        kafka && k.target() >= 0 ? " in a 3 s inbox stall" : "",
+        done,
+        run.plan.size());
+  }
+
+  /** The victim starts again: with Kafka a shop in the background, else before the next kill. */
+  private void restartVictim(KillPlan.Kill k) throws IOException, InterruptedException {
+    Processes processes = run.processes;
+    long restart = System.nanoTime();
+    Runnable up =
+        () ->
+            out.printf(
+                "  [%5.1fs] %s up again after %.1fs%n",
+                seconds(), k.victim(), (System.nanoTime() - restart) / 1e9);
+    if (kafka && k.target() >= 0) {
+      // On a busy machine a shop's restart takes long, and the broker's kills must still come
+      // when planned.
+      int shop = k.target();
+      restarts.put(
+          shop,
+          inBackground(
+              "chaos-restart-" + (shop + 1),
+              "a process could not be restarted: ",
+              () -> {
+                processes.startShop(shop);
+                up.run();
+              }));
+      return;
+    }
+    if (k.target() == KillPlan.SIMULATOR) {
+      processes.startSimulator();
+      run.faults(run.options.providerFaults());
+    } else if (k.target() == KillPlan.BROKER) {
+      processes.startBroker();
+    } else {
+      processes.startShop(k.target());
+    }
+    up.run();
+  }
+
+  /** A start that may take long, in a daemon thread: its failure becomes one of the problems. */
+  private interface Start {
+    void run() throws IOException, InterruptedException;
+  }
+
+  private Thread inBackground(String name, String failure, Start start) {
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                start.run();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              } catch (IOException | RuntimeException e) {
+                run.problem(failure + e.getMessage());
+              }
+            },
+            name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+
+  /**
+   * With Kafka, a shop dies while its consumers are inside their transactions: the tables the
+   * consumers write (products, orders) are locked for {@link #STALL} (as a stalled database would
+   * hold them), the shop is killed with the lock still held, and the lock goes. A consumer that
+   * committed a record's offset before its transaction loses that record here; one that commits
+   * after its transaction gets it again. Not the inbox table: the consumers' offset commits wait
+   * for a WAL flush that writes there, and a stall of it would hold the broken mode's early commit
+   * back too.
+   */
+  private void killInAStall(int shop) throws InterruptedException {
+    try (java.sql.Connection c = run.db.connect()) {
+      c.setAutoCommit(false);
+      try (java.sql.Statement s = c.createStatement()) {
+        s.execute("SET LOCAL lock_timeout = '10s'");
+        s.execute("LOCK TABLE public.product, public.orders IN EXCLUSIVE MODE");
+        Thread.sleep(STALL.toMillis());
+        run.processes.killShop(shop);
+      }
+      c.rollback();
+    } catch (SQLException e) {
+      run.processes.killShop(shop); // no stall, still the kill
+    }
+  }
+}
