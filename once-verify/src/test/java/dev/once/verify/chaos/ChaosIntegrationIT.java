@@ -1,7 +1,6 @@
 package dev.once.verify.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.json.Json;
@@ -16,7 +15,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Real chaos runs against the real jars (see {@link ChaosRuns}): the short seeded run CI must pass,
  * two shops on one external PostgreSQL with kills of both shops and of psp-simulator and 30%
- * provider faults, and a run attached to processes it did not start.
+ * provider faults. A run attached to processes it did not start, and a database that is not empty,
+ * are {@link AttachedChaosIT} (a class of its own, so that it runs beside this one).
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES) // a chaos run waits on processes and on the outbox
 class ChaosIntegrationIT {
@@ -63,91 +63,6 @@ class ChaosIntegrationIT {
       assertThat(Files.readString(out.resolve("summary.md"))).contains("| PASS |");
       assertThat(Files.isRegularFile(out.resolve("logs/shop-2.log"))).isTrue();
       assertThat(Files.size(out.resolve("logs/simulator.journal")) > 0).isTrue();
-    }
-  }
-
-  @Test
-  void aDatabaseThatAlreadyHoldsDataIsRefused(@TempDir Path dir) throws Exception {
-    ChaosRuns.requireJars();
-    try (ChaosDatabase db = ChaosDatabase.start()) {
-      ShopLogin login = db.login();
-      try (java.sql.Connection c = db.connect();
-          java.sql.Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE client (id text)");
-        s.execute("INSERT INTO client VALUES ('cli_1')");
-      }
-      Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
-      dev.once.verify.cli.UsageException refused =
-          catchThrowableOfType(
-              dev.once.verify.cli.UsageException.class,
-              () ->
-                  ChaosRuns.run(
-                      "--jdbc-url", login.jdbcUrl(),
-                      "--db-user", login.ownerUser(),
-                      "--db-password-file", owner.toString(),
-                      "--out", dir.resolve("report").toString()));
-      assertThat(refused.getMessage()).as(refused.getMessage()).contains("needs an empty database");
-    }
-  }
-
-  @Test
-  void attachedToRunningProcessesItDrivesAndChecksWithoutKillingTwiceOnOneDatabase(
-      @TempDir Path dir) throws Exception {
-    ChaosRuns.requireJars();
-    String token = "attach-test-admin-token-0123456789";
-    try (ChaosDatabase db = ChaosDatabase.start();
-        Processes running =
-            new Processes(
-                ChaosRuns.SHOP,
-                ChaosRuns.SIMULATOR,
-                db,
-                token,
-                dir.resolve("logs"),
-                5,
-                1,
-                null,
-                false)) {
-      running.startSimulator();
-      running.startShops();
-      ShopLogin login = db.login();
-      Path owner = Files.writeString(dir.resolve("owner.password"), login.ownerPassword());
-      Path tokenFile = Files.writeString(dir.resolve("admin.token"), token);
-      // Twice on the same processes: the second run shares the database with the first, whose
-      // clients, orders and products its checks of its own requests must leave aside.
-      for (int seed = 5; seed <= 6; seed++) {
-        Path out = dir.resolve("report-" + seed);
-        ChaosRuns.Run run =
-            ChaosRuns.runAsIs(
-                "--attach",
-                "--shop-url",
-                running.shopUrls().get(0),
-                "--simulator-url",
-                running.simulatorUrl(),
-                "--admin-token-file",
-                tokenFile.toString(),
-                "--jdbc-url",
-                login.jdbcUrl(),
-                "--db-user",
-                login.ownerUser(),
-                "--db-password-file",
-                owner.toString(),
-                "--duration",
-                "12s",
-                "--provider-faults",
-                "20",
-                "--clients",
-                "3",
-                "--seed",
-                Integer.toString(seed),
-                "--out",
-                out.toString());
-        String text = run.text();
-        assertThat(run.exit()).as(text).isEqualTo(0);
-        assertThat(text).as(text).contains("attached to shops [" + running.shopUrls().get(0));
-        assertThat(!text.contains("kill -9")).as(text).isTrue();
-        String report = Files.readString(out.resolve("report.json"));
-        assertThat(Json.mapper().readTree(report).path("pass").asBoolean()).as(report).isTrue();
-      }
     }
   }
 }
