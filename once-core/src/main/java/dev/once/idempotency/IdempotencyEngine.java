@@ -116,7 +116,7 @@ public interface IdempotencyEngine {
 
   /**
    * {@link #execute(DataSource, IdempotentRequest, IdempotentHandler)} with the engine's retention
-   * and {@link #DEFAULT_MAX_ANSWER_BYTES}.
+   * and {@link IdempotencyLimits#DEFAULT_MAX_ANSWER_BYTES}.
    */
   default <E extends Exception> IdempotentOutcome execute(
       DataSource dataSource,
@@ -154,7 +154,7 @@ public interface IdempotencyEngine {
    * engine's {@link #retention()}.
    *
    * @throws IllegalArgumentException if {@code retention} is shorter than one second ({@link
-   *     #checkRetention})
+   *     IdempotencyLimits#checkRetention})
    */
   void complete(
       Connection tx, ClaimResult.Acquired claim, StoredResponse response, Duration retention);
@@ -180,7 +180,7 @@ public interface IdempotencyEngine {
    * the engine's {@link #retention()}.
    *
    * @throws IllegalArgumentException if {@code retention} is shorter than one second ({@link
-   *     #checkRetention})
+   *     IdempotencyLimits#checkRetention})
    */
   void completeAndCommit(
       Connection tx, ClaimResult.Acquired claim, StoredResponse response, Duration retention);
