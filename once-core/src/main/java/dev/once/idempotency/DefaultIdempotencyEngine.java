@@ -31,6 +31,9 @@ final class DefaultIdempotencyEngine implements IdempotencyEngine {
         throw new IllegalStateException(
             "claim must run inside a transaction: the connection is in auto-commit mode");
       }
+      // The server ends the transaction after the lease, but only while it reaches the client: a
+      // database that stops answering is bounded here, on the client's side.
+      NetworkTimeouts.bound(tx, lease.plus(IdempotencyLimits.NETWORK_GRACE));
       // A committed key is read without locking, so retries of a completed request replay in
       // parallel. Only an unknown key takes the advisory lock, which whichever transaction has
       // the key in flight holds: a duplicate learns "in use" at once instead of blocking. Nothing

@@ -130,6 +130,15 @@ public interface IdempotencyEngine {
   /**
    * Claims the key for this request, or tells why not.
    *
+   * <p>It also bounds how long the rest of the transaction waits for any one answer of the
+   * database: the connection's network timeout becomes at most the lease plus {@link
+   * IdempotencyLimits#NETWORK_GRACE} (a stricter one is kept). The lease ends the transaction on
+   * the server, but a server that stalls or that the network cuts off cannot; with the bound, a
+   * read that gets no answer fails with an I/O error (SQLSTATE {@code 08006}, and the request is
+   * {@link IdempotentOutcome.Unavailable}) instead of waiting for the operating system to give up
+   * on the socket. {@link #execute}'s transactions set the timeout back when they end; a caller
+   * with transactions of its own must, unless its pool does (HikariCP resets it).
+   *
    * @param tx a connection with auto-commit off; the claim lasts until its transaction ends
    * @throws IllegalStateException if {@code tx} is in auto-commit mode
    * @throws IdempotencyStoreException if the database fails

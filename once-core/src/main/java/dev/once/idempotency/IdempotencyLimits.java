@@ -20,6 +20,15 @@ public final class IdempotencyLimits {
    */
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
 
+  /**
+   * How much longer than the lease a request waits for any one answer of its database: the claim
+   * sets the connection's network timeout to the lease plus this ({@link IdempotencyEngine#claim}),
+   * so a database that stops answering (a stalled server, a network that drops every packet) fails
+   * the request after at most that long, where the lease alone could not: the server cannot cancel
+   * a statement whose client it no longer reaches.
+   */
+  public static final Duration NETWORK_GRACE = Duration.ofSeconds(5);
+
   /** Shortest retention, retry-after and lease the builder accepts, in seconds. */
   public static final long MIN_SECONDS = 1;
 

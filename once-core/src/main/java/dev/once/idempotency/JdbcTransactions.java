@@ -7,7 +7,7 @@ import javax.sql.DataSource;
 /**
  * {@link IdempotentTransactions} on plain JDBC: a connection of the DataSource per transaction,
  * with auto-commit off until the transaction ends and the connection is closed (returned to its
- * pool with its auto-commit mode as it was).
+ * pool with its auto-commit mode and its network timeout, which the claim bounds, as they were).
  */
 final class JdbcTransactions implements IdempotentTransactions {
   private final DataSource dataSource;
@@ -29,8 +29,9 @@ final class JdbcTransactions implements IdempotentTransactions {
     }
     try {
       boolean autoCommit = connection.getAutoCommit();
+      int networkTimeout = NetworkTimeouts.current(connection);
       connection.setAutoCommit(false);
-      return new JdbcTransaction(connection, autoCommit);
+      return new JdbcTransaction(connection, autoCommit, networkTimeout);
     } catch (SQLException e) {
       closeQuietly(connection, e);
       throw new IdempotencyStoreException("Could not begin a transaction.", e);
@@ -48,11 +49,13 @@ final class JdbcTransactions implements IdempotentTransactions {
   private static final class JdbcTransaction implements Transaction {
     private final Connection connection;
     private final boolean autoCommit;
+    private final int networkTimeout;
     private boolean over;
 
-    JdbcTransaction(Connection connection, boolean autoCommit) {
+    JdbcTransaction(Connection connection, boolean autoCommit, int networkTimeout) {
       this.connection = connection;
       this.autoCommit = autoCommit;
+      this.networkTimeout = networkTimeout;
     }
 
     @Override
@@ -91,11 +94,12 @@ final class JdbcTransactions implements IdempotentTransactions {
     }
 
     /**
-     * Back to the pool as it came: its auto-commit mode restored, then closed. The transaction is
-     * over by then, so a failure here (a broken connection) changes nothing of its outcome and is
-     * ignored; the pool discards such a connection.
+     * Back to the pool as it came: its auto-commit mode and network timeout restored, then closed.
+     * The transaction is over by then, so a failure here (a broken connection) changes nothing of
+     * its outcome and is ignored; the pool discards such a connection.
      */
     private void release() {
+      NetworkTimeouts.restore(connection, networkTimeout);
       try {
         connection.setAutoCommit(autoCommit);
       } catch (SQLException e) {

@@ -15,14 +15,13 @@ import dev.once.idempotency.IdempotentRequest;
 import dev.once.idempotency.IdempotentTransactions;
 import dev.once.idempotency.StoredResponse;
 import dev.once.json.JsonCanonicalizer;
+import dev.once.testing.ConnectionSource;
 import dev.once.testing.TestDatabase;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
@@ -32,7 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -252,7 +250,10 @@ class IdempotentExecutionTest {
 
     IdempotentOutcome outcome =
         engine.execute(
-            new UnreachableDataSource(refused),
+            (ConnectionSource)
+                () -> {
+                  throw refused;
+                },
             scope("d"),
             fingerprint("{}"),
             writesThenAnswers("d", CREATED));
@@ -414,50 +415,6 @@ class IdempotentExecutionTest {
       ps.setString(6, answer.location());
       ps.setBytes(7, answer.body());
       ps.executeUpdate();
-    }
-  }
-
-  /** A database that refuses every connection, as an unreachable server does. */
-  private record UnreachableDataSource(SQLException failure) implements DataSource {
-    @Override
-    public Connection getConnection() throws SQLException {
-      throw failure;
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-      throw failure;
-    }
-
-    @Override
-    public PrintWriter getLogWriter() {
-      return null;
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) {}
-
-    @Override
-    public void setLoginTimeout(int seconds) {}
-
-    @Override
-    public int getLoginTimeout() {
-      return 0;
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-      throw new SQLFeatureNotSupportedException();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> iface) throws SQLException {
-      throw new SQLException("not a wrapper");
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> iface) {
-      return false;
     }
   }
 }

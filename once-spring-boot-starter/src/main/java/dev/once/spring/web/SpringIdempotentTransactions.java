@@ -2,6 +2,7 @@ package dev.once.spring.web;
 
 import dev.once.idempotency.IdempotentTransactions;
 import java.sql.Connection;
+import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.springframework.core.Ordered;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -49,14 +50,26 @@ final class SpringIdempotentTransactions implements IdempotentTransactions {
 
   private final class SpringTransaction implements Transaction {
     private final TransactionStatus status;
+    private boolean restoring;
 
     SpringTransaction(TransactionStatus status) {
       this.status = status;
     }
 
+    /**
+     * The transaction's connection. The first call also arranges for its network timeout, which the
+     * claim bounds ({@code IdempotencyEngine#claim}), to be set back as it was when the transaction
+     * completes, before Spring hands the connection back to its pool.
+     */
     @Override
     public Connection connection() {
-      return DataSourceUtils.getConnection(dataSource);
+      Connection connection = DataSourceUtils.getConnection(dataSource);
+      if (!restoring && TransactionSynchronizationManager.isSynchronizationActive()) {
+        restoring = true;
+        TransactionSynchronizationManager.registerSynchronization(
+            new NetworkTimeoutRestore(connection, networkTimeout(connection)));
+      }
+      return connection;
     }
 
     @Override
@@ -80,6 +93,37 @@ final class SpringIdempotentTransactions implements IdempotentTransactions {
     public void rollback() {
       if (!status.isCompleted()) {
         transactions.rollback(status);
+      }
+    }
+  }
+
+  /** {@code connection}'s network timeout, or -1 where the driver has none. */
+  private static int networkTimeout(Connection connection) {
+    try {
+      return connection.getNetworkTimeout();
+    } catch (SQLException | AbstractMethodError e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Sets the connection's network timeout back as it was before the request, after the transaction
+   * completed (committed or rolled back) and before the transaction manager releases the
+   * connection. A broken connection is left alone: the pool discards it.
+   */
+  private record NetworkTimeoutRestore(Connection connection, int previous)
+      implements TransactionSynchronization {
+    @Override
+    public void afterCompletion(int status) {
+      if (previous < 0) {
+        return;
+      }
+      try {
+        if (connection.getNetworkTimeout() != previous) {
+          connection.setNetworkTimeout(Runnable::run, previous);
+        }
+      } catch (SQLException | AbstractMethodError e) {
+        // broken: see above
       }
     }
   }
