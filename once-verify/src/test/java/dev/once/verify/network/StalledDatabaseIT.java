@@ -103,6 +103,9 @@ class StalledDatabaseIT {
           HttpResponse<String> again = http.send(pay, HttpResponse.BodyHandlers.ofString());
           assertThat(again.statusCode()).isEqualTo(201);
           assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+          // The relay's connections went through the same blackhole; healed, it resumes by itself
+          // and settles the payment with the provider.
+          assertThat(settledStatus(direct, account)).isEqualTo("succeeded");
         }
       }
       try (Connection c = direct.ownerDataSource().getConnection();
@@ -117,6 +120,30 @@ class StalledDatabaseIT {
         }
       }
     }
+  }
+
+  /**
+   * The status of the account's payment once it is no longer {@code pending}, read directly from
+   * the database every 100 ms for at most 60 s (then whatever it is).
+   */
+  private static String settledStatus(ShopLogin login, String account) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    String status;
+    do {
+      try (Connection c = login.ownerDataSource().getConnection();
+          PreparedStatement ps =
+              c.prepareStatement("SELECT status FROM payment WHERE account_id = ?")) {
+        ps.setString(1, account);
+        try (ResultSet rs = ps.executeQuery()) {
+          status = rs.next() ? rs.getString(1) : null;
+        }
+      }
+      if (!"pending".equals(status)) {
+        return status;
+      }
+      Thread.sleep(100); // a poll of the condition, bounded by the deadline
+    } while (System.nanoTime() < deadline);
+    return status;
   }
 
   /**
