@@ -77,4 +77,33 @@ public interface IdempotentTransactions {
      */
     void writeAndCommit(Connection connection);
   }
+
+  /**
+   * A connection's network timeout as a transaction found it, to be set back when the transaction
+   * ends: the claim bounds it ({@link IdempotencyEngine#claim}), and a connection must go back to
+   * its pool as it came. Every {@link Transaction} implementation takes one when it first gets its
+   * connection and {@link #restore()}s it when it ends, before the connection is released.
+   */
+  final class NetworkTimeout {
+    private final Connection connection;
+    private final int millis;
+
+    private NetworkTimeout(Connection connection, int millis) {
+      this.connection = connection;
+      this.millis = millis;
+    }
+
+    /** {@code connection}'s network timeout now (nothing to restore where the driver has none). */
+    public static NetworkTimeout of(Connection connection) {
+      return new NetworkTimeout(connection, NetworkTimeouts.current(connection));
+    }
+
+    /**
+     * Sets the connection's network timeout back, if it changed; a failure (a connection already
+     * broken, which its pool discards) is ignored.
+     */
+    public void restore() {
+      NetworkTimeouts.restore(connection, millis);
+    }
+  }
 }

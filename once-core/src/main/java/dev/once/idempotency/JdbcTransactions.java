@@ -29,7 +29,7 @@ final class JdbcTransactions implements IdempotentTransactions {
     }
     try {
       boolean autoCommit = connection.getAutoCommit();
-      int networkTimeout = NetworkTimeouts.current(connection);
+      NetworkTimeout networkTimeout = NetworkTimeout.of(connection);
       connection.setAutoCommit(false);
       return new JdbcTransaction(connection, autoCommit, networkTimeout);
     } catch (SQLException e) {
@@ -49,10 +49,10 @@ final class JdbcTransactions implements IdempotentTransactions {
   private static final class JdbcTransaction implements Transaction {
     private final Connection connection;
     private final boolean autoCommit;
-    private final int networkTimeout;
+    private final NetworkTimeout networkTimeout;
     private boolean over;
 
-    JdbcTransaction(Connection connection, boolean autoCommit, int networkTimeout) {
+    JdbcTransaction(Connection connection, boolean autoCommit, NetworkTimeout networkTimeout) {
       this.connection = connection;
       this.autoCommit = autoCommit;
       this.networkTimeout = networkTimeout;
@@ -99,7 +99,7 @@ final class JdbcTransactions implements IdempotentTransactions {
      * its outcome and is ignored; the pool discards such a connection.
      */
     private void release() {
-      NetworkTimeouts.restore(connection, networkTimeout);
+      networkTimeout.restore();
       try {
         connection.setAutoCommit(autoCommit);
       } catch (SQLException e) {

@@ -1,8 +1,8 @@
 package dev.once.spring.web;
 
 import dev.once.idempotency.IdempotentTransactions;
+import dev.once.idempotency.IdempotentTransactions.NetworkTimeout;
 import java.sql.Connection;
-import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.springframework.core.Ordered;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -67,7 +67,7 @@ final class SpringIdempotentTransactions implements IdempotentTransactions {
       if (!restoring && TransactionSynchronizationManager.isSynchronizationActive()) {
         restoring = true;
         TransactionSynchronizationManager.registerSynchronization(
-            new NetworkTimeoutRestore(connection, networkTimeout(connection)));
+            new NetworkTimeoutRestore(NetworkTimeout.of(connection)));
       }
       return connection;
     }
@@ -97,34 +97,15 @@ final class SpringIdempotentTransactions implements IdempotentTransactions {
     }
   }
 
-  /** {@code connection}'s network timeout, or -1 where the driver has none. */
-  private static int networkTimeout(Connection connection) {
-    try {
-      return connection.getNetworkTimeout();
-    } catch (SQLException | AbstractMethodError e) {
-      return -1;
-    }
-  }
-
   /**
    * Sets the connection's network timeout back as it was before the request, after the transaction
    * completed (committed or rolled back) and before the transaction manager releases the
-   * connection. A broken connection is left alone: the pool discards it.
+   * connection.
    */
-  private record NetworkTimeoutRestore(Connection connection, int previous)
-      implements TransactionSynchronization {
+  private record NetworkTimeoutRestore(NetworkTimeout saved) implements TransactionSynchronization {
     @Override
     public void afterCompletion(int status) {
-      if (previous < 0) {
-        return;
-      }
-      try {
-        if (connection.getNetworkTimeout() != previous) {
-          connection.setNetworkTimeout(Runnable::run, previous);
-        }
-      } catch (SQLException | AbstractMethodError e) {
-        // broken: see above
-      }
+      saved.restore();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.once.verify.network;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.once.verify.harness.BenchDatabase;
 import dev.once.verify.harness.ShopApi;
@@ -98,14 +99,27 @@ class StalledDatabaseIT {
               .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
 
           pg.heal();
-          HttpResponse<String> retried = retryUntilAnswered(http, pay);
+          // The pool may still lend a connection that broke during the stall: such a request is
+          // another 503 (nothing committed), and the client retries with the same key, at the pace
+          // of Retry-After (1 s), as a client of the shop does.
+          HttpResponse<String> retried =
+              await()
+                  .atMost(Duration.ofSeconds(60))
+                  .pollDelay(Duration.ZERO)
+                  .pollInterval(Duration.ofSeconds(1))
+                  .until(
+                      () -> http.send(pay, HttpResponse.BodyHandlers.ofString()),
+                      answer -> answer.statusCode() != 503);
           assertThat(retried.statusCode()).as(retried.body()).isEqualTo(201);
           HttpResponse<String> again = http.send(pay, HttpResponse.BodyHandlers.ofString());
           assertThat(again.statusCode()).isEqualTo(201);
           assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
           // The relay's connections went through the same blackhole; healed, it resumes by itself
           // and settles the payment with the provider.
-          assertThat(settledStatus(direct, account)).isEqualTo("succeeded");
+          await()
+              .atMost(Duration.ofSeconds(60))
+              .until(() -> paymentStatus(direct, account), status -> !"pending".equals(status));
+          assertThat(paymentStatus(direct, account)).isEqualTo("succeeded");
         }
       }
       try (Connection c = direct.ownerDataSource().getConnection();
@@ -122,44 +136,15 @@ class StalledDatabaseIT {
     }
   }
 
-  /**
-   * The status of the account's payment once it is no longer {@code pending}, read directly from
-   * the database every 100 ms for at most 60 s (then whatever it is).
-   */
-  private static String settledStatus(ShopLogin login, String account) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    String status;
-    do {
-      try (Connection c = login.ownerDataSource().getConnection();
-          PreparedStatement ps =
-              c.prepareStatement("SELECT status FROM payment WHERE account_id = ?")) {
-        ps.setString(1, account);
-        try (ResultSet rs = ps.executeQuery()) {
-          status = rs.next() ? rs.getString(1) : null;
-        }
+  /** The status of the account's payment, read directly from the database. */
+  private static String paymentStatus(ShopLogin login, String account) throws Exception {
+    try (Connection c = login.ownerDataSource().getConnection();
+        PreparedStatement ps =
+            c.prepareStatement("SELECT status FROM payment WHERE account_id = ?")) {
+      ps.setString(1, account);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getString(1) : null;
       }
-      if (!"pending".equals(status)) {
-        return status;
-      }
-      Thread.sleep(100); // a poll of the condition, bounded by the deadline
-    } while (System.nanoTime() < deadline);
-    return status;
-  }
-
-  /**
-   * After healing, the pool may still lend a connection that broke during the stall: such a request
-   * is another 503 (nothing committed), and the client waits what {@code Retry-After} says and
-   * retries with the same key, as a client of the shop does.
-   */
-  private static HttpResponse<String> retryUntilAnswered(HttpClient http, HttpRequest pay)
-      throws Exception {
-    HttpResponse<String> answer = http.send(pay, HttpResponse.BodyHandlers.ofString());
-    for (int i = 0; i < 10 && answer.statusCode() == 503; i++) {
-      long seconds = answer.headers().firstValueAsLong("Retry-After").orElse(1);
-      Thread.sleep(
-          TimeUnit.SECONDS.toMillis(seconds)); // the protocol's wait, not a synchronisation
-      answer = http.send(pay, HttpResponse.BodyHandlers.ofString());
     }
-    return answer;
   }
 }
