@@ -4,10 +4,12 @@ import static dev.once.verify.cli.Cli.within;
 
 import dev.once.verify.chaos.ChaosOptions.Attach;
 import dev.once.verify.chaos.ChaosOptions.ExternalDatabase;
+import dev.once.verify.chaos.ChaosOptions.Replication;
 import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.SecretFile;
 import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.failover.ReplicatedPostgres;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -125,6 +127,24 @@ public final class ChaosCli extends Subcommand<ChaosOptions> {
   Integer brokerKills;
 
   @Option(
+      names = "--failover",
+      paramLabel = "N",
+      description =
+          "runs PostgreSQL as a primary and a standby, and fails over N times during the workload:"
+              + " SIGKILL of the primary, the standby promoted, the old primary rebuilt as the new"
+              + " standby (default 0: one PostgreSQL)")
+  Integer failovers;
+
+  @Option(
+      names = "--replication",
+      paramLabel = "MODE",
+      description =
+          "with --failover: sync (default: a commit waits for the standby, none acknowledged may"
+              + " be lost), async (the run reports what was lost), async-unflushed (the checker's"
+              + " self-test: asynchronous, synchronous_commit=off; the run must FAIL)")
+  String replication;
+
+  @Option(
       names = "--jdbc-url",
       paramLabel = "URL",
       description = {
@@ -206,9 +226,30 @@ public final class ChaosCli extends Subcommand<ChaosOptions> {
         Optional.ofNullable(brokenMode(brokenMode)),
         kafka,
         kafka ? count("--broker-kills", brokerKills, 1) : 0,
+        replication(database.isPresent() || attached.isPresent()),
         database,
         attached,
         flags());
+  }
+
+  private Replication replication(boolean external) throws UsageException {
+    if (failovers == null || failovers == 0) {
+      if (replication != null) {
+        throw new UsageException("--replication needs --failover N (N > 0)");
+      }
+      return Replication.NONE;
+    }
+    if (external) {
+      throw new UsageException(
+          "--failover starts its own primary and standby: it does not go with --jdbc-url or"
+              + " --attach");
+    }
+    ReplicatedPostgres.Mode mode =
+        ReplicatedPostgres.Mode.ofFlag(replication == null ? "sync" : replication);
+    if (mode == null) {
+      throw new UsageException("--replication: sync, async or async-unflushed, not " + replication);
+    }
+    return new Replication(within("--failover", failovers, 1, 100), mode);
   }
 
   private static int count(String flag, Integer value, int otherwise) throws UsageException {

@@ -102,6 +102,7 @@ public final class ChaosCommand {
             options.kills(),
             options.simulatorKills(),
             options.brokerKills(),
+            options.replication().failovers(),
             options.kafka(),
             options.duration())
         : List.of();
@@ -159,6 +160,15 @@ public final class ChaosCommand {
    * then kills), or a new one in this JVM.
    */
   private ChaosDatabase database() throws Exception {
+    if (options.replication().on()) {
+      ChaosDatabase db = ChaosDatabase.replicated(options.replication().mode());
+      out.printf(
+          "chaos: PostgreSQL as a primary and a %s standby (%s), %d failover(s)%n",
+          options.replication().mode().flag(),
+          db.pair().primaryName(),
+          options.replication().failovers());
+      return db;
+    }
     if (options.database().isEmpty()) {
       return ChaosDatabase.start();
     }
@@ -184,7 +194,9 @@ public final class ChaosCommand {
     r.workload.setUp(options.clients(), r.adminToken);
     r.faults(options.providerFaults());
     out.printf("chaos: processes up, %d accounts; workload starts%n", r.workload.accounts.size());
+    r.counters.keepAttempts = options.replication().on();
     long start = System.nanoTime();
+    r.workloadStart = start;
     long deadline = start + options.duration().toNanos();
     Thread killer = new Thread(new Killer(r, start, deadline), "chaos-killer");
     killer.setDaemon(true);
@@ -233,6 +245,10 @@ public final class ChaosCommand {
     List<Verdict> verdicts = new ArrayList<>();
     for (Check c : Checks.all()) {
       verdicts.add(c.run(r.observations));
+    }
+    if (options.replication().on()) {
+      verdicts.add(
+          r.failovers.lostAcknowledgements(r.observations, r.workload.answeredAt, options.seed()));
     }
     verdicts.addAll(Observer.databaseInvariants(r.db));
     if (options.kafka()) {

@@ -1,5 +1,6 @@
 package dev.once.verify.chaos;
 
+import dev.once.verify.failover.ReplicatedPostgres;
 import dev.once.verify.harness.BenchDatabase;
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.Sql;
@@ -10,13 +11,14 @@ import java.util.List;
 
 /**
  * The one PostgreSQL every shop of a run shares: either one chaos starts in its own JVM (gone with
- * the run), or an external one given on the command line. The checks read it as the schema owner.
+ * the run), a primary and a standby it starts ({@code --failover}), or an external one given on the
+ * command line. The checks read it as the schema owner.
  */
 final class ChaosDatabase implements AutoCloseable {
-  private final BenchDatabase embedded;
+  private final AutoCloseable embedded;
   private final ShopLogin login;
 
-  private ChaosDatabase(BenchDatabase embedded, ShopLogin login) {
+  private ChaosDatabase(AutoCloseable embedded, ShopLogin login) {
     this.embedded = embedded;
     this.login = login;
   }
@@ -25,6 +27,20 @@ final class ChaosDatabase implements AutoCloseable {
   static ChaosDatabase start() throws IOException, SQLException {
     BenchDatabase db = BenchDatabase.start();
     return new ChaosDatabase(db, db.login(BenchDatabase.DATABASE));
+  }
+
+  /** A primary and its standby, the same layout; the shops log in with both in one URL. */
+  static ChaosDatabase replicated(ReplicatedPostgres.Mode mode) throws IOException, SQLException {
+    ReplicatedPostgres pair = ReplicatedPostgres.start(mode);
+    return new ChaosDatabase(pair, pair.login());
+  }
+
+  /** The primary and standby of a {@link #replicated} database. */
+  ReplicatedPostgres pair() {
+    if (embedded instanceof ReplicatedPostgres pair) {
+      return pair;
+    }
+    throw new IllegalStateException("not a replicated database");
   }
 
   /** An external PostgreSQL; refuses one that is unreachable. */
@@ -92,7 +108,11 @@ final class ChaosDatabase implements AutoCloseable {
   @Override
   public void close() {
     if (embedded != null) {
-      embedded.close();
+      try {
+        embedded.close();
+      } catch (Exception e) {
+        System.err.println("could not stop PostgreSQL cleanly: " + e);
+      }
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.failover.ReplicatedPostgres;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,7 @@ import java.util.Optional;
  *     on purpose, for the checker's self-test; empty for none
  * @param kafka events through a Kafka broker that chaos starts (and kills), checked on the topics
  * @param brokerKills SIGKILLs of the Kafka broker spread over the duration (with {@code kafka})
+ * @param replication a standby for the database and failovers onto it, or {@link Replication#NONE}
  * @param database an external PostgreSQL instead of the one chaos starts in its own JVM
  * @param attach running processes to drive instead of starting them
  * @param flags the command line as given
@@ -47,9 +49,27 @@ public record ChaosOptions(
     Optional<String> brokenMode,
     boolean kafka,
     int brokerKills,
+    Replication replication,
     Optional<ExternalDatabase> database,
     Optional<Attach> attach,
     List<String> flags) {
+
+  /**
+   * The database as a primary and a standby ({@link ReplicatedPostgres}), and how often the primary
+   * is killed and the standby promoted.
+   *
+   * @param failovers SIGKILLs of the primary spread over the duration, each a failover
+   * @param mode how the standby follows the primary; null without failovers
+   */
+  public record Replication(int failovers, ReplicatedPostgres.Mode mode) {
+    /** One PostgreSQL, no standby. */
+    public static final Replication NONE = new Replication(0, null);
+
+    /** Whether the run has a standby. */
+    public boolean on() {
+      return failovers > 0;
+    }
+  }
 
   /**
    * A PostgreSQL that chaos does not start: an empty database the shops migrate.

@@ -44,6 +44,12 @@ final class ChaosReport {
       facts.put("broker kills done", r.brokerKills.get());
       facts.putAll(r.kafka.facts());
     }
+    if (options.replication().on()) {
+      facts.put("replication", options.replication().mode().flag());
+      facts.put("failovers done", r.failovers.count());
+      facts.putAll(r.failovers.lossFacts());
+      facts.put("failovers", r.failovers.facts(r.workloadStart, r.counters));
+    }
     facts.put("kills", r.plan.stream().map(k -> k.at().toMillis() + " ms " + k.victim()).toList());
     facts.put("provider faults percent", options.providerFaults());
     facts.put("clients", options.clients());

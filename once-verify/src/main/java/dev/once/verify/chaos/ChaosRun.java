@@ -22,6 +22,11 @@ final class ChaosRun {
   final Counters counters = new Counters();
   final AtomicLong simulatorKills = new AtomicLong();
   final AtomicLong brokerKills = new AtomicLong();
+  final Failovers failovers = new Failovers();
+
+  /** When the workload started ({@link System#nanoTime()}). */
+  volatile long workloadStart;
+
   final Instant started = Instant.now();
   private final List<String> problems = new ArrayList<>();
   ChaosDatabase db;

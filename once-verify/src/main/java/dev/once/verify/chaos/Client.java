@@ -103,6 +103,7 @@ final class Client implements Runnable {
     long number = nextNumber(account, kind);
     String key = "chaos-" + w.seed + "-" + id;
     Http.Answer first = send(id, path, key, Workload.body(kind, account, number), step);
+    answered(id, first);
     w.intents.add(
         new IntentRecord(id, account, kind, number, first == null ? null : first.status()));
     if (first == null) {
@@ -120,6 +121,13 @@ final class Client implements Runnable {
     }
   }
 
+  /** Notes when an intent got its first answer, if it got one. */
+  private void answered(String id, Http.Answer first) {
+    if (first != null) {
+      w.answeredAt.put(id, System.nanoTime());
+    }
+  }
+
   private void order(Step step) throws InterruptedException {
     String account = accountIds.get(step.account());
     String id = nextId();
@@ -129,6 +137,7 @@ final class Client implements Runnable {
     boolean decline = step.decline() && n < 5_000;
     Map<String, Long> items = Workload.orderItems(index, n, step.first(), step.second(), decline);
     Http.Answer first = send(id, "/v1/orders", key, Workload.orderBody(account, items), step);
+    answered(id, first);
     String orderId = first != null && first.status() == 201 ? Http.field(first.body(), "id") : null;
     w.placed.add(
         new OrderIntent(

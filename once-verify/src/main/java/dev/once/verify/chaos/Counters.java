@@ -3,6 +3,8 @@ package dev.once.verify.chaos;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** What a chaos run's load and kills counted, for the progress lines and the report. */
@@ -21,6 +23,22 @@ final class Counters {
 
   /** The first few 5xx answers, for the report: a 5xx is retried, but may be a shop bug. */
   final List<String> serverErrorSamples = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * With {@code --failover}: every attempt as {@code {started, ended, status}} ({@link
+   * System#nanoTime()}; status 0 when no answer came), to tell what the clients saw around each
+   * failover; empty otherwise.
+   */
+  final Queue<long[]> attempts = new ConcurrentLinkedQueue<>();
+
+  volatile boolean keepAttempts;
+
+  /** Keeps one attempt if {@link #keepAttempts}. */
+  void attempt(long started, int status) {
+    if (keepAttempts) {
+      attempts.add(new long[] {started, System.nanoTime(), status});
+    }
+  }
 
   /** The progress line {@code seconds} into the load. */
   String progress(double seconds) {

@@ -27,6 +27,9 @@ final class KillPlan {
   /** The SIGKILL of that further shop instance: the groups rebalance again. */
   static final int EXTRA_SHOP_KILL = -4;
 
+  /** The SIGKILL of the database primary, and its standby promoted ({@code chaos --failover}). */
+  static final int FAILOVER = -5;
+
   /**
    * One kill.
    *
@@ -39,6 +42,7 @@ final class KillPlan {
         case SIMULATOR -> "psp-simulator";
         case BROKER -> "the Kafka broker";
         case EXTRA_SHOP_START, EXTRA_SHOP_KILL -> "the extra shop";
+        case FAILOVER -> "the database primary";
         default -> "shop " + (target + 1);
       };
     }
@@ -47,13 +51,14 @@ final class KillPlan {
   private KillPlan() {}
 
   static List<Kill> of(long seed, int shops, int shopKills, int simulatorKills, Duration duration) {
-    return of(seed, shops, shopKills, simulatorKills, 0, false, duration);
+    return of(seed, shops, shopKills, simulatorKills, 0, 0, false, duration);
   }
 
   /**
    * As above, and with Kafka: {@code brokerKills} SIGKILLs of the broker, and if {@code rebalance}
    * a further shop instance that joins the consumer groups at a tenth of the run and is killed at
-   * three fifths of it (each a rebalance of every group).
+   * three fifths of it (each a rebalance of every group); with a standby, {@code failovers}
+   * SIGKILLs of the database primary.
    */
   static List<Kill> of(
       long seed,
@@ -61,6 +66,7 @@ final class KillPlan {
       int shopKills,
       int simulatorKills,
       int brokerKills,
+      int failovers,
       boolean rebalance,
       Duration duration) {
     SplittableRandom pick = new SplittableRandom(seed ^ 0x73686f70L);
@@ -73,6 +79,9 @@ final class KillPlan {
     }
     for (Duration at : Schedule.killTimes(seed ^ 0x6b61666b61L, brokerKills, duration)) {
       kills.add(new Kill(at, BROKER));
+    }
+    for (Duration at : Schedule.killTimes(seed ^ 0x7072696dL, failovers, duration)) {
+      kills.add(new Kill(at, FAILOVER));
     }
     if (rebalance) {
       kills.add(new Kill(duration.dividedBy(10), EXTRA_SHOP_START));

@@ -1,5 +1,6 @@
 package dev.once.verify.chaos;
 
+import dev.once.verify.failover.ReplicatedPostgres;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.sql.SQLException;
@@ -29,6 +30,9 @@ final class Killer implements Runnable {
   private int done;
   private Thread extra;
 
+  /** The rebuild of the last failover's old primary as the standby. */
+  private Thread rebuild;
+
   Killer(ChaosRun run, long start, long deadline) {
     this.run = run;
     this.out = run.out;
@@ -49,7 +53,9 @@ final class Killer implements Runnable {
           break;
         }
         done++;
-        if (k.target() == KillPlan.EXTRA_SHOP_START) {
+        if (k.target() == KillPlan.FAILOVER) {
+          failover();
+        } else if (k.target() == KillPlan.EXTRA_SHOP_START) {
           startExtraShop();
         } else if (k.target() == KillPlan.EXTRA_SHOP_KILL) {
           killExtraShop();
@@ -61,6 +67,9 @@ final class Killer implements Runnable {
       for (Thread t : restarts.values()) {
         t.join(TimeUnit.MINUTES.toMillis(3));
       }
+      if (rebuild != null) {
+        rebuild.join(TimeUnit.MINUTES.toMillis(3));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (IOException | RuntimeException e) {
@@ -70,6 +79,44 @@ final class Killer implements Runnable {
 
   private double seconds() {
     return (System.nanoTime() - start) / 1e9;
+  }
+
+  /**
+   * SIGKILL of the database primary and its standby promoted; then, in a thread of its own, the old
+   * primary rebuilt as the new standby (a failover waits for the last one's rebuild first).
+   */
+  private void failover() throws InterruptedException {
+    if (rebuild != null) {
+      rebuild.join(TimeUnit.MINUTES.toMillis(3));
+    }
+    ReplicatedPostgres pair = run.db.pair();
+    ReplicatedPostgres.Failover f;
+    try {
+      f = pair.failover();
+    } catch (SQLException | IllegalStateException e) {
+      run.problem("the failover failed: " + e.getMessage());
+      return;
+    }
+    run.failovers.failedOver(f);
+    out.printf(
+        "  [%5.1fs] kill -9 of the database primary %s (%d of %d); %s promoted after %.1fs;"
+            + " rebuilding the old primary as its standby%n",
+        seconds(), f.from(), done, run.plan.size(), f.to(), f.promotionSeconds());
+    rebuild =
+        inBackground(
+            "chaos-rebuild",
+            "the old primary could not be rebuilt as the standby: ",
+            () -> {
+              try {
+                pair.rebuild();
+              } catch (SQLException e) {
+                throw new IOException(e.getMessage(), e);
+              }
+              run.failovers.rebuilt(System.nanoTime());
+              out.printf(
+                  "  [%5.1fs] %s streams again as the standby, %.1fs after the failover%n",
+                  seconds(), f.from(), (System.nanoTime() - f.killed()) / 1e9);
+            });
   }
 
   /** With Kafka: a further shop joins the consumer groups, started in a thread of its own. */

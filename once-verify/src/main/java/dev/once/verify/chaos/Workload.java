@@ -71,6 +71,11 @@ final class Workload {
   /** account id -> API key of its client. */
   final Map<String, String> owners = Collections.synchronizedMap(new HashMap<>());
 
+  /**
+   * When each intent (and order intent) got its first answer, by id ({@link System#nanoTime()}).
+   */
+  final Map<String, Long> answeredAt = new java.util.concurrent.ConcurrentHashMap<>();
+
   private final List<Client> clients = new ArrayList<>();
 
   Workload(Http http, long seed, int accountsPerClient, Counters counters) {
@@ -256,16 +261,21 @@ final class Workload {
   /** The jitter's random source: thread-safe, and not seeded by the run. */
   private static final RandomGenerator RANDOM = () -> ThreadLocalRandom.current().nextLong();
 
+  /** When the calling thread's current attempt started. */
+  private static final ThreadLocal<Long> attemptStart = ThreadLocal.withInitial(System::nanoTime);
+
   /** Counts each attempt of the workload's calls for the progress lines and the report. */
   private final ClientListener listener =
       new ClientListener() {
         @Override
         public void attemptStarted(Call call, int attempt) {
           counters.requests.incrementAndGet();
+          attemptStart.set(System.nanoTime()); // the retrier runs each attempt on this thread
         }
 
         @Override
         public void attemptEnded(Call call, int attempt, Outcome outcome) {
+          counters.attempt(attemptStart.get(), outcome.answered() ? outcome.status() : 0);
           if (!outcome.answered()) {
             counters.connectionErrors.incrementAndGet(); // the shop is down or restarting
           } else if (outcome.status() == 409

@@ -9,8 +9,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.apache.commons.logging.LogFactory;
 
 /**
@@ -47,7 +45,7 @@ public final class BenchDatabase implements AutoCloseable {
                   folder.resolve("data"), 0, LogFactory.getLog(BenchDatabase.class))
               .server();
     } catch (RuntimeException e) {
-      delete(folder);
+      Folders.delete(folder);
       throw e;
     }
     try {
@@ -55,7 +53,7 @@ public final class BenchDatabase implements AutoCloseable {
           folder, server.database(DATABASE, LogFactory.getLog(BenchDatabase.class)));
     } catch (RuntimeException e) {
       server.stop();
-      delete(folder);
+      Folders.delete(folder);
       throw e;
     }
   }
@@ -135,14 +133,6 @@ public final class BenchDatabase implements AutoCloseable {
     } catch (RuntimeException e) {
       System.err.println("could not stop PostgreSQL cleanly: " + e);
     }
-    delete(folder);
-  }
-
-  private static void delete(Path folder) {
-    try (Stream<Path> paths = Files.walk(folder)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    } catch (IOException e) {
-      System.err.println("could not delete " + folder + ": " + e);
-    }
+    Folders.delete(folder);
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.failover.ReplicatedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,6 +83,40 @@ class ChaosOptionsTest {
         .isThrownBy(() -> ChaosOptions.parse(new String[] {"--shops", "0"}));
     assertThatExceptionOfType(UsageException.class)
         .isThrownBy(() -> ChaosOptions.parse(new String[] {"--broken-mode", "A;rm"}));
+  }
+
+  @Test
+  void failoverAndReplication(@TempDir Path dir) throws Exception {
+    assertThat(ChaosOptions.parse(new String[0]).replication())
+        .isEqualTo(ChaosOptions.Replication.NONE);
+    ChaosOptions sync = ChaosOptions.parse(new String[] {"--failover", "2"});
+    assertThat(sync.replication().failovers()).isEqualTo(2);
+    assertThat(sync.replication().mode()).isEqualTo(ReplicatedPostgres.Mode.SYNC);
+    ChaosOptions broken =
+        ChaosOptions.parse(new String[] {"--failover", "1", "--replication", "async-unflushed"});
+    assertThat(broken.replication().mode()).isEqualTo(ReplicatedPostgres.Mode.ASYNC_UNFLUSHED);
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--replication", "async"}))
+        .withMessageContaining("--replication needs --failover");
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () -> ChaosOptions.parse(new String[] {"--failover", "1", "--replication", "quorum"}))
+        .withMessageContaining("sync, async or async-unflushed, not quorum");
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(() -> ChaosOptions.parse(new String[] {"--failover", "-1"}))
+        .withMessageContaining("--failover");
+    Path owner = Files.writeString(dir.resolve("owner"), "owner-secret\n");
+    assertThatExceptionOfType(UsageException.class)
+        .isThrownBy(
+            () ->
+                ChaosOptions.parse(
+                    new String[] {
+                      "--failover", "1",
+                      "--jdbc-url", "jdbc:postgresql://db/shop",
+                      "--db-user", "o",
+                      "--db-password-file", owner.toString()
+                    }))
+        .withMessageContaining("does not go with --jdbc-url or --attach");
   }
 
   @Test

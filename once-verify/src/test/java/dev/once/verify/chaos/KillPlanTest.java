@@ -42,7 +42,7 @@ class KillPlanTest {
   @Test
   void withKafkaTheBrokerIsKilledAndAFurtherShopComesAndGoes() {
     Duration d = Duration.ofSeconds(90);
-    List<KillPlan.Kill> plan = KillPlan.of(5, 1, 3, 0, 2, true, d);
+    List<KillPlan.Kill> plan = KillPlan.of(5, 1, 3, 0, 2, 0, true, d);
     assertThat(plan.size()).isEqualTo(7);
     assertThat(plan.stream().filter(k -> k.target() == KillPlan.BROKER).count()).isEqualTo(2);
     assertThat(first(plan, KillPlan.EXTRA_SHOP_START).at()).isEqualTo(Duration.ofSeconds(9));
@@ -50,7 +50,25 @@ class KillPlanTest {
     assertThat(new KillPlan.Kill(Duration.ZERO, KillPlan.BROKER).victim())
         .isEqualTo("the Kafka broker");
     // Without Kafka, the plan is the one it always was.
-    assertThat(KillPlan.of(5, 1, 3, 0, 0, false, d)).isEqualTo(KillPlan.of(5, 1, 3, 0, d));
+    assertThat(KillPlan.of(5, 1, 3, 0, 0, 0, false, d)).isEqualTo(KillPlan.of(5, 1, 3, 0, d));
+  }
+
+  @Test
+  void failoversAreSpreadOverTheRunAmongTheOtherKills() {
+    Duration d = Duration.ofSeconds(60);
+    List<KillPlan.Kill> plan = KillPlan.of(5, 2, 3, 1, 0, 2, false, d);
+    List<KillPlan.Kill> failovers =
+        plan.stream().filter(k -> k.target() == KillPlan.FAILOVER).toList();
+    assertThat(failovers).hasSize(2);
+    assertThat(failovers.get(0).at()).isBetween(Duration.ofSeconds(3), Duration.ofSeconds(27));
+    assertThat(failovers.get(1).at()).isBetween(Duration.ofSeconds(33), Duration.ofSeconds(57));
+    assertThat(failovers.get(0).victim()).isEqualTo("the database primary");
+    assertThat(plan)
+        .hasSize(6)
+        .isSortedAccordingTo(java.util.Comparator.comparing(KillPlan.Kill::at));
+    // The other kills are where they were without failovers.
+    assertThat(plan.stream().filter(k -> k.target() != KillPlan.FAILOVER).toList())
+        .isEqualTo(KillPlan.of(5, 2, 3, 1, d));
   }
 
   private static KillPlan.Kill first(List<KillPlan.Kill> plan, int target) {
