@@ -145,6 +145,16 @@ public final class ChaosCli extends Subcommand<ChaosOptions> {
   String replication;
 
   @Option(
+      names = "--network-faults",
+      paramLabel = "P",
+      description =
+          "each shop reaches PostgreSQL and the provider through proxies of its own, and P%% of"
+              + " the workload's 5-second slots hold a seeded network fault on one of those routes"
+              + " (refused or reset connections, a blackhole, latency) for 1 to 4 s (default 0:"
+              + " direct routes)")
+  Integer networkFaults;
+
+  @Option(
       names = "--jdbc-url",
       paramLabel = "URL",
       description = {
@@ -227,6 +237,7 @@ public final class ChaosCli extends Subcommand<ChaosOptions> {
         kafka,
         kafka ? count("--broker-kills", brokerKills, 1) : 0,
         replication(database.isPresent() || attached.isPresent()),
+        networkFaults(attached.isPresent()),
         database,
         attached,
         flags());
@@ -250,6 +261,18 @@ public final class ChaosCli extends Subcommand<ChaosOptions> {
       throw new UsageException("--replication: sync, async or async-unflushed, not " + replication);
     }
     return new Replication(within("--failover", failovers, 1, 100), mode);
+  }
+
+  private int networkFaults(boolean attached) throws UsageException {
+    if (networkFaults == null) {
+      return 0;
+    }
+    if (attached) {
+      throw new UsageException(
+          "--network-faults puts proxies between the shops chaos starts and their dependencies:"
+              + " it does not go with --attach");
+    }
+    return within("--network-faults", networkFaults, 0, 100);
   }
 
   private static int count(String flag, Integer value, int otherwise) throws UsageException {

@@ -3,6 +3,7 @@ package dev.once.verify.chaos;
 import dev.once.verify.cli.UsageException;
 import dev.once.verify.harness.ShopProcess;
 import dev.once.verify.harness.ShutdownHook;
+import dev.once.verify.network.Network;
 import dev.once.verify.report.Verdict;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -115,6 +116,7 @@ public final class ChaosCommand {
     String simulatorUrl;
     if (options.startsProcesses()) {
       r.adminToken = ShopProcess.newAdminToken();
+      r.network = options.networkFaults() > 0 ? new Network() : null;
       r.processes =
           new Processes(
               options.shopJar(),
@@ -125,15 +127,20 @@ public final class ChaosCommand {
               options.seed(),
               options.shops(),
               options.brokenMode().orElse(null),
-              options.kafka());
+              options.kafka(),
+              r.network);
       // Stops the processes and the database if the JVM is interrupted (Ctrl-C).
       Processes processes = r.processes;
       ChaosDatabase db = r.db;
+      Network network = r.network;
       r.cleanup =
           ShutdownHook.on(
               "chaos-cleanup",
               () -> {
                 processes.close();
+                if (network != null) {
+                  network.close();
+                }
                 db.close();
               });
       r.processes.startSimulator();
@@ -203,12 +210,30 @@ public final class ChaosCommand {
     if (r.processes != null) {
       killer.start();
     }
+    Thread faults = null;
+    if (r.network != null) {
+      r.networkFaults =
+          new NetworkFaults(
+              NetworkFaults.plan(
+                  options.seed(), options.networkFaults(), options.shops(), options.duration()),
+              r.network,
+              out,
+              options.seed(),
+              start,
+              deadline);
+      faults = new Thread(r.networkFaults, "chaos-network");
+      faults.setDaemon(true);
+      faults.start();
+    }
     Thread progress = new Thread(() -> progress(r, start, deadline), "chaos-progress");
     progress.setDaemon(true);
     progress.start();
     r.workload.run(deadline);
     if (r.processes != null) {
       killer.join();
+    }
+    if (faults != null) {
+      faults.join(); // its last fault heals first
     }
     progress.interrupt();
   }

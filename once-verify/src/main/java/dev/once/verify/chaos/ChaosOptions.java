@@ -29,6 +29,8 @@ import java.util.Optional;
  * @param kafka events through a Kafka broker that chaos starts (and kills), checked on the topics
  * @param brokerKills SIGKILLs of the Kafka broker spread over the duration (with {@code kafka})
  * @param replication a standby for the database and failovers onto it, or {@link Replication#NONE}
+ * @param networkFaults percent of the workload's 5-second slots that hold a network fault on one
+ *     shop's route to PostgreSQL or the provider (0: every route direct)
  * @param database an external PostgreSQL instead of the one chaos starts in its own JVM
  * @param attach running processes to drive instead of starting them
  * @param flags the command line as given
@@ -50,6 +52,7 @@ public record ChaosOptions(
     boolean kafka,
     int brokerKills,
     Replication replication,
+    int networkFaults,
     Optional<ExternalDatabase> database,
     Optional<Attach> attach,
     List<String> flags) {

@@ -50,6 +50,9 @@ final class ChaosReport {
       facts.putAll(r.failovers.lossFacts());
       facts.put("failovers", r.failovers.facts(r.workloadStart, r.counters));
     }
+    if (r.networkFaults != null) {
+      facts.putAll(r.networkFaults.facts());
+    }
     facts.put("kills", r.plan.stream().map(k -> k.at().toMillis() + " ms " + k.victim()).toList());
     facts.put("provider faults percent", options.providerFaults());
     facts.put("clients", options.clients());

@@ -1,6 +1,7 @@
 package dev.once.verify.chaos;
 
 import dev.once.verify.harness.ShutdownHook;
+import dev.once.verify.network.Network;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
@@ -23,6 +24,11 @@ final class ChaosRun {
   final AtomicLong simulatorKills = new AtomicLong();
   final AtomicLong brokerKills = new AtomicLong();
   final Failovers failovers = new Failovers();
+
+  /** With {@code --network-faults}: the shops' proxies, and the faults put on them. */
+  Network network;
+
+  NetworkFaults networkFaults;
 
   /** When the workload started ({@link System#nanoTime()}). */
   volatile long workloadStart;
@@ -84,6 +90,9 @@ final class ChaosRun {
   void stop() {
     if (processes != null) {
       processes.close();
+    }
+    if (network != null) {
+      network.close();
     }
     if (db != null) {
       db.close();

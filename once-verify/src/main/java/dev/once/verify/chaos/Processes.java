@@ -2,9 +2,13 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.cli.UsageException;
 import dev.once.verify.harness.ChildProcess;
+import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.ShopProcess;
 import dev.once.verify.kafka.KafkaCommand;
+import dev.once.verify.network.FaultProxy;
+import dev.once.verify.network.Network;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -42,12 +46,17 @@ final class Processes implements AutoCloseable {
   private final Path brokerData;
   private ChildProcess broker;
   private int brokerStarts;
+  // With --network-faults: each shop reaches PostgreSQL and the provider through proxies of its
+  // own.
+  private final Network network;
 
   /**
    * @param shops how many shop processes
    * @param brokenMode {@code shop.testing.broken-mode} of every shop, or null
    * @param kafka whether the shops publish and consume their events through a Kafka broker that
    *     these processes include ({@link #startBroker}); then a further shop slot exists too
+   * @param network with {@code --network-faults}, the proxies through which each shop reaches
+   *     PostgreSQL and the provider (made here, one per shop and server); null for direct routes
    */
   Processes(
       Path shopJar,
@@ -58,9 +67,11 @@ final class Processes implements AutoCloseable {
       long seed,
       int shops,
       String brokenMode,
-      boolean kafka)
+      boolean kafka,
+      Network network)
       throws IOException, UsageException {
     this.kafka = kafka;
+    this.network = network;
     int count = kafka ? shops + 1 : shops;
     this.shopJar = shopJar;
     this.simulatorJar = simulatorJar;
@@ -84,7 +95,6 @@ final class Processes implements AutoCloseable {
       // every event the relay published and compare the topics with them.
       args.add("--once.outbox.relay.delivered-retention=1d");
     }
-    args.add("--shop.provider.url=http://127.0.0.1:" + simulatorPort);
     if (brokenMode != null) {
       args.add("--shop.testing.broken-mode=" + brokenMode);
       // The shop's second switch: a broken mode alone stops its start.
@@ -234,6 +244,55 @@ final class Processes implements AutoCloseable {
     }
   }
 
+  /**
+   * The name of shop {@code i}'s routes in the {@link Network}: {@code shop-1}, {@code shop-2}...
+   */
+  static String shopName(int i) {
+    return "shop-" + (i + 1);
+  }
+
+  /**
+   * How shop {@code i} logs in: directly, or with every server of the URL replaced by the shop's
+   * proxy to it ({@code postgres-1}, {@code postgres-2}... in the URL's order).
+   */
+  private ShopLogin login(int i) throws IOException {
+    ShopLogin login = db.login();
+    if (network == null) {
+      return login;
+    }
+    String url = login.jdbcUrl();
+    String prefix = "jdbc:postgresql://";
+    int slash = url.indexOf('/', prefix.length());
+    List<String> hosts = new ArrayList<>();
+    String[] servers = url.substring(prefix.length(), slash).split(",");
+    for (int k = 0; k < servers.length; k++) {
+      int colon = servers[k].lastIndexOf(':');
+      InetSocketAddress target =
+          new InetSocketAddress(
+              servers[k].substring(0, colon), Integer.parseInt(servers[k].substring(colon + 1)));
+      FaultProxy proxy = network.route(shopName(i), "postgres-" + (k + 1), target);
+      hosts.add("127.0.0.1:" + proxy.port());
+    }
+    return new ShopLogin(
+        prefix + String.join(",", hosts) + url.substring(slash),
+        login.appUser(),
+        login.appPassword(),
+        login.ownerUser(),
+        login.ownerPassword());
+  }
+
+  /** Shop {@code i}'s arguments: the shared ones, and its route to the provider. */
+  private List<String> args(int i) throws IOException {
+    int port = simulatorPort;
+    if (network != null) {
+      InetSocketAddress simulator = new InetSocketAddress("127.0.0.1", simulatorPort);
+      port = network.route(shopName(i), "provider", simulator).port();
+    }
+    List<String> args = new ArrayList<>(shopArgs);
+    args.add("--shop.provider.url=http://127.0.0.1:" + port);
+    return args;
+  }
+
   /** Starts shop {@code i} (again) on its port and waits until it is healthy. */
   void startShop(int i) throws IOException, InterruptedException {
     slots.get(i).start();
@@ -267,13 +326,13 @@ final class Processes implements AutoCloseable {
       shop =
           ShopProcess.start(
               shopJar,
-              db.login(),
+              login(index),
               true,
               port,
               adminToken,
-              banner("shop-" + (index + 1) + ".log", starts),
+              banner(shopName(index) + ".log", starts),
               shopJvmOptions,
-              shopArgs,
+              args(index),
               kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap()) : Map.of());
     }
 

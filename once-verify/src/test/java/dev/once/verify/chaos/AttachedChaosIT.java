@@ -60,7 +60,8 @@ class AttachedChaosIT {
                 5,
                 1,
                 null,
-                false)) {
+                false,
+                null)) {
       running.startSimulator();
       running.startShops();
       ShopLogin login = db.login();

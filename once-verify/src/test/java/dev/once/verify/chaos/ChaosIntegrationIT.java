@@ -1,5 +1,6 @@
 package dev.once.verify.chaos;
 
+import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.verify.harness.ShopLogin;
@@ -14,15 +15,16 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Real chaos runs against the real jars (see {@link ChaosRuns}): the short seeded run CI must pass,
- * two shops on one external PostgreSQL with kills of both shops and of psp-simulator and 30%
- * provider faults. A run attached to processes it did not start, and a database that is not empty,
- * are {@link AttachedChaosIT} (a class of its own, so that it runs beside this one).
+ * two shops on one external PostgreSQL with kills of both shops and of psp-simulator, 30% provider
+ * faults, and network faults on the shops' routes to PostgreSQL and the provider in 40% of the
+ * run's 5-second slots. A run attached to processes it did not start, and a database that is not
+ * empty, are {@link AttachedChaosIT} (a class of its own, so that it runs beside this one).
  */
 @Timeout(value = 15, unit = TimeUnit.MINUTES) // a chaos run waits on processes and on the outbox
 class ChaosIntegrationIT {
 
   @Test
-  void twoShopsOnOneExternalPostgresThroughKillsAndProviderFaultsPass(@TempDir Path dir)
+  void twoShopsOnOneExternalPostgresThroughKillsProviderAndNetworkFaultsPass(@TempDir Path dir)
       throws Exception {
     ChaosRuns.requireJars();
     try (ChaosDatabase db = ChaosDatabase.start()) {
@@ -42,6 +44,7 @@ class ChaosIntegrationIT {
               "--kills", "3",
               "--simulator-kills", "1",
               "--provider-faults", "30",
+              "--network-faults", "40",
               "--clients", "6",
               "--seed", "11",
               "--out", out.toString());
@@ -60,6 +63,14 @@ class ChaosIntegrationIT {
       assertThat(report.path("pass").asBoolean()).as(json).isTrue();
       assertThat(report.at("/run/shop kills done").asInt()).as(json).isEqualTo(3);
       assertThat(report.at("/run/psp-simulator kills done").asInt()).as(json).isEqualTo(1);
+      int planned = report.at("/run/network faults planned").asInt();
+      assertThat(planned).as(json).isEqualTo(NetworkFaults.plan(11, 40, 2, ofSeconds(60)).size());
+      int done = 0;
+      for (NetworkFaults.Kind kind : NetworkFaults.Kind.values()) {
+        done += report.at("/run/network faults done: " + kind.name().toLowerCase()).asInt();
+      }
+      assertThat(done).as(json).isEqualTo(planned).isPositive();
+      assertThat(text).contains("network: ");
       assertThat(Files.readString(out.resolve("summary.md"))).contains("| PASS |");
       assertThat(Files.isRegularFile(out.resolve("logs/shop-2.log"))).isTrue();
       assertThat(Files.size(out.resolve("logs/simulator.journal")) > 0).isTrue();

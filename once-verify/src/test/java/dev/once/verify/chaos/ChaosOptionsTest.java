@@ -86,6 +86,18 @@ class ChaosOptionsTest {
   }
 
   @Test
+  void networkFaultsArePercentOfTheSlots() throws UsageException {
+    assertThat(ChaosOptions.parse(new String[0]).networkFaults()).isZero();
+    assertThat(ChaosOptions.parse(new String[] {"--network-faults", "20"}).networkFaults())
+        .isEqualTo(20);
+    for (String bad : new String[] {"101", "-1", "x"}) {
+      assertThatExceptionOfType(UsageException.class)
+          .isThrownBy(() -> ChaosOptions.parse(new String[] {"--network-faults", bad}))
+          .withMessageContaining("--network-faults");
+    }
+  }
+
+  @Test
   void failoverAndReplication(@TempDir Path dir) throws Exception {
     assertThat(ChaosOptions.parse(new String[0]).replication())
         .isEqualTo(ChaosOptions.Replication.NONE);
