@@ -148,7 +148,8 @@ public final class ChaosCli extends Subcommand<ChaosOptions> {
       names = "--network-faults",
       paramLabel = "P",
       description =
-          "each shop reaches PostgreSQL and the provider through proxies of its own, and P%% of"
+          "each shop reaches PostgreSQL, the provider (and the broker) through proxies of its own,"
+              + " and P%% of"
               + " the workload's 5-second slots hold a seeded network fault on one of those routes"
               + " (refused or reset connections, a blackhole, latency) for 1 to 4 s (default 0:"
               + " direct routes)")

@@ -215,7 +215,11 @@ public final class ChaosCommand {
       r.networkFaults =
           new NetworkFaults(
               NetworkFaults.plan(
-                  options.seed(), options.networkFaults(), options.shops(), options.duration()),
+                  options.seed(),
+                  options.networkFaults(),
+                  options.shops(),
+                  options.kafka() ? NetworkFaults.WITH_BROKER : NetworkFaults.DEPENDENCIES,
+                  options.duration()),
               r.network,
               out,
               options.seed(),

@@ -14,10 +14,11 @@ import java.util.SplittableRandom;
 
 /**
  * {@code chaos --network-faults P}: the workload cut into {@link #SLOT slots} of 5 s, of which P %
- * (a seeded draw each) hold one network fault on one shop's route to one dependency (PostgreSQL or
- * the provider), for 1 to 4 s from a seeded point in the slot's first half; then that route heals.
- * Each shop reaches each dependency through a {@link FaultProxy} of its own ({@link Network}), so a
- * fault cuts off one shop while the others still get through. The same seed gives the same plan.
+ * (a seeded draw each) hold one network fault on one shop's route to one dependency (PostgreSQL,
+ * the provider, and with Kafka the broker), for 1 to 4 s from a seeded point in the slot's first
+ * half; then that route heals. Each shop reaches each dependency through a {@link FaultProxy} of
+ * its own ({@link Network}), so a fault cuts off one shop while the others still get through. The
+ * same seed gives the same plan.
  */
 final class NetworkFaults implements Runnable {
   /** One slot of the plan. */
@@ -25,6 +26,9 @@ final class NetworkFaults implements Runnable {
 
   /** The dependencies a shop's routes lead to (a route's name is {@code shop-N->dependency…}). */
   static final List<String> DEPENDENCIES = List.of("postgres", "provider");
+
+  /** With Kafka, the broker too. */
+  static final List<String> WITH_BROKER = List.of("postgres", "provider", "broker");
 
   /** What a fault does to a route. */
   enum Kind {
@@ -59,8 +63,12 @@ final class NetworkFaults implements Runnable {
     }
   }
 
-  /** The seeded plan: {@code percent} % of the slots of {@code duration} hold a fault. */
-  static List<Fault> plan(long seed, int percent, int shops, Duration duration) {
+  /**
+   * The seeded plan: {@code percent} % of the slots of {@code duration} hold a fault on a route to
+   * one of {@code dependencies}.
+   */
+  static List<Fault> plan(
+      long seed, int percent, int shops, List<String> dependencies, Duration duration) {
     SplittableRandom random = new SplittableRandom(seed ^ 0x6e6574L);
     List<Fault> faults = new ArrayList<>();
     long slot = SLOT.toMillis();
@@ -69,7 +77,7 @@ final class NetworkFaults implements Runnable {
       long at = start + random.nextLong(slot / 2);
       long length = 1_000 + random.nextLong(3_001);
       int shop = random.nextInt(shops);
-      String dependency = DEPENDENCIES.get(random.nextInt(DEPENDENCIES.size()));
+      String dependency = dependencies.get(random.nextInt(dependencies.size()));
       Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
       if (hit) {
         faults.add(

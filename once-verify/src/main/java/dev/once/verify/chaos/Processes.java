@@ -49,6 +49,7 @@ final class Processes implements AutoCloseable {
   // With --network-faults: each shop reaches PostgreSQL and the provider through proxies of its
   // own.
   private final Network network;
+  private final List<String> routedListeners;
 
   /**
    * @param shops how many shop processes
@@ -81,10 +82,21 @@ final class Processes implements AutoCloseable {
     this.seed = seed;
     this.clientShops = shops;
     // One call, so that no two of the run's processes are given the same port.
-    int[] ports = ShopProcess.freePorts(count + 3);
+    boolean routedBroker = kafka && network != null;
+    int[] ports = ShopProcess.freePorts(count + 3 + (routedBroker ? count : 0));
     for (int i = 0; i < count; i++) {
       slots.add(new Slot(i, ports[i]));
     }
+    // With Kafka and network faults: a listener of the broker per shop, reached through the shop's
+    // proxy, which the listener advertises, so that all of the shop's Kafka traffic goes through
+    // it.
+    List<String> routed = new ArrayList<>();
+    for (int i = 0; routedBroker && i < count; i++) {
+      int listener = ports[count + 3 + i];
+      InetSocketAddress target = new InetSocketAddress("127.0.0.1", listener);
+      routed.add(listener + ":" + network.route(shopName(i), "broker", target).port());
+    }
+    this.routedListeners = List.copyOf(routed);
     this.simulatorPort = ports[count];
     this.brokerPort = kafka ? ports[count + 1] : 0;
     this.controllerPort = kafka ? ports[count + 2] : 0;
@@ -138,6 +150,13 @@ final class Processes implements AutoCloseable {
     return "127.0.0.1:" + brokerPort;
   }
 
+  /** Shop {@code i}'s {@code bootstrap.servers}: the broker, or its proxy to the broker. */
+  private String bootstrap(int i) {
+    return routedListeners.isEmpty()
+        ? bootstrap()
+        : "127.0.0.1:" + routedListeners.get(i).substring(routedListeners.get(i).indexOf(':') + 1);
+  }
+
   String simulatorUrl() {
     return "http://127.0.0.1:" + simulatorPort;
   }
@@ -158,9 +177,8 @@ final class Processes implements AutoCloseable {
       brokerStarts++;
       Path log = banner("kafka.log", brokerStarts);
       long from = Files.size(log);
-      broker =
-          ChildProcess.start(
-              "the Kafka broker",
+      List<String> command =
+          new ArrayList<>(
               List.of(
                   ChildProcess.java(),
                   "-Xmx384m",
@@ -174,9 +192,11 @@ final class Processes implements AutoCloseable {
                   "--controller-port",
                   Integer.toString(controllerPort),
                   "--data",
-                  brokerData.toString()),
-              Map.of(),
-              log);
+                  brokerData.toString()));
+      for (String listener : routedListeners) {
+        command.addAll(List.of("--routed-listener", listener));
+      }
+      broker = ChildProcess.start("the Kafka broker", command, Map.of(), log);
       // Its ready line, in what this start appended to the log.
       broker.awaitReady(
           () -> {
@@ -333,7 +353,7 @@ final class Processes implements AutoCloseable {
               banner(shopName(index) + ".log", starts),
               shopJvmOptions,
               args(index),
-              kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap()) : Map.of());
+              kafka ? Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap(index)) : Map.of());
     }
 
     synchronized void kill() throws InterruptedException {

@@ -3,7 +3,10 @@ package dev.once.verify.kafka;
 import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.kafka.KafkaOptions.RoutedListener;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -43,6 +46,14 @@ public final class KafkaCli extends Subcommand<KafkaOptions> {
       description = "the address to listen on (default 127.0.0.1)")
   String host = "127.0.0.1";
 
+  @Option(
+      names = "--routed-listener",
+      paramLabel = "PORT:ADVERTISED",
+      description =
+          "a further client listener on PORT whose clients are told to connect to ADVERTISED (a"
+              + " proxy's port, which forwards to PORT); repeatable")
+  List<String> routed = new ArrayList<>();
+
   @Override
   public KafkaOptions options() throws UsageException {
     if (!host.matches("[A-Za-z0-9.:\\-]{1,253}")) {
@@ -67,7 +78,26 @@ public final class KafkaCli extends Subcommand<KafkaOptions> {
     if (controller == clients) {
       throw new UsageException("--controller-port must differ from --port: " + clients);
     }
-    return new KafkaOptions(host, clients, controller, Path.of(data).toAbsolutePath().normalize());
+    List<RoutedListener> listeners = new ArrayList<>();
+    for (String r : routed) {
+      String[] ports = r.split(":", -1);
+      if (ports.length != 2) {
+        throw new UsageException("--routed-listener: not PORT:ADVERTISED_PORT: " + r);
+      }
+      RoutedListener l =
+          new RoutedListener(
+              port("--routed-listener", ports[0]), port("--routed-listener", ports[1]));
+      if (l.port() == clients || l.port() == controller) {
+        throw new UsageException("--routed-listener: port " + l.port() + " is taken already");
+      }
+      listeners.add(l);
+    }
+    return new KafkaOptions(
+        host,
+        clients,
+        controller,
+        Path.of(data).toAbsolutePath().normalize(),
+        List.copyOf(listeners));
   }
 
   private static int port(String name, String value) throws UsageException {

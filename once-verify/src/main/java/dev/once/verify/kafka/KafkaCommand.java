@@ -91,6 +91,9 @@ public final class KafkaCommand {
     }
     free(address, options.port(), "--port");
     free(address, options.controllerPort(), "--controller-port");
+    for (KafkaOptions.RoutedListener l : options.routed()) {
+      free(address, l.port(), "--routed-listener");
+    }
 
     Properties props = properties();
     KafkaConfig config = new KafkaConfig(props);
@@ -168,6 +171,25 @@ public final class KafkaCommand {
             + ":"
             + options.controllerPort());
     p.put("advertised.listeners", "PLAINTEXT://" + options.bootstrap());
+    String advertised = options.advertisedHost();
+    advertised = advertised.contains(":") ? "[" + advertised + "]" : advertised;
+    for (int i = 0; i < options.routed().size(); i++) {
+      KafkaOptions.RoutedListener l = options.routed().get(i);
+      String name = "ROUTED" + (i + 1);
+      p.put("listeners", p.get("listeners") + "," + name + "://" + listenHost + ":" + l.port());
+      p.put(
+          "advertised.listeners",
+          p.get("advertised.listeners")
+              + ","
+              + name
+              + "://"
+              + advertised
+              + ":"
+              + l.advertisedPort());
+      p.put(
+          "listener.security.protocol.map",
+          p.get("listener.security.protocol.map") + "," + name + ":PLAINTEXT");
+    }
     p.put("log.dirs", options.data().toString());
     return p;
   }

@@ -64,7 +64,10 @@ class ChaosIntegrationIT {
       assertThat(report.at("/run/shop kills done").asInt()).as(json).isEqualTo(3);
       assertThat(report.at("/run/psp-simulator kills done").asInt()).as(json).isEqualTo(1);
       int planned = report.at("/run/network faults planned").asInt();
-      assertThat(planned).as(json).isEqualTo(NetworkFaults.plan(11, 40, 2, ofSeconds(60)).size());
+      assertThat(planned)
+          .as(json)
+          .isEqualTo(
+              NetworkFaults.plan(11, 40, 2, NetworkFaults.DEPENDENCIES, ofSeconds(60)).size());
       int done = 0;
       for (NetworkFaults.Kind kind : NetworkFaults.Kind.values()) {
         done += report.at("/run/network faults done: " + kind.name().toLowerCase()).asInt();
