@@ -79,6 +79,7 @@ final class ChaosReport {
     facts.put("409 in use", counters.inUse.get());
     facts.put("429 limited", counters.limited.get());
     facts.put("5xx", counters.serverErrors.get());
+    facts.put("5xx other than 503", counters.serverErrorsNot503.get());
     facts.put("5xx samples", List.copyOf(counters.serverErrorSamples));
     facts.put("replays compared", o.replays().size());
     facts.putAll(orderFacts(o.orders()));

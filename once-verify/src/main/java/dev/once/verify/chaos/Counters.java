@@ -16,6 +16,10 @@ final class Counters {
   final AtomicLong inUse = new AtomicLong();
   final AtomicLong limited = new AtomicLong();
   final AtomicLong serverErrors = new AtomicLong();
+
+  /** Of those, the ones that are not a 503 (which says: retry, nothing was done). */
+  final AtomicLong serverErrorsNot503 = new AtomicLong();
+
   final AtomicLong kills = new AtomicLong();
 
   /** The longest time an intent waited for its answer (retries through kills and 409s). */

@@ -288,6 +288,9 @@ final class Workload {
             counters.limited.incrementAndGet();
           } else if (outcome.status() >= 500) {
             counters.serverErrors.incrementAndGet();
+            if (outcome.status() != 503) {
+              counters.serverErrorsNot503.incrementAndGet();
+            }
           }
         }
       };

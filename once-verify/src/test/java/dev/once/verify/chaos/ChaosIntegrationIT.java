@@ -70,7 +70,9 @@ class ChaosIntegrationIT {
               NetworkFaults.plan(11, 40, 2, NetworkFaults.DEPENDENCIES, ofSeconds(60)).size());
       int done = 0;
       for (NetworkFaults.Kind kind : NetworkFaults.Kind.values()) {
-        done += report.at("/run/network faults done: " + kind.name().toLowerCase()).asInt();
+        int ofKind = report.at("/run/network faults done: " + kind.name().toLowerCase()).asInt();
+        assertThat(ofKind).as("the seed's plan applies every kind of fault: " + kind).isPositive();
+        done += ofKind;
       }
       assertThat(done).as(json).isEqualTo(planned).isPositive();
       assertThat(text).contains("network: ");

@@ -46,6 +46,9 @@ class FailoverChaosIT {
     assertThat(failover.path("to").asString()).startsWith("b ");
     assertThat(failover.path("first 201 after s").isNumber()).as(failover.toString()).isTrue();
     assertThat(failover.path("other 5xx until then").asLong(-1)).isZero();
+    assertThat(facts.path("run").path("5xx other than 503").asLong(-1))
+        .as(facts.toString())
+        .isZero();
     assertThat(facts.path("run").path("failovers done").asInt()).isEqualTo(1);
   }
 
