@@ -170,7 +170,8 @@ public final class ChaosCommand {
     if (options.replication().on()) {
       ChaosDatabase db = ChaosDatabase.replicated(options.replication().mode());
       out.printf(
-          "chaos: PostgreSQL as a primary and a %s standby (%s), %d failover(s)%n",
+          "chaos: PostgreSQL as a primary and a standby, replication %s (primary %s), %d"
+              + " failover(s)%n",
           options.replication().mode().flag(),
           db.pair().primaryName(),
           options.replication().failovers());
