@@ -201,6 +201,9 @@ public final class ChaosCommand {
     r.workload = new Workload(r.shop, options.seed(), options.accounts(), r.counters);
     r.workload.setUp(options.clients(), r.adminToken);
     r.faults(options.providerFaults());
+    if (options.replication().on()) {
+      r.db.pair().checkpoint(); // the set-up is on the standby, whatever the mode loses later
+    }
     out.printf("chaos: processes up, %d accounts; workload starts%n", r.workload.accounts.size());
     r.counters.keepAttempts = options.replication().on();
     long start = System.nanoTime();
