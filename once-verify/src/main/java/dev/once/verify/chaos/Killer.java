@@ -45,10 +45,7 @@ final class Killer implements Runnable {
   public void run() {
     try {
       for (KillPlan.Kill k : run.plan) {
-        long wait = start + k.at().toNanos() - System.nanoTime();
-        if (wait > 0) {
-          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-        }
+        Schedule.sleepUntil(start + k.at().toNanos());
         if (System.nanoTime() >= deadline) {
           break;
         }

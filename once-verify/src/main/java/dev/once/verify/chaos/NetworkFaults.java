@@ -114,7 +114,7 @@ final class NetworkFaults implements Runnable {
   public void run() {
     try {
       for (Fault f : plan) {
-        sleepUntil(start + f.at().toNanos());
+        Schedule.sleepUntil(start + f.at().toNanos());
         if (System.nanoTime() >= deadline) {
           break;
         }
@@ -130,7 +130,7 @@ final class NetworkFaults implements Runnable {
             "  [%5.1fs] network: %s%n",
             (System.nanoTime() - start) / 1e9,
             f.describe());
-        sleepUntil(start + f.at().plus(f.length()).toNanos());
+        Schedule.sleepUntil(start + f.at().plus(f.length()).toNanos());
         routes.forEach(FaultProxy::heal);
       }
     } catch (InterruptedException e) {
@@ -152,13 +152,6 @@ final class NetworkFaults implements Runnable {
       case RESET -> route.resetAll();
       case BLACKHOLE -> route.blackhole();
       case LATENCY -> route.latency(Duration.ofMillis(20), Duration.ofMillis(80), seed);
-    }
-  }
-
-  private static void sleepUntil(long nanos) throws InterruptedException {
-    long wait = nanos - System.nanoTime();
-    if (wait > 0) {
-      Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
     }
   }
 

@@ -5,6 +5,7 @@ import dev.once.verify.harness.ChildProcess;
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.ShopProcess;
 import dev.once.verify.kafka.KafkaCommand;
+import dev.once.verify.kafka.KafkaOptions.RoutedListener;
 import dev.once.verify.network.FaultProxy;
 import dev.once.verify.network.Network;
 import java.io.IOException;
@@ -49,7 +50,7 @@ final class Processes implements AutoCloseable {
   // With --network-faults: each shop reaches PostgreSQL and the provider through proxies of its
   // own.
   private final Network network;
-  private final List<String> routedListeners;
+  private final List<RoutedListener> routedListeners;
 
   /**
    * @param shops how many shop processes
@@ -90,11 +91,11 @@ final class Processes implements AutoCloseable {
     // With Kafka and network faults: a listener of the broker per shop, reached through the shop's
     // proxy, which the listener advertises, so that all of the shop's Kafka traffic goes through
     // it.
-    List<String> routed = new ArrayList<>();
+    List<RoutedListener> routed = new ArrayList<>();
     for (int i = 0; routedBroker && i < count; i++) {
       int listener = ports[count + 3 + i];
       InetSocketAddress target = new InetSocketAddress("127.0.0.1", listener);
-      routed.add(listener + ":" + network.route(shopName(i), "broker", target).port());
+      routed.add(new RoutedListener(listener, network.route(shopName(i), "broker", target).port()));
     }
     this.routedListeners = List.copyOf(routed);
     this.simulatorPort = ports[count];
@@ -154,7 +155,7 @@ final class Processes implements AutoCloseable {
   private String bootstrap(int i) {
     return routedListeners.isEmpty()
         ? bootstrap()
-        : "127.0.0.1:" + routedListeners.get(i).substring(routedListeners.get(i).indexOf(':') + 1);
+        : "127.0.0.1:" + routedListeners.get(i).advertisedPort();
   }
 
   String simulatorUrl() {
@@ -193,8 +194,8 @@ final class Processes implements AutoCloseable {
                   Integer.toString(controllerPort),
                   "--data",
                   brokerData.toString()));
-      for (String listener : routedListeners) {
-        command.addAll(List.of("--routed-listener", listener));
+      for (RoutedListener listener : routedListeners) {
+        command.addAll(List.of("--routed-listener", listener.toString()));
       }
       broker = ChildProcess.start("the Kafka broker", command, Map.of(), log);
       // Its ready line, in what this start appended to the log.

@@ -28,6 +28,14 @@ public final class Schedule {
     return times;
   }
 
+  /** Sleeps until {@link System#nanoTime()} reaches {@code nanos} (at once if it has). */
+  static void sleepUntil(long nanos) throws InterruptedException {
+    long wait = nanos - System.nanoTime();
+    if (wait > 0) {
+      Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+    }
+  }
+
   /** What a client does next. */
   public enum Action {
     DEPOSIT,

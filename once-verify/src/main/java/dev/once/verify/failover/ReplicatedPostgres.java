@@ -2,6 +2,7 @@ package dev.once.verify.failover;
 
 import dev.once.embedded.EmbeddedDatabase;
 import dev.once.embedded.EmbeddedPostgresServer;
+import dev.once.embedded.secrets.OwnerOnly;
 import dev.once.verify.harness.Folders;
 import dev.once.verify.harness.ShopLogin;
 import java.io.IOException;
@@ -90,9 +91,7 @@ public final class ReplicatedPostgres implements AutoCloseable {
           Path.of(first.postmaster().orElseThrow().info().command().orElseThrow()).getParent();
       first.stop(); // from here on both servers are started by pg_ctl, with the settings below
       Node a = new Node("a", first.dataDirectory(), first.port(), bin, first.password());
-      Path b = Files.createDirectories(folder.resolve("b"));
-      Files.setPosixFilePermissions(
-          b, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+      Path b = Files.createDirectories(folder.resolve("b"), OwnerOnly.DIRECTORY);
       Node standby = new Node("b", b.toRealPath(), freePort(), bin, first.password());
       ReplicatedPostgres pair =
           new ReplicatedPostgres(folder, mode, new Node[] {a, standby}, layout);
