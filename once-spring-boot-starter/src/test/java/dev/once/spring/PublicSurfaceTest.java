@@ -76,7 +76,8 @@ class PublicSurfaceTest {
             "dev.once.spring.internal.OnceThreads",
             "dev.once.spring.internal.OnceTracing",
             "dev.once.spring.internal.PeriodicTask",
-            "dev.once.spring.internal.SameDataSource");
+            "dev.once.spring.internal.SameDataSource",
+            "dev.once.spring.internal.ThreadMark");
   }
 
   private static List<String> publicTopLevelTypes() {

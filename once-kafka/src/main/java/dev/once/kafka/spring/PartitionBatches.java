@@ -4,6 +4,7 @@ import dev.once.failures.TransientFailures;
 import dev.once.inbox.InboxMessage;
 import dev.once.kafka.InboxRecords;
 import dev.once.kafka.InvalidRecordException;
+import dev.once.spring.internal.ThreadMark;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -46,6 +47,10 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
  *       finished; if any failed, it throws for the failed record with the lowest offset, so only
  *       offsets before it are committed (every record before it, in every lane, was applied), and
  *       what other lanes applied after it is delivered again and found applied.
+ *   <li><b>Not shed.</b> Records are applied inside {@link ThreadMark#ACCEPTED_WORK}, so the
+ *       outbox's load shedding never refuses what a consumer appends: the record's event was
+ *       accepted upstream, and refusing its effect would only retry it with its partition stalled
+ *       behind it.
  *   <li><b>Order per key.</b> A partition's records of one key are applied in offset order, and a
  *       record that fails holds back every later record of its key (in one lane, of its partition)
  *       until it is applied or dead-lettered.
@@ -180,7 +185,8 @@ final class PartitionBatches implements BatchConsumerAwareMessageListener<String
     if (records.batches() && taken.size() > 1) {
       handling(batch.get(0), client);
       try {
-        List<InboxRecords.Outcome> outcomes = records.applyAll(taken);
+        List<InboxRecords.Outcome> outcomes =
+            ThreadMark.ACCEPTED_WORK.call(() -> records.applyAll(taken));
         meters.transaction(name, taken.size());
         outcomes.forEach(this::count);
         handled(batch.get(batch.size() - 1), client);
@@ -201,7 +207,8 @@ final class PartitionBatches implements BatchConsumerAwareMessageListener<String
       handling(record, client);
       if (messages.get(i) != null) {
         try {
-          count(records.apply(messages.get(i)));
+          InboxMessage message = messages.get(i);
+          count(ThreadMark.ACCEPTED_WORK.call(() -> records.apply(message)));
         } catch (Exception e) {
           return new Failure(record, e);
         }
@@ -307,7 +314,7 @@ final class PartitionBatches implements BatchConsumerAwareMessageListener<String
     lag.handling(record, client);
     if (message != null) {
       try {
-        count(records.apply(message));
+        count(ThreadMark.ACCEPTED_WORK.call(() -> records.apply(message)));
       } catch (Exception e) {
         failed.put(new TopicPartition(record.topic(), record.partition()), record.offset());
         throw failure(name, record, e);

@@ -6,6 +6,7 @@ import dev.once.outbox.Completion;
 import dev.once.outbox.Delivery;
 import dev.once.outbox.MessageHandler;
 import dev.once.outbox.OutboxRecord;
+import dev.once.spring.internal.ThreadMark;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,13 +17,13 @@ import java.util.Objects;
  * connections from the relay's own pool. The starter wraps every handler it registers on the relay.
  */
 final class RelayWork {
-  private static final ThreadLocal<Boolean> ACTIVE = new ThreadLocal<>();
+  private static final ThreadMark MARK = new ThreadMark();
 
   private RelayWork() {}
 
   /** Whether the calling thread runs a relay handler now. */
   static boolean active() {
-    return ACTIVE.get() != null;
+    return MARK.active();
   }
 
   /**
@@ -70,14 +71,6 @@ final class RelayWork {
   }
 
   private static <T> T marking(Call<T> call) throws Exception {
-    boolean outer = !active();
-    ACTIVE.set(Boolean.TRUE);
-    try {
-      return call.run();
-    } finally {
-      if (outer) {
-        ACTIVE.remove();
-      }
-    }
+    return MARK.call(call::run);
   }
 }

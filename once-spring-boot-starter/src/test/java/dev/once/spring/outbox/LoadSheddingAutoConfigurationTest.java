@@ -7,9 +7,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.once.outbox.OutboxOverloadedException;
 import dev.once.spring.outbox.OutboxTestApplication.Orders;
+import dev.once.testing.OldBacklog;
 import dev.once.testing.TestDatabase;
 import java.time.Duration;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +30,9 @@ class LoadSheddingAutoConfigurationTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
   private static final String BACKLOG = "test.backlog." + UUID.randomUUID();
 
-  private final JdbcClient jdbc =
-      JdbcClient.create(
-          new DriverManagerDataSource(TestDatabase.jdbcUrl(), "postgres", "postgres"));
+  private final DataSource dataSource =
+      new DriverManagerDataSource(TestDatabase.jdbcUrl(), "postgres", "postgres");
+  private final JdbcClient jdbc = JdbcClient.create(dataSource);
 
   private final ApplicationContextRunner runner =
       OutboxTestApplication.runner()
@@ -51,21 +53,12 @@ class LoadSheddingAutoConfigurationTest {
 
   /** Rows of a type nobody handles, due an hour ago: a relay an hour behind. */
   private void oldBacklog() {
-    jdbc.sql(
-            """
-            INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
-                                     created_at)
-            VALUES (gen_random_uuid(), ?, ?, '{}', now() - interval '1 hour',
-                    now() - interval '1 hour')
-            """)
-        .param(BACKLOG)
-        .param("agg-" + UUID.randomUUID())
-        .update();
+    new OldBacklog(dataSource, BACKLOG).add(1);
   }
 
   @AfterEach
   void removeBacklog() {
-    jdbc.sql("DELETE FROM once.outbox WHERE type = ?").param(BACKLOG).update();
+    new OldBacklog(dataSource, BACKLOG).clear();
   }
 
   private long rows(String type, String payload) {

@@ -8,9 +8,11 @@ import dev.once.shop.support.ShopIntegrationTest;
 import dev.once.shop.support.ShopResponse;
 import dev.once.shop.support.TestClient;
 import dev.once.spring.outbox.OutboxLoadShedding;
+import dev.once.testing.OldBacklog;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -48,23 +50,15 @@ class OutboxOverloadedTest extends ShopIntegrationTest {
           "/v1/orders/{id}/cancel");
 
   @Autowired OutboxLoadShedding shedding;
+  @Autowired DataSource dataSource;
 
   @AfterEach
   void noBacklog() {
-    jdbc.sql("DELETE FROM once.outbox WHERE type = ?").param(BACKLOG).update();
+    new OldBacklog(dataSource, BACKLOG).clear();
   }
 
   private void oldBacklog() {
-    jdbc.sql(
-            """
-            INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
-                                     created_at)
-            VALUES (gen_random_uuid(), ?, ?, '{}', now() - interval '1 hour',
-                    now() - interval '1 hour')
-            """)
-        .param(BACKLOG)
-        .param("backlog-" + UUID.randomUUID())
-        .update();
+    new OldBacklog(dataSource, BACKLOG).add(1);
     await().atMost(PATIENCE).until(shedding::isShedding);
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.once.spring.outbox.OutboxLoadShedding;
+import dev.once.testing.OldBacklog;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -52,27 +54,19 @@ class LoadSheddingTest {
 
   @LocalServerPort int port;
   @Autowired JdbcClient jdbc;
+  @Autowired DataSource dataSource;
   @Autowired OutboxLoadShedding shedding;
 
   private final String client = "client-" + UUID.randomUUID();
 
   @AfterEach
   void noBacklog() {
-    jdbc.sql("DELETE FROM once.outbox WHERE type = ?").param(BACKLOG).update();
+    new OldBacklog(dataSource, BACKLOG).clear();
     await().atMost(PATIENCE).until(() -> !shedding.isShedding());
   }
 
   private void oldBacklog() {
-    jdbc.sql(
-            """
-            INSERT INTO once.outbox (message_id, type, aggregate_id, payload, next_attempt_at,
-                                     created_at)
-            SELECT gen_random_uuid(), ?, 'backlog-' || g, '{}', now() - interval '1 hour',
-                   now() - interval '1 hour'
-              FROM generate_series(1, 50) g
-            """)
-        .param(BACKLOG)
-        .update();
+    new OldBacklog(dataSource, BACKLOG).add(50);
     await().atMost(PATIENCE).until(shedding::isShedding);
   }
 
@@ -159,7 +153,7 @@ class LoadSheddingTest {
     assertThat(charges(tag)).as("nothing appended").isZero();
     assertThat(storedKeys(key)).as("a 503 is never stored: the key is free").isZero();
 
-    jdbc.sql("DELETE FROM once.outbox WHERE type = ?").param(BACKLOG).update();
+    new OldBacklog(dataSource, BACKLOG).clear();
     await().atMost(PATIENCE).until(() -> !shedding.isShedding());
     HttpResponse<String> retried = post("/api/orders/" + tag, key);
 
