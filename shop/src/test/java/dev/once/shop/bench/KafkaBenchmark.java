@@ -36,8 +36,9 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  *
  * <ol>
  *   <li><b>drain</b>: {@code --orders} orders placed over HTTP with the relay off, then a shop with
- *       the relay on and the transport under test: events per second from the first order reserved
- *       to the last (two events per order);
+ *       the relay on and the transport under test: events per second from the drain's first
+ *       reservation to its last order reserved (two events per order), and, as measured before,
+ *       from the first order reserved;
  *   <li><b>orders</b>: {@code POST /v1/orders} from {@code --connections} connections for {@code
  *       --seconds} after {@code --warmup}, relay and consumers on: the HTTP rate, and place to
  *       reserved p50/p99 of the orders placed in the window (the same offered load on both).
@@ -201,8 +202,18 @@ public final class KafkaBenchmark {
     System.exit(status);
   }
 
+  /**
+   * @param eventsPerSecond two events per order over the time from the drain's first reservation to
+   *     its last order reserved
+   * @param fromFirstReserved the same from the first order reserved, as measured before
+   */
   private record Drain(
-      int orders, double seconds, double eventsPerSecond, DrainCounts counts, DrainCounts idle) {}
+      int orders,
+      double seconds,
+      double eventsPerSecond,
+      double fromFirstReserved,
+      DrainCounts counts,
+      DrainCounts idle) {}
 
   /** How long the idle cycle's shop runs between its start and its close. */
   private static final long IDLE_MILLIS = 5_000;
@@ -253,17 +264,19 @@ public final class KafkaBenchmark {
     Paced inProcessPaced = extras.paced > 0 ? paced(false) : null;
     Paced kafkaPaced = extras.paced > 0 ? paced(true) : null;
     double ratio = kafkaDrain.eventsPerSecond / inProcessDrain.eventsPerSecond;
-    table.reported(
-        "drain, in process: events/s from commit to consumer effect",
-        f(
-            "%.0f events/s (%d orders, 2 events each, in %.1f s)",
-            inProcessDrain.eventsPerSecond, inProcessDrain.orders, inProcessDrain.seconds));
-    table.reported(
-        "drain, Kafka: events/s from commit to consumer effect",
-        f(
-            "%.0f events/s (%d orders, 2 events each, in %.1f s)",
-            kafkaDrain.eventsPerSecond, kafkaDrain.orders, kafkaDrain.seconds));
+    for (Drain d : List.of(inProcessDrain, kafkaDrain)) {
+      table.reported(
+          "drain, "
+              + (d == kafkaDrain ? "Kafka" : "in process")
+              + ": events/s from the first reservation to the last order reserved",
+          f(
+              "%.0f events/s (%d orders, 2 events each, in %.1f s); from the first order reserved,"
+                  + " as measured before: %.0f events/s",
+              d.eventsPerSecond, d.orders, d.seconds, d.fromFirstReserved));
+    }
     table.goal("drain: Kafka / in process", f("%.2f", ratio), ">= 0.70", ratio >= 0.70);
+    double before = kafkaDrain.fromFirstReserved / inProcessDrain.fromFirstReserved;
+    table.reported("drain: Kafka / in process, from the first order reserved", f("%.2f", before));
     table.reported(
         f("orders at %d connections, in process: place -> reserved p50 / p99", connections),
         f(
@@ -334,6 +347,7 @@ public final class KafkaBenchmark {
     fact(k + "orders", d.orders);
     fact(k + "seconds", d.seconds);
     fact(k + "eventsPerSecond", d.eventsPerSecond);
+    fact(k + "eventsPerSecondFromFirstReserved", d.fromFirstReserved);
     if (d.counts != null) {
       d.counts.facts().forEach((key, value) -> fact(k + key, value));
     }
@@ -397,14 +411,29 @@ public final class KafkaBenchmark {
             "SELECT extract(epoch FROM reserved_at)::float8 FROM orders WHERE created_at >= ?"
                 + " AND reserved_at IS NOT NULL ORDER BY reserved_at",
             Timestamp.from(since));
+    double first =
+        doubles(
+                "SELECT extract(epoch FROM min(r.created_at))::float8 FROM reservation r"
+                    + " JOIN orders o ON o.id = r.order_id WHERE o.created_at >= ?",
+                Timestamp.from(since))
+            .get(0);
     Map<String, Double> kafkaClients = KafkaClientCounts.sample();
     Map<String, Double> meters = onceMeters();
     closeShop();
+    // From the drain's first effect (the first reservation row, hop one) to its last (the last
+    // order marked reserved, hop two): the time both hops took together, whatever order a
+    // transport runs them in. In process the relay drains the older order.placed rows first, so
+    // the first order is marked reserved only when most reservations are done; measured from it
+    // (as up to issue 38's third pass) the in-process drain looked up to twice as fast as it is.
+    double total = reserved.get(reserved.size() - 1) - first;
     double span = reserved.get(reserved.size() - 1) - reserved.get(0);
     // The first order's two events took time too: n orders in n-1 intervals.
-    double perOrder = span / Math.max(1, reserved.size() - 1);
-    double total = perOrder * reserved.size();
-    progress(f("drain %s: %d reserved in %.1f s", transport, reserved.size(), total));
+    double reservedSpan = span / Math.max(1, reserved.size() - 1) * reserved.size();
+    progress(
+        f(
+            "drain %s: %d reserved in %.1f s from the first reservation (%.1f s from the first"
+                + " order reserved)",
+            transport, reserved.size(), total, reservedSpan));
     DrainCounts counts =
         window == null ? null : window.end(2L * reserved.size(), kafkaClients, meters);
     DrainCounts idle = null;
@@ -412,7 +441,13 @@ public final class KafkaBenchmark {
       progress("  per event: " + counts.summary());
       idle = idleCycle(kafka);
     }
-    return new Drain(reserved.size(), total, 2 * reserved.size() / total, counts, idle);
+    return new Drain(
+        reserved.size(),
+        total,
+        2 * reserved.size() / total,
+        2 * reserved.size() / reservedSpan,
+        counts,
+        idle);
   }
 
   /**
