@@ -218,7 +218,11 @@ public final class KafkaBenchmark {
   /** How long the idle cycle's shop runs between its start and its close. */
   private static final long IDLE_MILLIS = 5_000;
 
-  private record Load(double rate, double p50, double p99, long shed, long placedAfter) {}
+  /**
+   * @param hops where the window's orders waited, hop by hop ({@link #hops})
+   */
+  private record Load(
+      double rate, double p50, double p99, long shed, long placedAfter, String hops) {}
 
   /** The low load: orders placed in the window, their created_at -> reserved_at. */
   private record Paced(double rate, long orders, double p50, double p99, long placedAfter) {}
@@ -295,6 +299,11 @@ public final class KafkaBenchmark {
         kafkaLoad.p99 < 2 && kafkaLoad.placedAfter == 0);
     table.reported(
         "orders: HTTP rate, Kafka / in process", f("%.2f", kafkaLoad.rate / inProcessLoad.rate));
+    table.reported(
+        f("orders at %d connections, in process: where they waited", connections),
+        inProcessLoad.hops);
+    table.reported(
+        f("orders at %d connections, Kafka: where they waited", connections), kafkaLoad.hops);
     for (Drain d : List.of(inProcessDrain, kafkaDrain)) {
       if (d.counts != null) {
         table.reported(
@@ -363,6 +372,7 @@ public final class KafkaBenchmark {
     fact(k + "p99", l.p99);
     fact(k + "shed", l.shed);
     fact(k + "placedAfter", l.placedAfter);
+    fact(k + "hops", l.hops);
   }
 
   private void pacedFacts(String transport, Paced p) {
@@ -477,7 +487,7 @@ public final class KafkaBenchmark {
             HttpLoad.orders(base, apiKey, connections, List.copyOf(accounts), SKUS),
             warmup * 1000L,
             seconds * 1000L);
-    Load result = new Load(w.rate(), w.p50(), w.p99(), w.counts.shed(), w.placedAfter);
+    Load result = new Load(w.rate(), w.p50(), w.p99(), w.counts.shed(), w.placedAfter, w.hops);
     progress(
         f(
             "orders %s: %.0f/s, p50 %.3f s, p99 %.3f s",
@@ -508,7 +518,11 @@ public final class KafkaBenchmark {
 
   /** One measured window of a load: its answers, and place -> reserved of its orders (sorted). */
   private record Window(
-      HttpLoad.Counts counts, double seconds, List<Double> latencies, long placedAfter) {
+      HttpLoad.Counts counts,
+      double seconds,
+      List<Double> latencies,
+      long placedAfter,
+      String hops) {
     double rate() {
       return counts.created() / seconds;
     }
@@ -543,8 +557,10 @@ public final class KafkaBenchmark {
     }
     long placedAfter = awaitNonePlaced(Duration.ofSeconds(60));
     List<Double> latencies = latencies(start, end);
+    String hops = hops(start, end);
+    progress("  " + hops);
     closeShop();
-    return new Window(counts, window, latencies, placedAfter);
+    return new Window(counts, window, latencies, placedAfter, hops);
   }
 
   private List<Double> latencies(Instant start, Instant end) throws Exception {
@@ -554,6 +570,39 @@ public final class KafkaBenchmark {
             + " ORDER BY 1",
         Timestamp.from(start),
         Timestamp.from(end));
+  }
+
+  /**
+   * Where the window's orders waited: p50 / p99 of hop one (placed -> its first reservation row:
+   * order.placed delivered and reserve-stock's batch committed) and hop two (its last reservation
+   * row -> reserved: stock.reserved delivered and the orders consumer's batch committed).
+   */
+  private String hops(Instant start, Instant end) throws Exception {
+    Timestamp from = Timestamp.from(start);
+    Timestamp to = Timestamp.from(end);
+    String perOrder =
+        "SELECT o.created_at AS placed, min(r.created_at) AS first, max(r.created_at) AS last,"
+            + " o.reserved_at AS reserved FROM orders o JOIN reservation r ON r.order_id = o.id"
+            + " WHERE o.created_at >= ? AND o.created_at < ? AND o.reserved_at IS NOT NULL"
+            + " GROUP BY o.id";
+    List<Double> one =
+        doubles(
+            "SELECT extract(epoch FROM first - placed)::float8 FROM ("
+                + perOrder
+                + ") h ORDER BY 1",
+            from,
+            to);
+    List<Double> two =
+        doubles(
+            "SELECT extract(epoch FROM reserved - last)::float8 FROM ("
+                + perOrder
+                + ") h ORDER BY 1",
+            from,
+            to);
+    return f(
+        "hop one (placed -> reserved in stock) p50 %.3f s, p99 %.3f s; hop two (-> order"
+            + " reserved) p50 %.3f s, p99 %.3f s",
+        percentile(one, 0.50), percentile(one, 0.99), percentile(two, 0.50), percentile(two, 0.99));
   }
 
   private long placedSince(Instant since) throws Exception {
