@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.once.inbox.BatchInboxConsumer;
+import dev.once.inbox.InboxConsumer;
 import dev.once.inbox.InboxMessage;
 import dev.once.kafka.KafkaTestSupport;
 import dev.once.kafka.OnceHeaders;
@@ -24,11 +25,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -51,8 +54,10 @@ class LoadSheddingConsumerTest {
   /** Rows of a type no handler takes, an hour old: the backlog that turns shedding on. */
   private static final String BACKLOG = "test.backlog";
 
-  @Test
-  void aConsumerThatAppendsIsNeverShedWhileNewWorkIs() throws Exception {
+  /** A batch consumer (one transaction per partition's poll) and one per record. */
+  @ParameterizedTest(name = "batch consumer: {0}")
+  @ValueSource(booleans = {true, false})
+  void aConsumerThatAppendsIsNeverShedWhileNewWorkIs(boolean batch) throws Exception {
     String run = TestBroker.run();
     String type = ReplyingConsumer.type(run);
     KafkaTestSupport.createTopic(type, 1);
@@ -63,15 +68,17 @@ class LoadSheddingConsumerTest {
             "once.outbox.load-shedding.enabled=true",
             "once.outbox.load-shedding.max-due-age=2s",
             "once.outbox.load-shedding.sample-interval=50ms",
-            "once.kafka.consumer.max-attempts=2"));
+            "once.kafka.consumer.max-attempts=2",
+            "test.batch=" + batch));
     try (ConfigurableApplicationContext app =
             TransportApps.start(properties, ReplyingConsumer.Config.class);
         KafkaProducer<String, String> producer = KafkaTestSupport.producer(Map.of())) {
-      JdbcClient jdbc = JdbcClient.create(app.getBean(javax.sql.DataSource.class));
+      DataSource dataSource = app.getBean(DataSource.class);
+      JdbcClient jdbc = JdbcClient.create(dataSource);
       OutboxLoadShedding shedding = app.getBean(OutboxLoadShedding.class);
       MeterRegistry registry = app.getBean(MeterRegistry.class);
       String consumer = ReplyingConsumer.name(run);
-      OldBacklog backlog = new OldBacklog(app.getBean(javax.sql.DataSource.class), BACKLOG);
+      OldBacklog backlog = new OldBacklog(dataSource, BACKLOG);
       backlog.add(50);
       try {
         await().atMost(Duration.ofSeconds(20)).until(shedding::isShedding);
@@ -124,8 +131,11 @@ class LoadSheddingConsumerTest {
     }
   }
 
-  /** A batch consumer that appends one reply event per message, in the inbox's transaction. */
-  static final class ReplyingConsumer implements BatchInboxConsumer {
+  /**
+   * A consumer that appends one reply event per message, in the inbox's transaction, one message
+   * per transaction ({@link Batch} takes a batch in one).
+   */
+  static class ReplyingConsumer implements InboxConsumer {
     private final String run;
     private final TransactionalOutbox outbox;
 
@@ -161,11 +171,21 @@ class LoadSheddingConsumerTest {
       outbox.append(new OutboxMessage(replyType(run), message.messageId().toString(), "{}"));
     }
 
+    /** The same consumer, taking a partition's records of a poll in one transaction. */
+    static final class Batch extends ReplyingConsumer implements BatchInboxConsumer {
+      Batch(String run, TransactionalOutbox outbox) {
+        super(run, outbox);
+      }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class Config {
       @Bean
       ReplyingConsumer replyingConsumer(Environment environment, TransactionalOutbox outbox) {
-        return new ReplyingConsumer(environment.getRequiredProperty("test.run"), outbox);
+        String run = environment.getRequiredProperty("test.run");
+        return environment.getRequiredProperty("test.batch", Boolean.class)
+            ? new Batch(run, outbox)
+            : new ReplyingConsumer(run, outbox);
       }
     }
   }

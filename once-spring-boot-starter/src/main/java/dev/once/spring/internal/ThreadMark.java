@@ -14,8 +14,8 @@ public final class ThreadMark {
    * refuses what such a thread appends: the record was accepted when its event was committed
    * upstream, and refusing its consumer would only roll the effect back and retry the record (its
    * partition stalled behind it, its lag growing, and after {@code max-attempts} a dead-lettered
-   * record), which drains nothing. The relay's own handlers are exempt the same way ({@code
-   * dev.once.spring.outbox.RelayWork}).
+   * record), which drains nothing. The relay's own handlers run inside it too ({@code
+   * dev.once.spring.outbox.RelayWork}): the one mark that load shedding reads.
    */
   public static final ThreadMark ACCEPTED_WORK = new ThreadMark();
 

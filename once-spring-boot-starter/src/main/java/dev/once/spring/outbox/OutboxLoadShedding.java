@@ -23,11 +23,10 @@ import org.springframework.context.SmartLifecycle;
  *
  * <p>Work the relay does is never shed: a handler or an inbox consumer that appends (an event
  * published when a provider answers, say) drains the backlog, and refusing it would retry the row
- * and keep the backlog old. The relay's handlers run wrapped in {@link RelayWork#marked}, which
- * marks their thread for the call; once-kafka's inbox listeners apply their records inside {@link
- * ThreadMark#ACCEPTED_WORK}, since a record's consumer is work accepted upstream just as much
- * (refused, it would be retried with its partition stalled behind it, and dead-lettered in the
- * end).
+ * and keep the backlog old. Such work runs inside {@link ThreadMark#ACCEPTED_WORK}: the relay's
+ * handlers through {@link RelayWork#marked}, once-kafka's inbox listeners around each record or
+ * batch they apply, since a record's consumer is work accepted upstream just as much (refused, it
+ * would be retried with its partition stalled behind it, and dead-lettered in the end).
  *
  * <p>A reading that fails (the database unreachable, no free connection in time) keeps the last
  * value and logs a warning at most every {@value #FAILURE_LOG_SECONDS} s; appends then fail or
@@ -86,14 +85,13 @@ public final class OutboxLoadShedding implements SmartLifecycle {
   }
 
   /**
-   * Refuses new work while the last reading is above the limit, unless the current thread runs a
-   * relay handler or works on accepted work ({@link ThreadMark#ACCEPTED_WORK}: a Kafka inbox
-   * consumer).
+   * Refuses new work while the last reading is above the limit, unless the current thread works on
+   * accepted work ({@link ThreadMark#ACCEPTED_WORK}: a relay handler, a Kafka inbox consumer).
    *
    * @throws OutboxOverloadedException with the age read and a suggested retry delay
    */
   void check() {
-    if (!shedding || RelayWork.active() || ThreadMark.ACCEPTED_WORK.active()) {
+    if (!shedding || ThreadMark.ACCEPTED_WORK.active()) {
       return;
     }
     Duration age = oldestDueAge;

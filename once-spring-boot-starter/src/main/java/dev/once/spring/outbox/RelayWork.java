@@ -70,7 +70,8 @@ final class RelayWork {
     T run() throws Exception;
   }
 
+  /** Marks the call as relay work, and as accepted work, which load shedding never refuses. */
   private static <T> T marking(Call<T> call) throws Exception {
-    return MARK.call(call::run);
+    return MARK.call(() -> ThreadMark.ACCEPTED_WORK.call(call::run));
   }
 }
