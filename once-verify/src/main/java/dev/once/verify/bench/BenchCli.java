@@ -85,6 +85,20 @@ public final class BenchCli extends Subcommand<BenchOptions> implements Cli.Foot
   String shopJvm = "";
 
   @Option(
+      names = "--flood-connections",
+      paramLabel = "<n>",
+      description = "fairness: connections of the client that floods one account (default 64)")
+  String floodConnections = "64";
+
+  @Option(
+      names = "--neighbour-connections",
+      paramLabel = "<n>",
+      description = {
+        "fairness: connections of the neighbour, below the shop's cap per client (default 4)"
+      })
+  String neighbourConnections = "4";
+
+  @Option(
       names = "--scenarios",
       paramLabel = "<a,b,..>",
       description = "run only these, by id (default all; the ids below)")
@@ -110,6 +124,8 @@ public final class BenchCli extends Subcommand<BenchOptions> implements Cli.Foot
         positive("--accounts", accounts),
         positive("--rounds", rounds),
         jvmOptions(shopJvm),
+        positive("--flood-connections", floodConnections),
+        positive("--neighbour-connections", neighbourConnections),
         scenarios(scenarios),
         out == null ? Cli.utcFolder("bench-results", "yyyyMMdd'T'HHmmss'Z'") : Path.of(out),
         flags());

@@ -23,9 +23,9 @@ import java.util.List;
  * Once, then the shop over HTTP with Once on (new payments, replays, an authenticated GET), then
  * the shop restarted with Once's filter off (new payments), then orders placed on a shop with the
  * relay on, in a database of their own ({@link OrdersScenario}); on request, new payments on a shop
- * without a tracer and on one with a tracer, in alternation ({@link TracingScenario}). Writes
- * results.md, results.json and chart.svg and prints the table. Everything it started is stopped on
- * exit, Ctrl-C included.
+ * without a tracer and on one with a tracer, in alternation ({@link TracingScenario}), and what one
+ * client's flood costs another ({@link FairnessScenario}). Writes results.md, results.json and
+ * chart.svg and prints the table. Everything it started is stopped on exit, Ctrl-C included.
  */
 public final class BenchCommand {
   /** Keys completed before the replay scenario, then replayed in turn. */
@@ -87,6 +87,9 @@ public final class BenchCommand {
       if (options.runs(Scenario.UNTRACED) || options.runs(Scenario.TRACED)) {
         TracingScenario.run(run, payer);
       }
+      if (options.runs(Scenario.FAIRNESS)) {
+        FairnessScenario.run(run);
+      }
     }
     return report(BenchSummary.report(run, pgVersion));
   }
@@ -98,7 +101,8 @@ public final class BenchCommand {
 
   /** Set-up: the shop with Once on, a client and its funded accounts (none for orders alone). */
   private Tenant setUpPayments() throws Exception {
-    if (options.scenarios().stream().allMatch(s -> s == Scenario.ORDERS)) {
+    if (options.scenarios().stream()
+        .allMatch(s -> s == Scenario.ORDERS || s == Scenario.FAIRNESS)) {
       return new Tenant("", new ArrayList<>());
     }
     progress("starting the shop, Once on (relay off: it has its own benchmark, bench/relay.sh)");

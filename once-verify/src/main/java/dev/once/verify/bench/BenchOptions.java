@@ -21,6 +21,8 @@ import java.util.Set;
  * @param rounds how many times every scenario runs, in turn; ratios use each one's median
  * @param shopJvmOptions further options of the shop's JVM, after {@code -Xmx256m} (a profiler, a
  *     collector)
+ * @param floodConnections connections of the flooding client of the fairness scenario
+ * @param neighbourConnections connections of its neighbour
  * @param scenarios the scenarios to run, in {@link Scenario} order
  * @param out results folder
  * @param flags the command line as given, for the report
@@ -35,6 +37,8 @@ public record BenchOptions(
     int accounts,
     int rounds,
     List<String> shopJvmOptions,
+    int floodConnections,
+    int neighbourConnections,
     Set<Scenario> scenarios,
     Path out,
     List<String> flags) {

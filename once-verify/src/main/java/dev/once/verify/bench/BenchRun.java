@@ -182,6 +182,11 @@ final class BenchRun {
     return options.rounds() == 1 ? "" : " [round " + round + "]";
   }
 
+  /** The admin token the run's shops are started with. */
+  String admin() {
+    return admin;
+  }
+
   /** A key prefix unique to this run and round. */
   String tag(String what) {
     return what + "-" + id + "-" + round;

@@ -15,6 +15,11 @@ public enum Scenario {
   TRACED(
       "http-traced",
       "HTTP new payments, tracer, sampling 1.0, no exporter (only with --scenarios)",
+      true),
+  FAIRNESS(
+      "fairness",
+      "a neighbour's payments/s alone and beside one client's flood, in-flight cap per client on"
+          + " and off (only with --scenarios; fairness.md)",
       true);
 
   private final String id;

@@ -2,9 +2,9 @@ package dev.once.verify.chaos;
 
 import dev.once.verify.cli.UsageException;
 import dev.once.verify.harness.ChildProcess;
+import dev.once.verify.harness.KafkaBroker;
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.ShopProcess;
-import dev.once.verify.kafka.KafkaCommand;
 import dev.once.verify.kafka.KafkaOptions.RoutedListener;
 import dev.once.verify.network.FaultProxy;
 import dev.once.verify.network.Network;
@@ -42,10 +42,7 @@ final class Processes implements AutoCloseable {
   private int simulatorStarts;
   // With Kafka: the broker, and one further shop slot (the last) that only joins for a while.
   private final boolean kafka;
-  private final int brokerPort;
-  private final int controllerPort;
-  private final Path brokerData;
-  private ChildProcess broker;
+  private final KafkaBroker broker;
   private int brokerStarts;
   // With --network-faults: each shop reaches PostgreSQL and the provider through proxies of its
   // own.
@@ -99,9 +96,13 @@ final class Processes implements AutoCloseable {
     }
     this.routedListeners = List.copyOf(routed);
     this.simulatorPort = ports[count];
-    this.brokerPort = kafka ? ports[count + 1] : 0;
-    this.controllerPort = kafka ? ports[count + 2] : 0;
-    this.brokerData = logs.resolveSibling("kafka-data");
+    this.broker =
+        new KafkaBroker(
+            kafka ? ports[count + 1] : 0,
+            kafka ? ports[count + 2] : 0,
+            logs.resolveSibling("kafka-data"),
+            List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"),
+            routedListeners.stream().map(RoutedListener::toString).toList());
     List<String> args = new ArrayList<>();
     if (kafka) {
       // Delivered outbox rows stay (the shop deletes them at once otherwise), so the checks know
@@ -148,7 +149,7 @@ final class Processes implements AutoCloseable {
 
   /** The broker's {@code bootstrap.servers}, with Kafka. */
   String bootstrap() {
-    return "127.0.0.1:" + brokerPort;
+    return broker.bootstrap();
   }
 
   /** Shop {@code i}'s {@code bootstrap.servers}: the broker, or its proxy to the broker. */
@@ -172,51 +173,15 @@ final class Processes implements AutoCloseable {
    */
   void startBroker() throws IOException, InterruptedException {
     synchronized (brokerLock) {
-      if (broker != null && broker.isAlive()) {
-        return;
+      if (!broker.isAlive()) {
+        broker.start(banner("kafka.log", ++brokerStarts));
       }
-      brokerStarts++;
-      Path log = banner("kafka.log", brokerStarts);
-      long from = Files.size(log);
-      List<String> command =
-          new ArrayList<>(
-              List.of(
-                  ChildProcess.java(),
-                  "-Xmx384m",
-                  "-XX:TieredStopAtLevel=1",
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  "dev.once.verify.Main",
-                  "kafka",
-                  "--port",
-                  Integer.toString(brokerPort),
-                  "--controller-port",
-                  Integer.toString(controllerPort),
-                  "--data",
-                  brokerData.toString()));
-      for (RoutedListener listener : routedListeners) {
-        command.addAll(List.of("--routed-listener", listener.toString()));
-      }
-      broker = ChildProcess.start("the Kafka broker", command, Map.of(), log);
-      // Its ready line, in what this start appended to the log.
-      broker.awaitReady(
-          () -> {
-            String text = Files.readString(log);
-            return text.length() > from
-                && text.substring((int) Math.min(from, text.length())).contains(KafkaCommand.READY);
-          });
     }
   }
 
   /** SIGKILL of the Kafka broker; waits until it is gone. */
   void killBroker() throws InterruptedException {
-    ChildProcess p;
-    synchronized (brokerLock) {
-      p = broker;
-    }
-    if (p != null) {
-      p.kill();
-    }
+    broker.kill();
   }
 
   /** The slot of the further shop instance, with Kafka. */

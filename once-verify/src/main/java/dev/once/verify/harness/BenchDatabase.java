@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Map;
 import org.apache.commons.logging.LogFactory;
 
 /**
@@ -37,12 +38,20 @@ public final class BenchDatabase implements AutoCloseable {
 
   /** Starts the server and creates the roles and the database. */
   public static BenchDatabase start() throws IOException, SQLException {
+    return start(Map.of());
+  }
+
+  /**
+   * As {@link #start()}, with server settings of {@code postgresql.conf}, e.g. {@code
+   * shared_preload_libraries}, which only a start can set.
+   */
+  public static BenchDatabase start(Map<String, String> settings) throws IOException, SQLException {
     Path folder = Files.createTempDirectory("once-verify-");
     EmbeddedPostgresServer server;
     try {
       server =
           EmbeddedPostgresServer.acquire(
-                  folder.resolve("data"), 0, LogFactory.getLog(BenchDatabase.class))
+                  folder.resolve("data"), 0, settings, LogFactory.getLog(BenchDatabase.class))
               .server();
     } catch (RuntimeException e) {
       Folders.delete(folder);
@@ -106,9 +115,17 @@ public final class BenchDatabase implements AutoCloseable {
     return this.database.connect(database, this.database.owner());
   }
 
+  /**
+   * A new connection to {@code database} as the server's superuser: for what only it may do, such
+   * as {@code CREATE EXTENSION pg_stat_statements} and reading every role's statements.
+   */
+  public Connection connectAsSuperuser(String database) throws SQLException {
+    return this.database.connect(database, this.database.server().superuser());
+  }
+
   /** For example {@code 17.7}. */
   public String serverVersion() throws SQLException {
-    try (Connection c = database.connect("postgres", database.server().superuser());
+    try (Connection c = connectAsSuperuser("postgres");
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SHOW server_version")) {
       rs.next();

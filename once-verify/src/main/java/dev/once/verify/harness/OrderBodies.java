@@ -14,7 +14,9 @@ import java.util.SplittableRandom;
  * request buffer, so placing an order allocates nothing in the load generator.
  */
 public final class OrderBodies {
-  static final int MAX_ITEMS = 3;
+  /** The most SKUs of one order, so also the fewest SKUs the orders may draw from. */
+  public static final int MAX_ITEMS = 3;
+
   static final int MAX_QUANTITY = 3;
 
   /** Per account: {@code {"accountId":"…","items":[}. */

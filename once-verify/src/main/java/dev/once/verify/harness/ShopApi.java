@@ -65,6 +65,15 @@ public final class ShopApi implements AutoCloseable {
     expect(http.exchange(HttpRequest.write(request, head, null)), 200, "GET " + path);
   }
 
+  /**
+   * {@code /actuator/prometheus}: every meter of the shop in Prometheus' text format (no
+   * credentials; the shop exposes it).
+   */
+  public String metrics() throws IOException {
+    byte[] head = HttpRequest.head("GET", "/actuator/prometheus", host);
+    return expect(http.exchange(HttpRequest.write(request, head, null)), 200, "read the metrics");
+  }
+
   @Override
   public void close() {
     http.close();

@@ -1,6 +1,7 @@
 package dev.once.verify.kafka;
 
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.harness.KafkaBroker;
 import dev.once.verify.harness.ShutdownHook;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -38,8 +39,8 @@ import org.apache.kafka.server.common.MetadataVersion;
  * directory it cannot write.
  */
 public final class KafkaCommand {
-  /** The line a caller waits for; {@code chaos --kafka} looks for it in the broker's log. */
-  public static final String READY = "Kafka broker ready on ";
+  /** The line a caller waits for in the broker's log ({@link KafkaBroker}, chaos and relay). */
+  public static final String READY = KafkaBroker.READY;
 
   private static final String META = "meta.properties";
   private static final long READY_TIMEOUT_SECONDS = 120;

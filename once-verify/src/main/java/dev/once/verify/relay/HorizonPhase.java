@@ -2,6 +2,7 @@ package dev.once.verify.relay;
 
 import static dev.once.verify.relay.RelayTable.f;
 
+import dev.once.verify.harness.BackgroundLoad;
 import dev.once.verify.harness.BenchDatabase;
 import dev.once.verify.stats.Percentiles;
 import java.sql.Connection;

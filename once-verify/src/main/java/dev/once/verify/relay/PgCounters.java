@@ -91,13 +91,25 @@ final class PgCounters implements AutoCloseable {
     }
   }
 
-  /** {@code pg_stat_user_tables} of once.outbox and once.inbox (one statement in the shop's). */
+  /** The key of {@link #tables()}'s sum over every table of the shop's database. */
+  static final String ALL_TABLES = "all";
+
+  private static final String TABLES =
+      """
+      SELECT relname, n_tup_ins, n_tup_upd, n_tup_del, n_tup_hot_upd FROM pg_stat_user_tables
+      WHERE schemaname = 'once' AND relname IN ('outbox', 'inbox')
+      UNION ALL
+      SELECT 'all', sum(n_tup_ins)::bigint, sum(n_tup_upd)::bigint, sum(n_tup_del)::bigint,
+             sum(n_tup_hot_upd)::bigint FROM pg_stat_user_tables
+      """;
+
+  /**
+   * {@code pg_stat_user_tables} of once.outbox and once.inbox, and their sum over every table
+   * ({@link #ALL_TABLES}), in one statement in the shop's database.
+   */
   Map<String, Table> tables() throws SQLException {
     Map<String, Table> tables = new LinkedHashMap<>();
-    try (ResultSet rs =
-        run(
-            "SELECT relname, n_tup_ins, n_tup_upd, n_tup_del, n_tup_hot_upd FROM pg_stat_user_tables"
-                + " WHERE schemaname = 'once' AND relname IN ('outbox', 'inbox') ORDER BY relname")) {
+    try (ResultSet rs = run(TABLES)) {
       while (rs.next()) {
         tables.put(
             rs.getString(1), new Table(rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)));

@@ -2,6 +2,7 @@ package dev.once.verify.relay;
 
 import static dev.once.verify.relay.RelayTable.f;
 
+import dev.once.verify.harness.BackgroundLoad;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,6 +3,7 @@ package dev.once.verify.relay;
 import dev.once.verify.cli.Cli;
 import dev.once.verify.cli.Subcommand;
 import dev.once.verify.cli.UsageException;
+import dev.once.verify.harness.OrderBodies;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -14,17 +15,25 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code relay}'s command line: its flags and their defaults, those of the former in-process
- * RelayBenchmark. The issue 6 positional form ({@code [rows] [seconds] [connections]}) is gone: use
- * {@code --rows}, {@code --seconds} and {@code --connections}.
+ * RelayBenchmark and, for the phases drain, orders through Kafka and paced, of the former
+ * KafkaBenchmark ({@code --orders}, {@code --products} for its {@code --skus}, {@code --paced},
+ * {@code --paced-seconds}). The issue 6 positional form ({@code [rows] [seconds] [connections]}) is
+ * gone: use {@code --rows}, {@code --seconds} and {@code --connections}.
  */
 @Command(
     name = "relay",
     description = {
-      "The outbox relay's benchmark: the shop's jar as its own process, PostgreSQL and the load in"
-          + " this JVM; a final table of each measure against its goal."
+      "The outbox relay's and the Kafka transport's benchmark: the shop's jar as its own process,"
+          + " PostgreSQL and the load in this JVM; a final table of each measure against its goal."
     },
     footer = {
-      "Phases (--phases, in this order): http, relay, archive, hot, orders, horizon, kill, purge.",
+      "Phases (--phases, in this order): http, relay, archive, hot, drain, orders, paced, horizon,"
+          + " kill, purge.",
+      "drain and paced run in process, then through Kafka; orders in process, or as --kafka says."
+          + " Kafka is a broker (once-verify kafka) that the run starts as a child process. The"
+          + " shop's records per poll: --shop-arg --spring.kafka.consumer.max-poll-records=N. A run"
+          + " with the drain starts PostgreSQL with pg_stat_statements preloaded, for the drain's"
+          + " counts per event.",
       "Exit: 0 the run completed (a missed goal is a row of the table), 1 it failed, 2 wrong flags."
     })
 public final class RelayCli extends Subcommand<RelayOptions> {
@@ -34,8 +43,11 @@ public final class RelayCli extends Subcommand<RelayOptions> {
   @Option(
       names = "--phases",
       paramLabel = "<a,b,..>",
-      description = "of http,relay,hot,orders,horizon,kill,purge (default all, in that order)")
-  String phases = String.join(",", RelayOptions.PHASES);
+      description = {
+        "of http,relay,archive,hot,drain,orders,paced,horizon,kill,purge, run in that order"
+            + " (default all but drain and paced, which start a Kafka broker)"
+      })
+  String phases = String.join(",", RelayOptions.DEFAULT_PHASES);
 
   @Option(
       names = "--rows",
@@ -58,7 +70,7 @@ public final class RelayCli extends Subcommand<RelayOptions> {
   @Option(
       names = "--connections",
       paramLabel = "<n>",
-      description = "HTTP connections of the payment loads (16)")
+      description = "HTTP connections of the payment loads, and placing the drain's orders (16)")
   String connections = "16";
 
   @Option(
@@ -72,6 +84,47 @@ public final class RelayCli extends Subcommand<RelayOptions> {
       paramLabel = "<n>",
       description = "orders: connections placing orders (50)")
   String orderConnections = "50";
+
+  @Option(
+      names = "--order-products",
+      paramLabel = "<n>",
+      description = "orders: the hot products the orders draw 1 to 3 of (10)")
+  String orderProducts = "10";
+
+  @Option(
+      names = "--kafka",
+      arity = "0..1",
+      fallbackValue = "only",
+      paramLabel = "only|both",
+      description = {
+        "orders: through Kafka instead of in process (--kafka, --kafka=only), or in process then"
+            + " through Kafka (--kafka=both)"
+      })
+  String kafka;
+
+  @Option(
+      names = "--orders",
+      paramLabel = "<n>",
+      description = "drain: orders placed with the relay off, then drained, per transport (3000)")
+  String orders = "3000";
+
+  @Option(
+      names = "--products",
+      paramLabel = "<n>",
+      description = "drain, paced: the hot products the orders draw 1 to 3 of (24)")
+  String products = "24";
+
+  @Option(
+      names = "--paced",
+      paramLabel = "<n>",
+      description = "paced: orders per second, a low load (20)")
+  String paced = "20";
+
+  @Option(
+      names = "--paced-seconds",
+      paramLabel = "<s>",
+      description = "paced: measured window, after a 3 s warm-up (15)")
+  String pacedSeconds = "15";
 
   @Option(
       names = "--hot-rows",
@@ -159,6 +212,12 @@ public final class RelayCli extends Subcommand<RelayOptions> {
         count("--connections", connections, 1),
         count("--rounds", rounds, 1),
         count("--order-connections", orderConnections, 1),
+        count("--order-products", orderProducts, OrderBodies.MAX_ITEMS),
+        transports(kafka),
+        count("--orders", orders, 1),
+        count("--products", products, OrderBodies.MAX_ITEMS),
+        count("--paced", paced, 1),
+        count("--paced-seconds", pacedSeconds, 1),
         count("--hot-rows", hotRows, 1),
         count("--hold", hold, 1),
         count("--horizon-window", horizonWindow, 1),
@@ -185,6 +244,18 @@ public final class RelayCli extends Subcommand<RelayOptions> {
       Cli.duration("--retention", text, true);
     }
     return text;
+  }
+
+  /** The orders phase's transports: in process; with --kafka, Kafka; with --kafka=both, both. */
+  private static List<Transport> transports(String kafka) throws UsageException {
+    if (kafka == null) {
+      return List.of(Transport.IN_PROCESS);
+    }
+    return switch (kafka.strip().toLowerCase(Locale.ROOT)) {
+      case "only" -> List.of(Transport.KAFKA);
+      case "both" -> List.of(Transport.IN_PROCESS, Transport.KAFKA);
+      default -> throw new UsageException("--kafka takes only or both, was " + kafka);
+    };
   }
 
   /** The phases asked for, always in the documented order. */

@@ -8,14 +8,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code relay}: one run on one embedded PostgreSQL ({@code fsync} on) in this JVM, the shop as its
  * own process from its jar (its in-process PSP simulator, its relay), restarted on the same
- * database between phases, the load generator in this JVM; then the final table of each measure
- * against its goal, printed and written to {@code --out}/relay-<time>.md. A phase that fails is a
- * row of the table ("phase failed: …") and the next phase runs. Everything it started is stopped on
- * exit, Ctrl-C included.
+ * database between phases, the load generator in this JVM, and, for the phases that go through
+ * Kafka, a broker ({@code once-verify kafka}) as another child process; then the final table of
+ * each measure against its goal, printed and written to {@code --out}/relay-<time>.md. A phase that
+ * fails is a row of the table ("phase failed: …") and the next phase runs. Everything it started is
+ * stopped on exit, Ctrl-C included.
  */
 public final class RelayCommand {
   private final RelayOptions options;
@@ -29,6 +32,9 @@ public final class RelayCommand {
   private interface Phase {
     void run() throws Exception;
   }
+
+  /** The phases that start the shops they need, on the transports they measure. */
+  private static final Set<String> OWN_SHOPS = Set.of("drain", "orders", "paced");
 
   /** Runs the phases; 0 once the table is written. */
   public int run() throws Exception {
@@ -44,7 +50,9 @@ public final class RelayCommand {
   }
 
   private void measure() throws Exception {
-    db = BenchDatabase.start();
+    // pg_stat_statements, for the drain's statement counts, only for a run with a drain: it costs a
+    // little on every statement.
+    db = BenchDatabase.start(options.runs("drain") ? ServerStats.PRELOAD : Map.of());
     Path logs = Files.createDirectories(options.out().resolve("relay-logs"));
     run = new RelayRun(options, db, logs);
     header(logs);
@@ -67,7 +75,9 @@ public final class RelayCommand {
         "relay alone: archive on completion / delete",
         "reported");
     phase("hot", () -> HotPhase.run(run), "one hot aggregate", "reported");
+    phase("drain", () -> new DrainPhase(run).run(), "drain: Kafka / in process", ">= 0.70");
     phase("orders", () -> new OrdersPhase(run).run(), "orders: place -> reserved p99", "< 2 s");
+    phase("paced", () -> new PacedPhase(run).run(), "commit -> effect at low load", "reported");
     phase(
         "horizon",
         () -> new HorizonPhase(run).run(),
@@ -87,7 +97,7 @@ public final class RelayCommand {
 
   private void header(Path logs) throws Exception {
     RelayTable table = run.table;
-    table.header("# Relay benchmark (bench/relay.sh), " + LocalDateTime.now().withNano(0));
+    table.header("# Relay benchmark (once-verify relay), " + LocalDateTime.now().withNano(0));
     table.header("");
     table.header("- config: " + options.describe());
     table.header("- machine: " + Machine.describe());
@@ -103,7 +113,11 @@ public final class RelayCommand {
     run.progress("config: " + options.describe());
   }
 
-  /** Runs a phase if asked for; a failure is a row of the table, and the next phase runs. */
+  /**
+   * Runs a phase if asked for; a failure is a row of the table, and the next phase runs. Every
+   * phase but those that start the shops they need ({@link #OWN_SHOPS}) starts on a relay-on shop,
+   * its events in process.
+   */
   private void phase(String name, Phase phase, String measure, String goal) {
     if (!options.runs(name)) {
       return;
@@ -111,6 +125,9 @@ public final class RelayCommand {
     long start = System.nanoTime();
     run.progress("phase " + name);
     try {
+      if (!OWN_SHOPS.contains(name)) {
+        run.relayOnShop(Transport.IN_PROCESS);
+      }
       phase.run();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** What {@code relay} runs, as {@link RelayCli} parsed it. */
 record RelayOptions(
@@ -16,6 +17,12 @@ record RelayOptions(
     int connections,
     int rounds,
     int orderConnections,
+    int orderProducts,
+    List<Transport> orderTransports,
+    int orders,
+    int products,
+    int paced,
+    int pacedSeconds,
     int hotRows,
     int hold,
     int horizonWindow,
@@ -30,7 +37,26 @@ record RelayOptions(
 
   /** Every phase, in the order they run. */
   static final List<String> PHASES =
-      List.of("http", "relay", "archive", "hot", "orders", "horizon", "kill", "purge");
+      List.of(
+          "http", "relay", "archive", "hot", "drain", "orders", "paced", "horizon", "kill",
+          "purge");
+
+  /**
+   * The phases a run without {@code --phases} runs: all but {@code drain} and {@code paced}, which
+   * start a Kafka broker and (the drain) preload pg_stat_statements, a cost on every statement of
+   * the other phases; ask for them by name.
+   */
+  static final List<String> DEFAULT_PHASES =
+      PHASES.stream().filter(p -> !p.equals("drain") && !p.equals("paced")).toList();
+
+  /**
+   * How many products the set-up creates: the orders phase's and the drain's and paced phase's,
+   * which draw from the first of the same hot products.
+   */
+  int productsNeeded() {
+    int orderPhases = runs("drain") || runs("paced") ? products : 0;
+    return Math.max(runs("orders") ? orderProducts : 0, orderPhases);
+  }
 
   boolean runs(String phase) {
     return phases.contains(phase);
@@ -50,7 +76,8 @@ record RelayOptions(
     return String.format(
         Locale.ROOT,
         "phases %s; rows %d; HTTP: %d connections, %d s warm-up, %d s measured, %d round(s);"
-            + " orders: %d connections; hot rows %d; horizon: hold %d s, windows %d s;"
+            + " orders: %d connections, %d products, %s; drain: %d orders, %d products;"
+            + " paced: %d orders/s for %d s; hot rows %d; horizon: hold %d s, windows %d s;"
             + " kill: %d rows, SIGKILL %d s after the release; purge: %d rows, %d s, batch %d;"
             + " delivered-retention %s; extra shop args %s; shop jar %s",
         String.join(",", phases),
@@ -60,6 +87,12 @@ record RelayOptions(
         seconds,
         rounds,
         orderConnections,
+        orderProducts,
+        orderTransports.stream().map(Transport::toString).collect(Collectors.joining(" then ")),
+        orders,
+        products,
+        paced,
+        pacedSeconds,
         hotRows,
         hold,
         horizonWindow,

@@ -4,7 +4,10 @@ import static dev.once.verify.relay.RelayTable.f;
 
 import dev.once.outbox.OutboxAdmin;
 import dev.once.postgres.PostgresStores;
+import dev.once.verify.harness.BackgroundLoad;
 import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.Folders;
+import dev.once.verify.harness.KafkaBroker;
 import dev.once.verify.harness.ShopApi;
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.ShopProcess;
@@ -20,21 +23,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
  * What every phase of one {@code relay} run shares: the options, the embedded PostgreSQL, the shop
- * process running on it (at most one at a time, always on the same port), the owner's JDBC
- * connection, the outbox admin of once-core on the owner's login, the client and its accounts, and
- * the table.
+ * process running on it (at most one at a time, always on the same port), the Kafka broker of the
+ * phases that go through Kafka (a child process, started when one first needs it), the owner's JDBC
+ * connection, the outbox admin of once-core on the owner's login, the client, its accounts and the
+ * hot products, and the table.
  */
 final class RelayRun implements AutoCloseable {
   static final String ADMIN = ShopProcess.newAdminToken();
   static final int ACCOUNTS = 64;
   static final long HOT_STOCK = 1_000_000_000L;
-  static final List<String> SKUS =
-      List.of(
-          "hot-0", "hot-1", "hot-2", "hot-3", "hot-4", "hot-5", "hot-6", "hot-7", "hot-8", "hot-9");
 
   final RelayOptions options;
   final RelayTable table = new RelayTable();
@@ -47,8 +49,12 @@ final class RelayRun implements AutoCloseable {
   final int port;
   String apiKey;
   private final long started = System.nanoTime();
+  private final int[] brokerPorts;
+  private KafkaBroker broker;
+  private Path brokerData;
   private ShopProcess shop;
   private boolean relayOn;
+  private Transport transport;
   private int starts;
 
   RelayRun(RelayOptions options, BenchDatabase db, Path logs) throws IOException, SQLException {
@@ -56,7 +62,10 @@ final class RelayRun implements AutoCloseable {
     this.db = db;
     this.logs = logs;
     this.login = db.login(BenchDatabase.DATABASE);
-    this.port = ShopProcess.freePorts(1)[0];
+    // One call, so that the shop and the broker are never given the same port.
+    int[] ports = ShopProcess.freePorts(3);
+    this.port = ports[0];
+    this.brokerPorts = new int[] {ports[1], ports[2]};
     this.sql = new Sql(db.connectAsOwner(BenchDatabase.DATABASE));
     this.outbox = OutboxAdmin.of(PostgresStores.outboxStore(login.ownerDataSource()));
   }
@@ -95,6 +104,15 @@ final class RelayRun implements AutoCloseable {
   /** As above, with JVM options for the shop's process. */
   ShopProcess startShop(boolean relay, List<String> extra, List<String> jvmOptions)
       throws IOException, InterruptedException {
+    return startShop(relay, Transport.IN_PROCESS, extra, jvmOptions);
+  }
+
+  /** As above, its events in process or through the run's Kafka broker (started if need be). */
+  ShopProcess startShop(
+      boolean relay, Transport transport, List<String> extra, List<String> jvmOptions)
+      throws IOException, InterruptedException {
+    // Empty: in process, whatever this JVM's environment says.
+    String bootstrap = transport == Transport.KAFKA ? startBroker() : "";
     long start = System.nanoTime();
     List<String> args = new ArrayList<>();
     if (relay) {
@@ -111,16 +129,75 @@ final class RelayRun implements AutoCloseable {
     Path log = logs.resolve("shop-" + ++starts + ".log");
     shop =
         ShopProcess.start(
-            options.shopJar(), login, relay, port, ADMIN, log, jvmOptions, args, Map.of());
+            options.shopJar(),
+            login,
+            relay,
+            port,
+            ADMIN,
+            log,
+            jvmOptions,
+            args,
+            Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap));
     relayOn = relay;
+    this.transport = transport;
     if (apiKey != null) {
       firstRequest();
     }
     progress(
         f(
-            "shop %d started, relay %s, in %.1f s (port %d, log %s)",
-            shop.pid(), relay ? "on" : "off", (System.nanoTime() - start) / 1e9, port, log));
+            "shop %d started, relay %s, %s, in %.1f s (port %d, log %s)",
+            shop.pid(),
+            relay ? "on" : "off",
+            transport,
+            (System.nanoTime() - start) / 1e9,
+            port,
+            log));
     return shop;
+  }
+
+  /**
+   * A relay-on shop whose events go {@code transport}: the running one if it is such a shop, else
+   * one (re)started.
+   */
+  void relayOnShop(Transport transport) throws IOException, InterruptedException {
+    if (shop == null || !relayOn || this.transport != transport) {
+      closeShop();
+      startShop(true, transport, List.of(), List.of());
+    }
+  }
+
+  /**
+   * The run's Kafka broker ({@code once-verify kafka} as a child process on a data folder of its
+   * own, logging into kafka.log): started unless it runs; its bootstrap address.
+   */
+  private String startBroker() throws IOException, InterruptedException {
+    if (broker == null) {
+      brokerData = Files.createTempDirectory("once-verify-kafka-");
+      broker =
+          new KafkaBroker(
+              brokerPorts[0], brokerPorts[1], brokerData, List.of("-Xmx384m"), List.of());
+      table.header(
+          "- Kafka: a single-node broker (once-verify kafka, -Xmx384m) as the run's child process"
+              + " at "
+              + broker.bootstrap()
+              + ", started when a phase first went through Kafka");
+    }
+    if (!broker.isAlive()) {
+      long start = System.nanoTime();
+      broker.start(logs.resolve("kafka.log"));
+      progress(f("Kafka broker started in %.1f s", (System.nanoTime() - start) / 1e9));
+    }
+    return broker.bootstrap();
+  }
+
+  /** The running shop's CPU so far (its process, every thread), ns; -1 if none runs. */
+  long shopCpuNanos() {
+    return shop == null ? -1 : shop.cpu().cpuNanos();
+  }
+
+  /** The first {@code n} hot products of the set-up. */
+  List<String> skus(int n) {
+    return IntStream.range(0, n).mapToObj(i -> "hot-" + i).toList();
   }
 
   ShopProcess startShop(boolean relay) throws IOException, InterruptedException {
@@ -161,7 +238,10 @@ final class RelayRun implements AutoCloseable {
     }
   }
 
-  /** A client, 64 funded accounts and (for the orders phase) 10 hot SKUs, over HTTP. */
+  /**
+   * A client, 64 funded accounts and the hot products the order phases draw from ({@link
+   * RelayOptions#productsNeeded}), over HTTP.
+   */
   void setUp() throws IOException {
     try (ShopApi api = new ShopApi(port)) {
       apiKey = api.createClient(ADMIN, "bench");
@@ -170,13 +250,16 @@ final class RelayRun implements AutoCloseable {
         api.deposit(apiKey, account, "1000000000.00");
         accounts.add(account);
       }
-      if (options.runs("orders")) {
-        for (String sku : SKUS) {
-          api.createProduct(apiKey, sku, "0.01", "EUR", HOT_STOCK);
-        }
+      for (String sku : skus(options.productsNeeded())) {
+        api.createProduct(apiKey, sku, "0.01", "EUR", HOT_STOCK);
       }
     }
-    progress("set up: a client, " + ACCOUNTS + " funded accounts, products " + SKUS);
+    progress(
+        "set up: a client, "
+            + ACCOUNTS
+            + " funded accounts, "
+            + options.productsNeeded()
+            + " hot products");
   }
 
   BackgroundLoad payments() {
@@ -234,11 +317,18 @@ final class RelayRun implements AutoCloseable {
     System.out.println(f("[%6.1f s] %s", elapsedSeconds(), line));
   }
 
+  /** Stops the shop and the broker, and deletes the broker's data; safe to repeat. */
   @Override
   public void close() throws Exception {
     try {
       closeShop();
+      if (broker != null) {
+        broker.close();
+      }
     } finally {
+      if (brokerData != null) {
+        Folders.delete(brokerData);
+      }
       sql.close();
     }
   }

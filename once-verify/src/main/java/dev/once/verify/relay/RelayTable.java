@@ -13,16 +13,23 @@ import java.util.stream.Collectors;
 
 /**
  * The final table of {@code relay}: a header of lines, then one row per measure with its value, its
- * goal and a verdict (PASS, MISS, "not measured", or a dash for a measure without a goal).
+ * goal and a verdict (PASS, MISS, "not measured", or a dash for a measure without a goal), then
+ * notes, if any (the statements a drain ran most).
  */
 final class RelayTable {
   static final String REPORTED = "reported";
 
   private final List<String> header = new ArrayList<>();
   private final List<String[]> rows = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
 
   void header(String line) {
     header.add(line);
+  }
+
+  /** A line below the table. */
+  void note(String line) {
+    notes.add(line);
   }
 
   /** A measure with a goal: PASS if {@code met}, else MISS. */
@@ -41,7 +48,7 @@ final class RelayTable {
     rows.add(new String[] {measure, why, goal, verdict});
   }
 
-  /** The header, a blank line, then the table in markdown. */
+  /** The header, a blank line, the table in markdown, then the notes as a list. */
   List<String> markdown() {
     List<String> out = new ArrayList<>(header);
     out.add("");
@@ -49,6 +56,10 @@ final class RelayTable {
     out.add("| --- | --- | --- | --- |");
     for (String[] row : rows) {
       out.add(MarkdownTable.row((Object[]) row));
+    }
+    if (!notes.isEmpty()) {
+      out.add("");
+      notes.forEach(note -> out.add("- " + note));
     }
     return out;
   }

@@ -67,7 +67,8 @@ public final class MachineCpu {
     return busy;
   }
 
-  private static long clockTicksPerSecond() {
+  /** The clock ticks per second of /proc's CPU times (USER_HZ). */
+  static long clockTicksPerSecond() {
     try {
       Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();

@@ -1,8 +1,12 @@
 package dev.once.verify.system;
 
 import dev.once.verify.load.CpuClock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -59,6 +63,43 @@ public final class ProcessCpu {
         return sum;
       }
     };
+  }
+
+  /**
+   * The CPU time of a process with that of the children it has reaped ({@code /proc/<pid>/stat}
+   * utime, stime, cutime, cstime), plus that of its live children: unlike {@link #withChildren}, it
+   * keeps the CPU of children that ended in between, such as PostgreSQL's backends of a shop that
+   * closed, once their parent reaped them. In clock ticks (10 ms); -1 off Linux.
+   */
+  public static CpuClock withReapedChildren(long pid) {
+    long nanosPerTick = 1_000_000_000L / MachineCpu.clockTicksPerSecond();
+    return () -> {
+      long ticks = ticks(pid);
+      if (ticks < 0) {
+        return -1;
+      }
+      for (ProcessHandle child :
+          ProcessHandle.of(pid).map(p -> p.children().toList()).orElse(List.of())) {
+        ticks += Math.max(0, ticks(child.pid()));
+      }
+      return ticks * nanosPerTick;
+    };
+  }
+
+  /** utime + stime + cutime + cstime of /proc/{@code pid}/stat, or -1. */
+  private static long ticks(long pid) {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      // The command (field 2) is in parentheses and may hold spaces: count from the last ')'.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // f[0] is field 3 (state); utime is field 14, stime 15, cutime 16, cstime 17.
+      return Long.parseLong(f[11])
+          + Long.parseLong(f[12])
+          + Long.parseLong(f[13])
+          + Long.parseLong(f[14]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   private static long cpuNanos(long pid) {

@@ -34,6 +34,8 @@ class BenchOptionsTest {
             Scenario.ORDERS);
     assertThat(o.shopJvmOptions()).isEqualTo(List.of());
     assertThat(o.rounds()).isEqualTo(1);
+    assertThat(o.floodConnections()).isEqualTo(64);
+    assertThat(o.neighbourConnections()).isEqualTo(4);
     assertThat(o.out()).startsWithRaw(Path.of("bench-results"));
   }
 
@@ -78,6 +80,26 @@ class BenchOptionsTest {
   }
 
   @Test
+  void fairnessRunsWhenNamedWithItsOwnConnections() throws UsageException {
+    BenchOptions o =
+        BenchOptions.parse(
+            new String[] {
+              "--shop-jar",
+              "s.jar",
+              "--scenarios",
+              "fairness",
+              "--flood-connections",
+              "32",
+              "--neighbour-connections=2"
+            });
+    assertThat(o.scenarios()).containsExactly(Scenario.FAIRNESS);
+    assertThat(o.floodConnections()).isEqualTo(32);
+    assertThat(o.neighbourConnections()).isEqualTo(2);
+    assertThat(o.runs(Scenario.HTTP_ONCE)).isFalse();
+    assertThat(BenchOptions.usage()).contains("--flood-connections").contains("fairness ");
+  }
+
+  @Test
   void ordersAloneWithTheirOwnConnections() throws UsageException {
     BenchOptions o =
         BenchOptions.parse(
@@ -98,6 +120,8 @@ class BenchOptionsTest {
       {"--connections", "x"},
       {"--rounds", "0"},
       {"--order-connections", "50,"},
+      {"--flood-connections", "0"},
+      {"--neighbour-connections", "many"},
       {"--scenarios", "nope"},
       {"--bogus", "1"},
     };

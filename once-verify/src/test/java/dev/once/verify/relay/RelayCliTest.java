@@ -20,13 +20,24 @@ class RelayCliTest {
   void defaults() throws UsageException {
     RelayOptions o = parse("--shop-jar", "shop.jar");
     assertThat(o.shopJar()).isEqualTo(Path.of("shop.jar"));
-    assertThat(o.phases()).containsExactlyElementsOf(RelayOptions.PHASES);
+    assertThat(o.phases())
+        .containsExactly("http", "relay", "archive", "hot", "orders", "horizon", "kill", "purge");
     assertThat(o.rows()).isEqualTo(50_000);
     assertThat(o.seconds()).isEqualTo(15);
     assertThat(o.warmup()).isEqualTo(8);
     assertThat(o.connections()).isEqualTo(16);
     assertThat(o.rounds()).isEqualTo(1);
     assertThat(o.orderConnections()).isEqualTo(50);
+    assertThat(o.orderProducts()).isEqualTo(10);
+    assertThat(o.orderTransports()).containsExactly(Transport.IN_PROCESS);
+    assertThat(o.orders()).isEqualTo(3_000);
+    assertThat(o.products()).isEqualTo(24);
+    assertThat(o.paced()).isEqualTo(20);
+    assertThat(o.pacedSeconds()).isEqualTo(15);
+    // A default run has no drain and no paced phase: only the orders phase's products are made.
+    assertThat(o.productsNeeded()).isEqualTo(10);
+    assertThat(parse("--shop-jar", "s.jar", "--phases", "orders,drain").productsNeeded())
+        .isEqualTo(24);
     assertThat(o.hotRows()).isEqualTo(500);
     assertThat(o.hold()).isEqualTo(60);
     assertThat(o.horizonWindow()).isEqualTo(10);
@@ -85,6 +96,14 @@ class RelayCliTest {
       {"--connections", "0"},
       {"--rounds", "0"},
       {"--order-connections", "x"},
+      {"--order-products", "2"},
+      {"--orders", "0"},
+      {"--products", "2"},
+      {"--products", "some"},
+      {"--paced", "0"},
+      {"--paced", "1.5"},
+      {"--paced-seconds", "0"},
+      {"--kafka", "sometimes"},
       {"--hot-rows", "0"},
       {"--hold", "0"},
       {"--horizon-window", "0"},
@@ -103,6 +122,34 @@ class RelayCliTest {
           .withMessageContaining(c[0])
           .withMessageContaining(c[1]);
     }
+  }
+
+  @Test
+  void kafkaSaysWhichTransportsTheOrdersPhaseRuns() throws UsageException {
+    assertThat(parse("--shop-jar", "s.jar", "--kafka").orderTransports())
+        .containsExactly(Transport.KAFKA);
+    assertThat(parse("--shop-jar", "s.jar", "--kafka=only").orderTransports())
+        .containsExactly(Transport.KAFKA);
+    assertThat(parse("--shop-jar", "s.jar", "--kafka", "both", "--rows", "5").orderTransports())
+        .containsExactly(Transport.IN_PROCESS, Transport.KAFKA);
+    // A flag right after --kafka is a flag, not its value.
+    RelayOptions o = parse("--shop-jar", "s.jar", "--kafka", "--phases", "orders");
+    assertThat(o.orderTransports()).containsExactly(Transport.KAFKA);
+    assertThat(o.describe()).contains("orders: 50 connections, 10 products, Kafka;");
+  }
+
+  @Test
+  void theSetUpMakesTheProductsOfThePhasesAskedFor() throws UsageException {
+    assertThat(parse("--shop-jar", "s.jar", "--phases", "orders").productsNeeded()).isEqualTo(10);
+    assertThat(
+            parse("--shop-jar", "s.jar", "--phases", "orders,paced", "--products", "6")
+                .productsNeeded())
+        .isEqualTo(10);
+    assertThat(
+            parse("--shop-jar", "s.jar", "--phases", "drain", "--order-products", "30")
+                .productsNeeded())
+        .isEqualTo(24);
+    assertThat(parse("--shop-jar", "s.jar", "--phases", "http,relay").productsNeeded()).isZero();
   }
 
   @Test
