@@ -56,6 +56,27 @@ public final class KafkaBroker implements AutoCloseable {
       return;
     }
     long from = Files.isRegularFile(log) ? Files.size(log) : 0;
+    List<String> command = command(jvmOptions, port, controllerPort, data);
+    for (String listener : routedListeners) {
+      command.addAll(List.of("--routed-listener", listener));
+    }
+    ChildProcess started = ChildProcess.start("the Kafka broker", command, Map.of(), log);
+    process = started;
+    started.awaitReady(
+        () -> {
+          String text = Files.readString(log);
+          return text.length() > from
+              && text.substring((int) Math.min(from, text.length())).contains(READY);
+        });
+  }
+
+  /**
+   * The command line of {@code once-verify kafka} from this JVM's class path, with {@code
+   * jvmOptions}, on {@code port} and {@code controllerPort}, storing in {@code data}; a mutable
+   * list, for further flags.
+   */
+  public static List<String> command(
+      List<String> jvmOptions, int port, int controllerPort, Path data) {
     List<String> command = new ArrayList<>();
     command.add(ChildProcess.java());
     command.addAll(jvmOptions);
@@ -71,17 +92,7 @@ public final class KafkaBroker implements AutoCloseable {
             Integer.toString(controllerPort),
             "--data",
             data.toString()));
-    for (String listener : routedListeners) {
-      command.addAll(List.of("--routed-listener", listener));
-    }
-    ChildProcess started = ChildProcess.start("the Kafka broker", command, Map.of(), log);
-    process = started;
-    started.awaitReady(
-        () -> {
-          String text = Files.readString(log);
-          return text.length() > from
-              && text.substring((int) Math.min(from, text.length())).contains(READY);
-        });
+    return command;
   }
 
   /** Whether the broker's process runs. */

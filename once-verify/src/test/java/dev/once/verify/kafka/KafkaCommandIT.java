@@ -2,6 +2,7 @@ package dev.once.verify.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.once.verify.harness.KafkaBroker;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -103,18 +104,7 @@ class KafkaCommandIT {
   void aPortInUseIsAUsageErrorExitTwo(@TempDir Path data) throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       Process p =
-          new ProcessBuilder(
-                  java(),
-                  "-cp",
-                  System.getProperty("java.class.path"),
-                  "dev.once.verify.Main",
-                  "kafka",
-                  "--port",
-                  Integer.toString(taken.getLocalPort()),
-                  "--controller-port",
-                  Integer.toString(freePort()),
-                  "--data",
-                  data.toString())
+          new ProcessBuilder(KafkaBroker.command(List.of(), taken.getLocalPort(), freePort(), data))
               .redirectErrorStream(true)
               .start();
       started.add(p);
@@ -130,19 +120,7 @@ class KafkaCommandIT {
 
   private Broker start(int port, int controller, Path data) throws Exception {
     Process p =
-        new ProcessBuilder(
-                java(),
-                "-Xmx512m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.once.verify.Main",
-                "kafka",
-                "--port",
-                Integer.toString(port),
-                "--controller-port",
-                Integer.toString(controller),
-                "--data",
-                data.toString())
+        new ProcessBuilder(KafkaBroker.command(List.of("-Xmx512m"), port, controller, data))
             .redirectErrorStream(true)
             .start();
     started.add(p);
@@ -260,9 +238,5 @@ class KafkaCommandIT {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
-  }
-
-  private static String java() {
-    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 }

@@ -166,12 +166,7 @@ class ReportWritersTest {
   @Test
   void svgWithOrdersIsWellFormedWithTheirBars() throws Exception {
     String svg = SvgChart.write(reportWithOrders());
-    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-    factory.setNamespaceAware(true);
-    Document doc =
-        factory
-            .newDocumentBuilder()
-            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+    Document doc = xml(svg);
     // background + 2 scenario bars + p50 and p99 of the first orders round + 4 goal bars
     assertThat(doc.getElementsByTagName("rect").getLength()).isEqualTo(9);
     assertThat(svg).as(svg).contains("p50 35.00 ms, p99 120.50 ms");
@@ -222,12 +217,7 @@ class ReportWritersTest {
   @Test
   void svgIsWellFormedXmlWithABarPerScenarioAndGoal() throws Exception {
     String svg = SvgChart.write(report());
-    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-    factory.setNamespaceAware(true);
-    Document doc =
-        factory
-            .newDocumentBuilder()
-            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+    Document doc = xml(svg);
     assertThat(doc.getDocumentElement().getLocalName()).isEqualTo("svg");
     assertThat(doc.getDocumentElement().getNamespaceURI()).isEqualTo("http://www.w3.org/2000/svg");
     // background + 2 scenario bars + 4 goal bars
@@ -258,5 +248,14 @@ class ReportWritersTest {
                     ? new java.math.BigDecimal(v.asString()).stripTrailingZeros().toPlainString()
                     : v.toString())
         .toList();
+  }
+
+  /** Parses {@code svg} as namespace-aware XML; throws if it is not well-formed. */
+  private static Document xml(String svg) throws Exception {
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setNamespaceAware(true);
+    return factory
+        .newDocumentBuilder()
+        .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
   }
 }
