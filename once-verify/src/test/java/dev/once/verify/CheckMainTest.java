@@ -36,12 +36,8 @@ class CheckMainTest {
   void aConsistentShopExitsZeroWithATableAndAReport() throws Exception {
     Path report = folder.resolve("out/check.json");
     Run run =
-        run(
-            "check",
-            "--jdbc-url",
+        checkAsApplication(
             db.newDatabase(),
-            "--user",
-            ShopSchemaDatabase.APPLICATION,
             "--password",
             db.applicationPassword(),
             "--report",
@@ -69,15 +65,7 @@ class CheckMainTest {
   void readsThePasswordFromAFile() throws Exception {
     Path password =
         Files.writeString(folder.resolve("app.password"), db.applicationPassword() + "\n");
-    Run run =
-        run(
-            "check",
-            "--jdbc-url",
-            db.newDatabase(),
-            "--user",
-            ShopSchemaDatabase.APPLICATION,
-            "--password-file",
-            password.toString());
+    Run run = checkAsApplication(db.newDatabase(), "--password-file", password.toString());
     assertThat(run.exit).as(run.toString()).isEqualTo(0);
     assertThat(run("check", "--jdbc-url", "jdbc:postgresql://x/y", "--password-file", "/nope").exit)
         .isEqualTo(2);
@@ -181,6 +169,17 @@ class CheckMainTest {
                 "postgres",
                 "--password",
                 db.superuserPassword()));
+    args.addAll(List.of(more));
+    return run(args.toArray(String[]::new));
+  }
+
+  /**
+   * {@code check} on {@code url} as the shop's application role, its password as {@code more} says.
+   */
+  private static Run checkAsApplication(String url, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("check", "--jdbc-url", url, "--user", ShopSchemaDatabase.APPLICATION));
     args.addAll(List.of(more));
     return run(args.toArray(String[]::new));
   }
