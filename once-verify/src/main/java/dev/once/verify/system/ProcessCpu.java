@@ -69,7 +69,8 @@ public final class ProcessCpu {
    * The CPU time of a process with that of the children it has reaped ({@code /proc/<pid>/stat}
    * utime, stime, cutime, cstime), plus that of its live children: unlike {@link #withChildren}, it
    * keeps the CPU of children that ended in between, such as PostgreSQL's backends of a shop that
-   * closed, once their parent reaped them. In clock ticks (10 ms); -1 off Linux.
+   * closed, once their parent reaped them. In nanoseconds, counted in /proc's clock ticks (10 ms);
+   * -1 off Linux or once the process is gone.
    */
   public static CpuClock withReapedChildren(long pid) {
     long nanosPerTick = 1_000_000_000L / MachineCpu.clockTicksPerSecond();
