@@ -41,6 +41,9 @@ final class LeftoverPostmaster {
   /** PostgreSQL's lock file: line 1 the PID, line 3 the start time (epoch seconds), line 4 port. */
   static final String PID_FILE = "postmaster.pid";
 
+  /** How long a leftover postmaster has to stop (a fast shutdown: roll back, checkpoint). */
+  static final int STOP_SECONDS = 30;
+
   private LeftoverPostmaster() {}
 
   /**
@@ -50,6 +53,11 @@ final class LeftoverPostmaster {
    *     does not stop in time
    */
   static void clear(Path dataDirectory, Log log) {
+    clear(dataDirectory, log, STOP_SECONDS);
+  }
+
+  /** {@link #clear(Path, Log)}, giving a leftover {@code stopSeconds} to stop. */
+  static void clear(Path dataDirectory, Log log, int stopSeconds) {
     ensureNoLiveOwner(dataDirectory);
     Path pidFile = dataDirectory.resolve(PID_FILE);
     List<String> lines = List.of();
@@ -81,7 +89,8 @@ final class LeftoverPostmaster {
       if (unsafe.isPresent()) {
         throw new IOException("will not run " + pgCtl + ": " + unsafe.get());
       }
-      EmbeddedPostgresServer.run(dataDirectory, log, "", pgCtl, "stop -m fast -w -t 30");
+      EmbeddedPostgresServer.run(
+          dataDirectory, log, "", pgCtl, "stop -m fast -w -t " + stopSeconds);
     } catch (IOException e) {
       String message = "Could not stop PostgreSQL PID %d on %s (%s; see its log). Wait, or stop it";
       message = message.formatted(pid, dataDirectory, e.getMessage());
