@@ -123,7 +123,7 @@ public final class BenchCli extends Subcommand<BenchOptions> implements Cli.Foot
         positive("--threads", threads == null ? Integer.toString(connectionCount) : threads),
         positive("--accounts", accounts),
         positive("--rounds", rounds),
-        jvmOptions(shopJvm),
+        Cli.jvmOptions("--shop-jvm", shopJvm),
         positive("--flood-connections", floodConnections),
         positive("--neighbour-connections", neighbourConnections),
         scenarios(scenarios),
@@ -180,19 +180,6 @@ public final class BenchCli extends Subcommand<BenchOptions> implements Cli.Foot
       chosen.add(Scenario.byId(id.trim()));
     }
     return new LinkedHashSet<>(chosen);
-  }
-
-  private static List<String> jvmOptions(String value) throws UsageException {
-    if (value.isBlank()) {
-      return List.of();
-    }
-    List<String> options = List.of(value.trim().split("\\s+"));
-    for (String option : options) {
-      if (!option.startsWith("-")) {
-        throw new UsageException("--shop-jvm takes JVM options, each starting with '-': " + option);
-      }
-    }
-    return options;
   }
 
   @Override

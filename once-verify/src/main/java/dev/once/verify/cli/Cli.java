@@ -158,4 +158,21 @@ public final class Cli {
     }
     return value;
   }
+
+  /**
+   * The JVM options of {@code flag} ({@code --shop-jvm}): space-separated, each starting with
+   * {@code -}; none when blank.
+   */
+  public static List<String> jvmOptions(String flag, String value) throws UsageException {
+    if (value.isBlank()) {
+      return List.of();
+    }
+    List<String> options = List.of(value.trim().split("\\s+"));
+    for (String option : options) {
+      if (!option.startsWith("-")) {
+        throw new UsageException(flag + " takes JVM options, each starting with '-': " + option);
+      }
+    }
+    return options;
+  }
 }

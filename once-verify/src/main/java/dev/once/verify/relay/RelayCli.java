@@ -190,6 +190,15 @@ public final class RelayCli extends Subcommand<RelayOptions> {
   List<String> shopArgs = new ArrayList<>();
 
   @Option(
+      names = "--shop-jvm",
+      paramLabel = "<options>",
+      description = {
+        "further JVM options of every shop started, space-separated, e.g."
+            + " \"-XX:StartFlightRecording=filename=shop.jfr\" (default none)"
+      })
+  String shopJvm = "";
+
+  @Option(
       names = "--out",
       paramLabel = "<folder>",
       description = "where relay-<time>.md is written (default target/bench)")
@@ -228,6 +237,7 @@ public final class RelayCli extends Subcommand<RelayOptions> {
         count("--purge-batch-size", purgeBatchSize, 0),
         retention(retention),
         List.copyOf(shopArgs),
+        Cli.jvmOptions("--shop-jvm", shopJvm),
         Path.of(out));
   }
 

@@ -33,6 +33,7 @@ record RelayOptions(
     int purgeBatchSize,
     String retention,
     List<String> shopArgs,
+    List<String> shopJvmOptions,
     Path out) {
 
   /** Every phase, in the order they run. */
@@ -79,7 +80,7 @@ record RelayOptions(
             + " orders: %d connections, %d products, %s; drain: %d orders, %d products;"
             + " paced: %d orders/s for %d s; hot rows %d; horizon: hold %d s, windows %d s;"
             + " kill: %d rows, SIGKILL %d s after the release; purge: %d rows, %d s, batch %d;"
-            + " delivered-retention %s; extra shop args %s; shop jar %s",
+            + " delivered-retention %s; extra shop args %s; shop JVM options %s; shop jar %s",
         String.join(",", phases),
         rows,
         connections,
@@ -103,6 +104,7 @@ record RelayOptions(
         purgeBatchSize,
         retention,
         shopArgs,
+        shopJvmOptions,
         shopJar);
   }
 }

@@ -135,7 +135,7 @@ final class RelayRun implements AutoCloseable {
             port,
             ADMIN,
             log,
-            jvmOptions,
+            shopJvm(jvmOptions),
             args,
             Map.of("SHOP_KAFKA_BOOTSTRAP", bootstrap));
     relayOn = relay;
@@ -207,6 +207,13 @@ final class RelayRun implements AutoCloseable {
   void restartShop(boolean relay) throws IOException, InterruptedException {
     closeShop();
     startShop(relay);
+  }
+
+  /** {@code --shop-jvm}'s options, then a phase's own (which thus win where both set one). */
+  private List<String> shopJvm(List<String> phaseOptions) {
+    List<String> all = new ArrayList<>(options.shopJvmOptions());
+    all.addAll(phaseOptions);
+    return all;
   }
 
   /** Stops the shop (SIGTERM, as the in-process shop's close did); safe to repeat. */

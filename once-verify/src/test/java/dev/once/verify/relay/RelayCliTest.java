@@ -49,6 +49,7 @@ class RelayCliTest {
     assertThat(o.retention()).isEqualTo("default");
     assertThat(o.shopArgs()).isEmpty();
     assertThat(o.commonShopArgs()).isEmpty();
+    assertThat(o.shopJvmOptions()).isEmpty();
     assertThat(o.out()).isEqualTo(Path.of("target/bench"));
   }
 
@@ -69,6 +70,8 @@ class RelayCliTest {
             "--shop-arg",
             "--once.outbox.relay.workers=4",
             "--shop-arg=--a.b=c",
+            "--shop-jvm",
+            " -XX:TieredStopAtLevel=1  -Xlog:gc ",
             "--out",
             "x");
     // Always in the documented order, whatever the order asked.
@@ -82,8 +85,12 @@ class RelayCliTest {
                 "--once.outbox.relay.delivered-retention=30s",
                 "--once.outbox.relay.workers=4",
                 "--a.b=c"));
+    assertThat(o.shopJvmOptions()).containsExactly("-XX:TieredStopAtLevel=1", "-Xlog:gc");
     assertThat(o.out()).isEqualTo(Path.of("x"));
-    assertThat(o.describe()).contains("phases relay,kill,purge").contains("rows 300");
+    assertThat(o.describe())
+        .contains("phases relay,kill,purge")
+        .contains("rows 300")
+        .contains("shop JVM options [-XX:TieredStopAtLevel=1, -Xlog:gc]");
   }
 
   @Test
@@ -114,6 +121,7 @@ class RelayCliTest {
       {"--purge-batch-size", "-1"},
       {"--retention", "soon"},
       {"--shop-arg", "no-dashes"},
+      {"--shop-jvm", "Xmx1g"},
     };
     for (String[] c : cases) {
       assertThatExceptionOfType(UsageException.class)
