@@ -98,7 +98,8 @@ class LeftoverPostmasterIT {
             .orElseThrow()
             .substring("SigIgn:".length())
             .strip();
-    return (Long.parseUnsignedLong(mask, 16) & (1L << (2 - 1))) != 0;
+    int sigint = 2; // signal n is bit n - 1
+    return (Long.parseUnsignedLong(mask, 16) & (1L << (sigint - 1))) != 0;
   }
 
   private Path dataDirectory() throws IOException {

@@ -101,7 +101,7 @@ final class Processes implements AutoCloseable {
             kafka ? ports[count + 1] : 0,
             kafka ? ports[count + 2] : 0,
             logs.resolveSibling("kafka-data"),
-            List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"),
+            List.of("-Xmx384m", ChildProcess.QUICK_START),
             routedListeners.stream().map(RoutedListener::toString).toList());
     List<String> args = new ArrayList<>();
     if (kafka) {
@@ -117,8 +117,8 @@ final class Processes implements AutoCloseable {
     this.shopArgs = List.copyOf(args);
     this.shopJvmOptions =
         brokenMode == null
-            ? List.of("-XX:TieredStopAtLevel=1")
-            : List.of("-XX:TieredStopAtLevel=1", ShopProcess.LOADER_PATH + brokenModes(shopJar));
+            ? List.of(ChildProcess.QUICK_START)
+            : List.of(ChildProcess.QUICK_START, ShopProcess.LOADER_PATH + brokenModes(shopJar));
     Files.createDirectories(logs);
   }
 
@@ -202,7 +202,7 @@ final class Processes implements AutoCloseable {
             List.of(
                 ChildProcess.java(),
                 "-Xmx128m",
-                "-XX:TieredStopAtLevel=1",
+                ChildProcess.QUICK_START,
                 "-jar",
                 simulatorJar.toString(),
                 "--port",

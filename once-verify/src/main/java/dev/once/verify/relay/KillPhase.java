@@ -6,6 +6,7 @@ import static dev.once.verify.relay.Prefill.RELEASE;
 import static dev.once.verify.relay.Prefill.like;
 import static dev.once.verify.relay.RelayTable.f;
 
+import dev.once.verify.harness.ChildProcess;
 import dev.once.verify.harness.ShopProcess;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -43,7 +44,7 @@ final class KillPhase {
    * the time on two cores, as the in-process benchmark's child shops and chaos's shops did; what is
    * measured after the restart is the relay's redelivery, not the JIT's warm-up.
    */
-  static final List<String> START_FAST = List.of("-XX:TieredStopAtLevel=1");
+  static final List<String> START_FAST = List.of(ChildProcess.QUICK_START);
 
   void run() throws Exception {
     Prefill.prefill(run.sql, run.accounts, TAG, rows, null);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.once.verify.harness.BenchDatabase;
+import dev.once.verify.harness.ChildProcess;
 import dev.once.verify.harness.ShopApi;
 import dev.once.verify.harness.ShopLogin;
 import dev.once.verify.harness.ShopProcess;
@@ -107,7 +108,7 @@ class NetworkFaultsIT {
             // never with one, so the stall meets the request's own statements, where only the
             // bounds under test can end the wait (a check would fail first).
             // C1 alone, as chaos runs its shops: it starts in about half the CPU time.
-            List.of("-Dcom.zaxxer.hikari.aliveBypassWindowMs=3600000", "-XX:TieredStopAtLevel=1"),
+            List.of("-Dcom.zaxxer.hikari.aliveBypassWindowMs=3600000", ChildProcess.QUICK_START),
             List.of("--once.idempotency.lease=2s"),
             Map.of("SHOP_KAFKA_BOOTSTRAP", "127.0.0.1:" + broker.port()));
   }

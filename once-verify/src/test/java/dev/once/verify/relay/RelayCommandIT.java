@@ -3,6 +3,7 @@ package dev.once.verify.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.once.verify.cli.Cli;
+import dev.once.verify.harness.ChildProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,7 +57,7 @@ class RelayCommandIT {
                 // C1 alone, as chaos runs its shops: they start in about half the CPU time; the
                 // table's figures are not a deployed shop's, which this test does not assert.
                 "--shop-jvm",
-                "-XX:TieredStopAtLevel=1",
+                ChildProcess.QUICK_START,
                 "--out",
                 out.toString())
             .options();
